@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+// No package dependencies, by design: the toolchain's own modules and the C libraries every
+// Linux install already has are all `appdna` uses. The core and the CLI import neither
+// Foundation nor FoundationNetworking, so `appdna bucket` starts as fast as a hello-world
+// (see bench/). Tests may use Foundation freely.
+import PackageDescription
+
+let package = Package(
+    name: "appdna",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "appdna", targets: ["appdna"]),
+        .library(name: "AppDNACore", targets: ["AppDNACore"]),
+    ],
+    targets: [
+        // Values and typed errors only: never prints, never exits.
+        .target(name: "AppDNACore"),
+        // The command table, lexer, help/man/completion generators and the commands.
+        .target(name: "AppDNACLI", dependencies: ["AppDNACore"]),
+        // A few lines: hands argv and the standard streams to AppDNACLI.
+        .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
+
+        .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
+        // Runs the built `appdna` binary as a user would.
+        .testTarget(name: "EndToEndTests", dependencies: ["AppDNACore"]),
+    ]
+)

@@ -1,0 +1,51 @@
+/// What kind of failure an error is, as far as a caller deciding what to do next is concerned.
+///
+/// The core library classifies; only the CLI layer turns a kind into an exit status
+/// (see `ExitStatus` in AppDNACLI), so the numbers live in exactly one place.
+public enum FailureKind: Sendable, Equatable {
+    /// The caller asked for something that does not make sense (bad flag value, unknown name).
+    case usage
+    /// Input that had to be read is malformed (not JSON, bad signature header).
+    case malformedInput
+    /// An input file is missing or unreadable.
+    case inputMissing
+    /// The service could not be reached or answered with a permanent server error.
+    case unavailable
+    /// A bug: something that should not happen did.
+    case internalError
+    /// An output file could not be created.
+    case cannotCreateOutput
+    /// Reading or writing failed part-way.
+    case ioError
+    /// Retrying later may work (timeout, 429/503 after retries).
+    case temporary
+    /// The server rejected the credentials.
+    case permissionDenied
+    /// A key, secret or setting is missing or malformed.
+    case configuration
+}
+
+/// An error the CLI can report without knowing its concrete type: one line of `message`
+/// (what failed and why) and, where it helps, a `hint` on what to do about it.
+public protocol ClassifiedError: Error {
+    var kind: FailureKind { get }
+    var message: String { get }
+    var hint: String? { get }
+}
+
+extension ClassifiedError {
+    public var hint: String? { nil }
+}
+
+/// A plain classified error for the many places that need nothing more specific.
+public struct Failure: ClassifiedError, Equatable {
+    public var kind: FailureKind
+    public var message: String
+    public var hint: String?
+
+    public init(_ kind: FailureKind, _ message: String, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+    }
+}
