@@ -1,0 +1,105 @@
+import AppDNACore
+
+/// `appdna bucket`: which bucket and variant a user gets, exactly as devices compute it.
+enum BucketCommand {
+    static let operands = [
+        OperandSpec("USER", "The user id (identified id, or the anonymous id); '-' reads one id per line from stdin"),
+        OperandSpec("EXPERIMENT", "The experiment id (its key in the bundle's experiments map)"),
+        OperandSpec("SALT", "The experiment's salt; taken from the bundle with --bundle", optional: true),
+    ]
+
+    /// `--self-test` needs no operands; `--find` needs no user.
+    @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
+        if arguments.has("self-test") { return [] }
+        if arguments.has("find") { return Array(operands.dropFirst()) }
+        return operands
+    }
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        if arguments.has("self-test") {
+            return BucketSelfTest.run(invocation)
+        }
+        if arguments.has("find") {
+            let setup = try BucketSetup(arguments, experimentOperand: 0)
+            return try BucketFind.run(invocation, setup: setup)
+        }
+        let setup = try BucketSetup(arguments, experimentOperand: 1)
+        let user = arguments.operand(0)!
+        if user == "-" {
+            return try BucketBatch.run(invocation, setup: setup)
+        }
+        return BucketReport.run(invocation, setup: setup, user: user)
+    }
+}
+
+/// Everything the flags say about the experiment and the user, checked once.
+struct BucketSetup {
+    let scheme: BucketingScheme
+    let experiment: String
+    let salt: String
+    /// From `--variants`, or the bundle's variants.
+    let allocation: VariantAllocation?
+    /// From `--bundle`: status, platforms, targeting and traffic allocation to evaluate.
+    let definition: ExperimentDefinition?
+    let context: UserContext
+
+    init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
+        scheme = BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
+        experiment = arguments.operand(experimentOperand)!
+        let saltOperand = arguments.operand(experimentOperand + 1)
+        if arguments.has("variants") && arguments.has("bundle") {
+            throw Failure(.usage, "--variants and --bundle both give the variants; use one")
+        }
+
+        if let path = arguments.value("bundle") {
+            let bytes = try FileReading.readAll(path: path)
+            let document: JSONDocument
+            do {
+                document = try JSONDocument(bytes: bytes)
+            } catch {
+                throw Failure(.malformedInput, "\(path):\(error.line):\(error.column): \(error.reason.explanation)")
+            }
+            let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)
+            if let saltOperand, saltOperand != definition.salt {
+                throw Failure(.usage, "SALT '\(saltOperand)' differs from the bundle's salt '\(definition.salt)' for \(experiment); leave SALT out with --bundle")
+            }
+            self.definition = definition
+            salt = definition.salt
+            allocation = definition.variants.isEmpty ? nil : VariantAllocation(weights: definition.variants, bucketCount: scheme.bucketCount)
+        } else {
+            guard let saltOperand else {
+                throw Failure(.usage, "'appdna bucket' needs SALT (or --bundle FILE to take it from the bundle)")
+            }
+            salt = saltOperand
+            definition = nil
+            allocation = try arguments.value("variants").map { text throws(Failure) in
+                VariantAllocation(weights: try VariantWeights.parse(text), bucketCount: scheme.bucketCount)
+            }
+        }
+
+        var traits: [String: String] = [:]
+        for entry in arguments.all("trait") {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw Failure(.usage, "--trait takes KEY=VALUE, not '\(entry)'")
+            }
+            traits[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+        }
+        var installedAt: Int64?
+        if let text = arguments.value("installed-at") {
+            guard let milliseconds = Timestamp.milliseconds(from: text) else {
+                throw Failure(.usage, "--installed-at takes milliseconds since 1970 or an ISO 8601 time, not '\(text)'")
+            }
+            installedAt = milliseconds
+        }
+        context = UserContext(platform: arguments.value("platform"), country: arguments.value("country"),
+                              appVersion: arguments.value("app-version"), traits: traits, installedAtMs: installedAt)
+    }
+
+    /// Eligibility rules for `user` (empty without a bundle), and the first that failed.
+    func rules(for user: String) -> (outcomes: [RuleOutcome], failed: RuleOutcome?) {
+        guard let definition else { return ([], nil) }
+        let outcomes = Eligibility.evaluate(definition, userID: user, context: context)
+        return (outcomes, outcomes.first { !$0.passed })
+    }
+}

@@ -1,0 +1,113 @@
+/// appdna(1) in mdoc, generated from the command table (`man/appdna.1` is this output).
+public struct ManPageRenderer {
+    let table: CommandTable
+    /// Fixed, not today's date: the same table must give the same bytes.
+    static let date = "November 21, 2026"
+
+    public init(table: CommandTable) {
+        self.table = table
+    }
+
+    public func render() -> String {
+        var out: [String] = []
+        let upper = table.programName.uppercased()
+        out += [".Dd \(Self.date)", ".Dt \(upper) 1", ".Os", ".Sh NAME", ".Nm \(table.programName)", ".Nd \(text(table.summary))"]
+        out += [".Sh SYNOPSIS"]
+        for command in table.visibleCommands {
+            out += synopsis(command)
+        }
+        out += [".Sh DESCRIPTION",
+                "One binary for teams that ship apps on the AppDNA platform.",
+                "Data goes to standard output, messages to standard error.",
+                "Global options may stand before or after the command:",
+                ".Bl -tag -width Ds"]
+        for flag in table.globalFlags where !flag.hidden {
+            out += flagItem(flag)
+        }
+        out += [".El"]
+        for command in table.visibleCommands {
+            out += commandSection(command)
+        }
+        out += [".Sh ENVIRONMENT", ".Bl -tag -width Ds"]
+        for variable in table.environment {
+            out += [".It Ev \(variable.name)", text(variable.summary)]
+        }
+        out += [".El", ".Sh EXIT STATUS",
+                "The same for every command:",
+                ".Bl -tag -width Ds"]
+        for status in ExitStatus.allCases {
+            out += [".It \(status.rawValue)", text(status.meaning)]
+        }
+        out += [".El", ".Sh EXAMPLES"]
+        for command in table.visibleCommands {
+            for example in command.examples {
+                out += [text(example.explanation), ".Bd -literal -offset indent", literal(example.command), ".Ed"]
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    func synopsis(_ command: CommandSpec) -> [String] {
+        var lines = [".Nm", ".Cm \(command.name)"]
+        if !command.flags.filter({ !$0.hidden }).isEmpty { lines.append(".Op Ar options") }
+        for operand in command.operands {
+            let word = operand.variadic ? "Ar \(operand.name) ..." : "Ar \(operand.name)"
+            lines.append(operand.optional ? ".Op \(word)" : ".\(word)")
+        }
+        return lines
+    }
+
+    func commandSection(_ command: CommandSpec) -> [String] {
+        var lines = [".Ss \(table.programName) \(command.name)", text(command.summary) + "."]
+        if !command.discussion.isEmpty {
+            for paragraph in command.discussion.split(separator: "\n") {
+                lines += [".Pp", text(String(paragraph))]
+            }
+        }
+        if !command.alternativeUsages.isEmpty {
+            lines += [".Pp", "Other forms:", ".Bd -literal -offset indent"]
+            lines += command.alternativeUsages.map { literal("\(table.programName) \(command.name) \($0)") }
+            lines.append(".Ed")
+        }
+        if !command.operands.isEmpty {
+            lines += [".Bl -tag -width Ds"]
+            for operand in command.operands {
+                lines += [".It Ar \(operand.name)", text(operand.summary)]
+            }
+            lines.append(".El")
+        }
+        let visible = command.flags.filter { !$0.hidden }
+        if !visible.isEmpty {
+            lines += [".Bl -tag -width Ds"]
+            for flag in visible { lines += flagItem(flag) }
+            lines.append(".El")
+        }
+        return lines
+    }
+
+    func flagItem(_ flag: FlagSpec) -> [String] {
+        var head = ".It"
+        if let short = flag.short { head += " Fl \(short) ,"}
+        head += " Fl -\(flag.long)"
+        if let value = flag.valueName { head += " Ar \(value)" }
+        var body = flag.summary
+        if let choices = flag.choices { body += "; one of " + choices.joined(separator: ", ") }
+        if let value = flag.defaultValue { body += " (default: \(value))" }
+        if flag.repeatable { body += "; may be repeated" }
+        var lines = [head, text(body) + "."]
+        if let details = flag.details { lines += [".Pp", text(details)] }
+        return lines
+    }
+
+    /// A roff text line: backslashes escaped, and a leading dot or quote neutralised.
+    func text(_ value: String) -> String {
+        var escaped = value.replacing("\\", with: "\\e")
+        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+        return escaped
+    }
+
+    /// A line inside a literal display.
+    func literal(_ value: String) -> String {
+        text(value)
+    }
+}

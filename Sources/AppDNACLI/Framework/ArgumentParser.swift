@@ -1,0 +1,210 @@
+import AppDNACore
+
+/// What the command line asks for, once lexed against the table.
+public enum ParsedCommandLine: Sendable {
+    /// `--help`, `-h` or `appdna help …`: help for this path (empty = the whole tool).
+    case help(path: [String], globals: ParsedArguments)
+    case version(globals: ParsedArguments)
+    case run(CommandSpec, ParsedArguments)
+}
+
+/// Turns argv into a command and its validated arguments, following the contract's lexing
+/// rules: `--flag value`, `--flag=value`, `-f value`, `-fvalue`, combined switches `-qv`,
+/// `--` ends options, a lone `-` is an operand (stdin), last flag wins, global flags before or
+/// after the command, and "did you mean" for unknown commands and flags.
+public struct ArgumentParser {
+    let table: CommandTable
+
+    public init(table: CommandTable) {
+        self.table = table
+    }
+
+    public func parse(_ arguments: [String]) throws(Failure) -> ParsedCommandLine {
+        var parsed = ParsedArguments()
+        var path: [String] = []
+        var command: CommandSpec?
+        var wantsHelp = false
+        var wantsVersion = false
+        var helpTopic: [String]?
+        var onlyOperands = false
+        var index = 0
+
+        while index < arguments.count {
+            let token = arguments[index]
+            index += 1
+
+            if !onlyOperands && token == "--" {
+                onlyOperands = true
+                continue
+            }
+            if !onlyOperands && token.hasPrefix("-") && token != "-" {
+                let flags = table.allFlags(for: command)
+                if token.hasPrefix("--") {
+                    try parseLong(token, flags: flags, command: command,
+                                  arguments: arguments, index: &index, into: &parsed)
+                } else {
+                    try parseShortCluster(token, flags: flags, command: command,
+                                          arguments: arguments, index: &index, into: &parsed)
+                }
+                if parsed.has("help") { wantsHelp = true }
+                if parsed.has("version") { wantsVersion = true }
+                continue
+            }
+
+            // A word: part of the command path, a help topic, or an operand.
+            if helpTopic != nil {
+                helpTopic!.append(token)
+            } else if command != nil || onlyOperands {
+                guard command != nil else {
+                    throw Failure(.usage, "'\(token)' is not a command; see '\(table.programName) --help'")
+                }
+                parsed.appendOperand(token)
+            } else if path.isEmpty && token == "help" {
+                helpTopic = []
+            } else {
+                path.append(token)
+                if let found = table.command(path) {
+                    command = found
+                } else if !table.commands.contains(where: { $0.path.starts(with: path) }) {
+                    throw unknownCommand(path)
+                }
+            }
+        }
+
+        if let topic = helpTopic {
+            try checkHelpTopic(topic)
+            return .help(path: topic, globals: parsed)
+        }
+        if wantsHelp { return .help(path: path, globals: parsed) }
+        if wantsVersion { return .version(globals: parsed) }
+        guard let command else {
+            if path.isEmpty { return .help(path: [], globals: parsed) }
+            let group = path.joined(separator: " ")
+            let choices = table.commands(inGroup: path[0]).map { $0.path.last! }.joined(separator: ", ")
+            throw Failure(.usage, "'\(table.programName) \(group)' needs a command: \(choices)")
+        }
+        try checkOperands(parsed.operands, expected: command.operandsGiven(parsed), for: command)
+        return .run(command, parsed)
+    }
+
+    private func parseLong(_ token: String, flags: [FlagSpec], command: CommandSpec?,
+                           arguments: [String], index: inout Int, into parsed: inout ParsedArguments) throws(Failure) {
+        let body = token.dropFirst(2)
+        let name: Substring
+        var inlineValue: String?
+        if let equals = body.firstIndex(of: "=") {
+            name = body[..<equals]
+            inlineValue = String(body[body.index(after: equals)...])
+        } else {
+            name = body
+        }
+        guard let flag = flags.first(where: { $0.long == name }) else {
+            throw unknownFlag("--\(name)", flags: flags, command: command)
+        }
+        if flag.takesValue {
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw Failure(.usage, "--\(flag.long) needs a value (\(flag.valueName!))")
+            }
+            try checkChoice(flag, value)
+            parsed.record(flag, value: value)
+        } else {
+            if inlineValue != nil {
+                throw Failure(.usage, "--\(flag.long) is a switch and takes no value")
+            }
+            parsed.record(flag, value: nil)
+        }
+    }
+
+    /// `-q`, `-qv`, `-o PATH`, `-oPATH`, `-qoPATH`: switches may be combined; the first flag that
+    /// takes a value takes the rest of the token, or the next argument.
+    private func parseShortCluster(_ token: String, flags: [FlagSpec], command: CommandSpec?,
+                                   arguments: [String], index: inout Int, into parsed: inout ParsedArguments) throws(Failure) {
+        var rest = Substring(token.dropFirst())
+        while let letter = rest.first {
+            rest = rest.dropFirst()
+            guard let flag = flags.first(where: { $0.short == letter }) else {
+                throw unknownFlag("-\(letter)", flags: flags, command: command)
+            }
+            if flag.takesValue {
+                let value: String
+                if !rest.isEmpty {
+                    value = String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
+                } else if index < arguments.count {
+                    value = arguments[index]
+                    index += 1
+                } else {
+                    throw Failure(.usage, "-\(letter) (--\(flag.long)) needs a value (\(flag.valueName!))")
+                }
+                try checkChoice(flag, value)
+                parsed.record(flag, value: value)
+                return
+            }
+            parsed.record(flag, value: nil)
+        }
+    }
+
+    private func checkChoice(_ flag: FlagSpec, _ value: String) throws(Failure) {
+        guard let choices = flag.choices, !choices.contains(value) else { return }
+        throw Failure(.usage, "--\(flag.long) takes one of \(choices.joined(separator: ", ")), not '\(value)'"
+                      + Suggestions.phrase(for: value, among: choices))
+    }
+
+    private func checkOperands(_ operands: [String], expected: [OperandSpec], for command: CommandSpec) throws(Failure) {
+        let required = expected.filter { !$0.optional }.count
+        if operands.count < required {
+            let missing = expected[operands.count]
+            throw Failure(.usage, "'\(table.programName) \(command.name)' needs \(missing.name) (usage: \(usageLine(command)))")
+        }
+        let variadic = expected.contains { $0.variadic }
+        if !variadic && operands.count > expected.count {
+            let extra = operands[expected.count]
+            throw Failure(.usage, "unexpected argument '\(extra)' (usage: \(usageLine(command)))")
+        }
+    }
+
+    private func checkHelpTopic(_ topic: [String]) throws(Failure) {
+        if topic.isEmpty || table.command(topic) != nil { return }
+        if table.commands.contains(where: { $0.path.starts(with: topic) }) { return }
+        throw unknownCommand(topic)
+    }
+
+    func usageLine(_ command: CommandSpec) -> String {
+        HelpRenderer(table: table).usage(for: command)
+    }
+
+    private func unknownCommand(_ path: [String]) -> Failure {
+        let known = path.dropLast()
+        let siblings = Set(table.visibleCommands.filter { $0.path.count > known.count && $0.path.starts(with: known) }
+            .map { $0.path[known.count] }).sorted()
+        let word = path.last!
+        let prefix = known.isEmpty ? "" : known.joined(separator: " ") + " "
+        return Failure(.usage, "unknown command '\(prefix)\(word)'"
+                       + Suggestions.phrase(for: word, among: siblings, prefix: prefix)
+                       + " (see '\(table.programName) \(prefix)--help')")
+    }
+
+    private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?) -> Failure {
+        let names = flags.filter { !$0.hidden }.flatMap { flag -> [String] in
+            [flag.long] + (flag.short.map { [String($0)] } ?? [])
+        }
+        let bare = spelled.hasPrefix("--") ? String(spelled.dropFirst(2)) : String(spelled.dropFirst())
+        var message = "unknown flag '\(spelled)'"
+        if let command {
+            message += " for '\(table.programName) \(command.name)'"
+        } else if let owner = table.commands.first(where: { $0.flags.contains { $0.long == bare } }) {
+            // A command's flag typed before the command.
+            return Failure(.usage, message + "; --\(bare) belongs to '\(table.programName) \(owner.name)': put it after the command")
+        }
+        let suggestion = Suggestions.closest(to: bare, among: names).first
+        if let suggestion {
+            message += "; did you mean '\(suggestion.count == 1 ? "-" : "--")\(suggestion)'?"
+        }
+        return Failure(.usage, message)
+    }
+}

@@ -1,0 +1,133 @@
+/// The shapes of the one table that describes every command and flag of `appdna`.
+///
+/// Parsing, `--help`, `appdna help`, the man page and the bash/zsh/fish completions are all
+/// generated from values of these types (see `CommandTable`), so they cannot drift apart.
+
+/// How a shell should complete a flag's value or an operand.
+public enum ValueCompletion: Sendable, Equatable {
+    case none
+    case file
+    case directory
+    /// Exactly one of these words (also enforced by the parser).
+    case choices([String])
+}
+
+/// One flag: `--long`, optionally `-s`, either a switch or taking one value.
+public struct FlagSpec: Sendable {
+    public let long: String
+    public let short: Character?
+    /// Name of the value in help (`--output PATH`); nil for a switch.
+    public let valueName: String?
+    /// One line for `--help` and completions.
+    public let summary: String
+    /// Extra paragraph for the man page, when one line is not enough.
+    public let details: String?
+    public let completion: ValueCompletion
+    /// Repeatable flags accumulate every value; others keep the last one given.
+    public let repeatable: Bool
+    public let defaultValue: String?
+    /// Hidden flags parse but are not advertised.
+    public let hidden: Bool
+
+    public init(_ long: String, short: Character? = nil, value valueName: String? = nil, _ summary: String,
+                details: String? = nil, completion: ValueCompletion = .none, repeatable: Bool = false,
+                default defaultValue: String? = nil, hidden: Bool = false) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.summary = summary
+        self.details = details
+        self.completion = completion
+        self.repeatable = repeatable
+        self.defaultValue = defaultValue
+        self.hidden = hidden
+    }
+
+    public var takesValue: Bool { valueName != nil }
+
+    public var choices: [String]? {
+        if case .choices(let words) = completion { return words }
+        return nil
+    }
+}
+
+/// A positional argument.
+public struct OperandSpec: Sendable {
+    public let name: String
+    public let summary: String
+    public let optional: Bool
+    /// Takes every remaining operand.
+    public let variadic: Bool
+    public let completion: ValueCompletion
+
+    public init(_ name: String, _ summary: String, optional: Bool = false, variadic: Bool = false,
+                completion: ValueCompletion = .none) {
+        self.name = name
+        self.summary = summary
+        self.optional = optional
+        self.variadic = variadic
+        self.completion = completion
+    }
+
+    /// `USER`, `[SALT]`, `FILE...`
+    public var usageText: String {
+        let core = variadic ? "\(name)..." : name
+        return optional ? "[\(core)]" : core
+    }
+}
+
+/// An example invocation shown in help and the man page.
+public struct ExampleSpec: Sendable {
+    public let command: String
+    public let explanation: String
+    public init(_ command: String, _ explanation: String) {
+        self.command = command
+        self.explanation = explanation
+    }
+}
+
+/// A runnable command: `appdna bucket`, `appdna bundle validate`.
+public struct CommandSpec: Sendable {
+    /// Words after `appdna`, e.g. `["bundle", "validate"]`.
+    public let path: [String]
+    public let summary: String
+    public let discussion: String
+    public let operands: [OperandSpec]
+    public let flags: [FlagSpec]
+    public let examples: [ExampleSpec]
+    public let hidden: Bool
+    /// Further synopsis lines for forms the operands alone do not show (`--self-test`).
+    public let alternativeUsages: [String]
+    /// The operands expected given the flags present; a flag like `--self-test` needs none.
+    public let operandsGiven: @Sendable (ParsedArguments) -> [OperandSpec]
+    public let run: @Sendable (Invocation) throws -> ExitStatus
+
+    public init(_ path: [String], summary: String, discussion: String = "", operands: [OperandSpec] = [],
+                flags: [FlagSpec] = [], examples: [ExampleSpec] = [], hidden: Bool = false,
+                alternativeUsages: [String] = [],
+                operandsGiven: (@Sendable (ParsedArguments) -> [OperandSpec])? = nil,
+                run: @escaping @Sendable (Invocation) throws -> ExitStatus) {
+        self.path = path
+        self.summary = summary
+        self.discussion = discussion
+        self.operands = operands
+        self.flags = flags
+        self.examples = examples
+        self.hidden = hidden
+        self.alternativeUsages = alternativeUsages
+        self.operandsGiven = operandsGiven ?? { _ in operands }
+        self.run = run
+    }
+
+    public var name: String { path.joined(separator: " ") }
+}
+
+/// A word that only groups commands: `appdna bundle …`.
+public struct GroupSpec: Sendable {
+    public let name: String
+    public let summary: String
+    public init(_ name: String, summary: String) {
+        self.name = name
+        self.summary = summary
+    }
+}

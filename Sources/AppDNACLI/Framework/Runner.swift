@@ -1,0 +1,57 @@
+import AppDNACore
+
+/// The one place where a command line becomes an exit status: parse, run, and map every
+/// error to a message and a status from the contract.
+public enum Runner {
+    /// Runs `appdna` as a process: real streams, SIGPIPE ignored so that a closed pipe shows up
+    /// as EPIPE on write (which ends quietly with status 0) instead of killing the process.
+    public static func runProcess() -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        return run(arguments, table: .appdna, io: .standard())
+    }
+
+    public static func run(_ arguments: [String], table: CommandTable, io: CommandIO) -> Int32 {
+        let status = dispatch(arguments, table: table, io: io)
+        io.stdout.flush()
+        io.stderr.flush()
+        if io.stdout.isBrokenPipe { return ExitStatus.success.rawValue }
+        if io.stdout.isBroken {
+            io.stderr.writeLine("appdna: cannot write output: \(SystemError.describe(io.stdout.failureCode))")
+            io.stderr.flush()
+            return ExitStatus.ioError.rawValue
+        }
+        return status.rawValue
+    }
+
+    static func dispatch(_ arguments: [String], table: CommandTable, io: CommandIO) -> ExitStatus {
+        do {
+            switch try ArgumentParser(table: table).parse(arguments) {
+            case .help(let path, _):
+                io.stdout.write(HelpRenderer(table: table).render(path: path))
+                return .success
+            case .version:
+                io.stdout.writeLine("\(table.programName) \(table.version)")
+                return .success
+            case .run(let command, let arguments):
+                let invocation = Invocation(command: command, arguments: arguments, io: io,
+                                            options: GlobalOptions(arguments, io: io))
+                return try command.run(invocation)
+            }
+        } catch let error as ClassifiedError {
+            report(error, io: io)
+            return ExitStatus(error.kind)
+        } catch {
+            io.stderr.writeLine("appdna: internal error: \(error)")
+            return .internalError
+        }
+    }
+
+    static func report(_ error: ClassifiedError, io: CommandIO) {
+        let style = Styler(enabled: ColorPolicy.enabled(flag: nil, environment: io.environment, isTerminal: io.stderr.isTerminal))
+        io.stderr.writeLine(style.apply(.red, "appdna:") + " " + error.message)
+        if let hint = error.hint {
+            io.stderr.writeLine("hint: " + hint)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import AppDNACore
+
+/// A buffered writer to a file descriptor (stdout, stderr) or to memory (tests).
+///
+/// Writes never throw: a command streaming ten million lines into `head` must stop quietly,
+/// so the first failure is remembered, later writes are dropped, and loops poll `isBroken`.
+/// The runner turns a broken pipe into status 0 and any other write error into 74.
+public final class OutputSink: @unchecked Sendable {
+    private let fileDescriptor: Int32?
+    private var buffer: [UInt8] = []
+    private let flushThreshold: Int
+    /// Everything written, for sinks that capture (tests).
+    public private(set) var captured: [UInt8] = []
+    public private(set) var failureCode: Int32 = 0
+    /// Whether output reaches a terminal (decides colour and progress bars).
+    public let isTerminal: Bool
+
+    /// A sink writing to `fileDescriptor`.
+    public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
+        self.fileDescriptor = fileDescriptor
+        self.flushThreshold = bufferSize
+        self.isTerminal = isatty(fileDescriptor) == 1
+        buffer.reserveCapacity(bufferSize + 4096)
+    }
+
+    /// A sink that keeps what is written in `captured`.
+    public init(capturingAsTerminal isTerminal: Bool = false) {
+        self.fileDescriptor = nil
+        self.flushThreshold = 1 << 30
+        self.isTerminal = isTerminal
+    }
+
+    public var isBroken: Bool { failureCode != 0 }
+    public var isBrokenPipe: Bool { failureCode == EPIPE }
+
+    public var capturedText: String { String(decoding: captured, as: UTF8.self) }
+
+    public func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failureCode == 0 else { return }
+        guard fileDescriptor != nil else {
+            captured.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    /// Appends straight into the buffer; for hot loops that format bytes themselves.
+    public func withBuffer(_ body: (inout [UInt8]) -> Void) {
+        guard failureCode == 0 else { return }
+        if fileDescriptor == nil {
+            body(&captured)
+            return
+        }
+        body(&buffer)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    public func writeLine(_ text: String = "") {
+        write(text)
+        write([10])
+    }
+
+    public func flush() {
+        guard let fd = fileDescriptor, !buffer.isEmpty, failureCode == 0 else {
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failureCode = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// `write(2)`, named apart from the sink's own `write` methods.
+@inline(__always)
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(fd, bytes, count)
+    #else
+    return Darwin.write(fd, bytes, count)
+    #endif
+}
