@@ -1,0 +1,117 @@
+/// A parsed JSON document: the input bytes plus a flat tape of nodes pointing into them.
+/// Nothing is decoded until asked for, so parsing allocates only the tape; `JSONNode`s are
+/// cheap handles into it.
+///
+/// Not thread-safe: the line index is built on first use of `location(ofByteOffset:)`.
+public final class JSONDocument {
+    /// The bytes given to `init`, byte-order mark included.
+    public let bytes: [UInt8]
+    /// The input started with a UTF-8 byte-order mark, which was skipped.
+    public let hadByteOrderMark: Bool
+    /// Repeated object keys, in document order (only ever non-empty under `.record`).
+    public private(set) var duplicateKeys: [JSONDuplicateKey] = []
+    let tape: JSONTape
+    /// Offset where content starts (after any byte-order mark).
+    let contentStart: Int
+    /// Offsets of the first byte of every line, built lazily.
+    private var lineStarts: [Int]?
+
+    public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        let start = bom ? 3 : 0
+        let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, buffer.count > start else {
+                return .failure(JSONSyntaxError(reason: .emptyInput, byteOffset: start, line: 1, column: 1))
+            }
+            var parser = JSONParser(base: base, count: buffer.count, contentStart: start, options: options)
+            do throws(JSONSyntaxError) {
+                try parser.parse()
+            } catch {
+                parser.tape.discard()
+                return .failure(error)
+            }
+            return .success((parser.tape.finish(), parser.duplicates))
+        }
+        let (tape, duplicates): (JSONTape, [(object: Int, first: Int, second: Int)])
+        switch outcome {
+        case let .success(value): (tape, duplicates) = value
+        case let .failure(error): throw error
+        }
+        self.bytes = bytes
+        self.hadByteOrderMark = bom
+        self.contentStart = start
+        self.tape = tape
+        if !duplicates.isEmpty {
+            duplicateKeys = duplicates.map { entry in
+                let firstOffset = Int(tape[entry.first].start), secondOffset = Int(tape[entry.second].start)
+                return JSONDuplicateKey(objectPointer: pointer(toNode: entry.object),
+                                        key: JSONNode(document: self, index: entry.second).string ?? "",
+                                        first: location(ofByteOffset: firstOffset),
+                                        duplicate: location(ofByteOffset: secondOffset),
+                                        firstByteOffset: firstOffset, duplicateByteOffset: secondOffset)
+            }
+        }
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+
+    /// How many values (keys included) the document has.
+    public var nodeCount: Int { tape.count }
+
+    /// The line and column of a byte offset. The first call builds a line index (one pass over
+    /// the bytes); later calls are a binary search plus a count along one line.
+    public func location(ofByteOffset offset: Int) -> SourceLocation {
+        let starts = lineIndex()
+        let target = min(max(offset, contentStart), bytes.count)
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if starts[mid] <= target { lo = mid } else { hi = mid - 1 }
+        }
+        let column = bytes.withUnsafeBufferPointer { SourceLocation.scalarCount($0, from: starts[lo], to: target) }
+        return SourceLocation(line: lo + 1, column: column + 1)
+    }
+
+    private func lineIndex() -> [Int] {
+        if let lineStarts { return lineStarts }
+        var starts = [contentStart]
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var p = contentStart
+            while p < buffer.count, let hit = memchr(base + p, 0x0A, buffer.count - p) {
+                p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                starts.append(p)
+            }
+        }
+        lineStarts = starts
+        return starts
+    }
+
+    /// The pointer to the node at `target`, found by descending from the root and skipping
+    /// whole subtrees that do not contain it.
+    func pointer(toNode target: Int) -> JSONPointer {
+        var pointer = JSONPointer.root
+        var node = root
+        while node.index != target {
+            var found = false
+            if node.kind == .object {
+                for member in node.members where member.value.index <= target && target < member.value.subtreeEnd {
+                    pointer = pointer.appending(key: member.key)
+                    node = member.value
+                    found = true
+                    break
+                }
+            } else if node.kind == .array {
+                for (i, element) in node.elements.enumerated() where element.index <= target && target < element.subtreeEnd {
+                    pointer = pointer.appending(index: i)
+                    node = element
+                    found = true
+                    break
+                }
+            }
+            if !found { break }
+        }
+        return pointer
+    }
+}

@@ -1,0 +1,22 @@
+/// Choices a caller makes about input the RFC leaves open or that must be bounded.
+public struct JSONParseOptions: Sendable, Equatable {
+    /// What to do with an object that names the same key twice (compared after unescaping).
+    /// RFC 8259 only says the names "SHOULD be unique"; parsers disagree on which value wins,
+    /// so by default such input is rejected rather than silently interpreted.
+    public enum DuplicateKeyPolicy: Sendable, Equatable {
+        /// Throw at the second occurrence.
+        case reject
+        /// Accept and list every duplicate in `JSONDocument.duplicateKeys` (for linting).
+        case record
+    }
+
+    public var duplicateKeys: DuplicateKeyPolicy
+    /// Deepest nesting of arrays and objects accepted. The parser is iterative, so this bounds
+    /// memory and the recursion of code that later walks the tree, not the parser's own stack.
+    public var maxDepth: Int
+
+    public init(duplicateKeys: DuplicateKeyPolicy = .reject, maxDepth: Int = 1000) {
+        self.duplicateKeys = duplicateKeys
+        self.maxDepth = maxDepth
+    }
+}

@@ -1,0 +1,93 @@
+/// One node of a parsed document: 16 bytes, no references, so the whole tape is a single
+/// allocation the size of a few integers per value, and walking it touches memory in order.
+struct JSONTapeNode {
+    /// `JSONKind.rawValue`.
+    var kind: UInt8
+    /// `JSONTapeFlag` bits.
+    var flags: UInt8
+    /// Byte offset of the value's first byte (the opening quote or bracket).
+    var start: UInt32
+    /// Byte offset one past the value's last byte (after the closing quote or bracket).
+    var end: UInt32
+    /// Index of the node after this value's subtree (its next sibling), so siblings skip in O(1).
+    var next: UInt32
+}
+
+enum JSONTapeFlag {
+    /// A string containing at least one backslash: it must be unescaped to be read.
+    static let escaped: UInt8 = 1
+    /// A number with a fraction or an exponent.
+    static let nonInteger: UInt8 = 2
+    /// The boolean `true`.
+    static let isTrue: UInt8 = 4
+}
+
+/// The finished tape. It lives in malloc'd memory rather than an Array so that growing it is a
+/// `realloc` (for large blocks glibc moves pages with mremap instead of copying, so peak memory
+/// is the final size rather than old + new), and it is shrunk to fit once parsing ends.
+final class JSONTape: @unchecked Sendable {
+    let base: UnsafeMutablePointer<JSONTapeNode>
+    let count: Int
+
+    init(base: UnsafeMutablePointer<JSONTapeNode>, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { free(base) }
+
+    @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
+}
+
+/// The growing tape while parsing. Owned by the parser; `finish()` hands the memory over.
+struct JSONTapeBuilder {
+    private(set) var base: UnsafeMutablePointer<JSONTapeNode>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(estimatedNodes: Int) {
+        capacity = max(16, estimatedNodes)
+        base = JSONTapeBuilder.reallocate(nil, capacity)
+    }
+
+    private static func reallocate(_ old: UnsafeMutablePointer<JSONTapeNode>?, _ capacity: Int) -> UnsafeMutablePointer<JSONTapeNode> {
+        guard let raw = realloc(old.map { UnsafeMutableRawPointer($0) }, capacity * MemoryLayout<JSONTapeNode>.stride) else {
+            // Out of memory: there is nothing sensible left to do.
+            fatalError("out of memory growing the JSON tape to \(capacity) nodes")
+        }
+        // The node type is trivial, so binding the bytes is all the initialisation needed.
+        return raw.bindMemory(to: JSONTapeNode.self, capacity: capacity)
+    }
+
+    @inline(__always)
+    mutating func append(kind: JSONKind, flags: UInt8, start: Int, end: Int) {
+        if count == capacity { grow() }
+        base[count] = JSONTapeNode(kind: kind.rawValue, flags: flags, start: UInt32(truncatingIfNeeded: start),
+                                   end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: count + 1))
+        count += 1
+    }
+
+    /// Records where a container ends once its closing bracket is seen.
+    @inline(__always)
+    mutating func close(_ index: Int, end: Int) {
+        base[index].end = UInt32(truncatingIfNeeded: end)
+        base[index].next = UInt32(truncatingIfNeeded: count)
+    }
+
+    @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
+
+    private mutating func grow() {
+        capacity += capacity / 2 + 16
+        base = JSONTapeBuilder.reallocate(base, capacity)
+    }
+
+    /// Shrinks to fit and transfers ownership.
+    mutating func finish() -> JSONTape {
+        base = JSONTapeBuilder.reallocate(base, max(count, 1))
+        capacity = max(count, 1)
+        return JSONTape(base: base, count: count)
+    }
+
+    /// Frees the memory when parsing failed.
+    func discard() { free(base) }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Writes a large, deterministic config-bundle-like JSON file for benchmarks.
+
+Usage: make_big_bundle.py OUTPUT_PATH SIZE_MB
+
+The shape imitates what `appdna` reads: a bundle of many experiments, each with variants,
+allocations, targeting rules and nested configuration objects; strings include some escapes
+and non-ASCII text; numbers are integers, decimals and exponents. The seed is fixed, so the
+same arguments always give the same bytes (benchmarks stay comparable across runs).
+"""
+import json
+import random
+import sys
+
+WORDS = ["alpha", "beta", "gamma", "delta", "checkout", "onboarding", "pricing", "search",
+         "ranking", "banner", "colour", "dark_mode", "limit", "timeout", "retry", "cache",
+         "feed", "promo", "signup", "trial"]
+UNICODE = ["caf\u00e9", "na\u00efve", "\u65e5\u672c\u8a9e", "\u0441\u043f\u0430\u0441\u0438\u0431\u043e",
+           "emoji \U0001F680", "stra\u00dfe", "\u00bfqu\u00e9?"]
+ESCAPED = ["line one\nline two", "tab\tseparated", "say \"hello\"", "C:\\path\\to\\file",
+           "bell\u0007", "slash/ok"]
+
+
+def text(rng):
+    r = rng.random()
+    if r < 0.08:
+        return rng.choice(UNICODE)
+    if r < 0.13:
+        return rng.choice(ESCAPED)
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
+
+
+def number(rng):
+    r = rng.random()
+    if r < 0.5:
+        return rng.randint(-1000, 100000)
+    if r < 0.85:
+        return round(rng.uniform(-100, 100), rng.randint(1, 6))
+    return float("%.3e" % rng.uniform(1e-9, 1e12))
+
+
+def config(rng, depth):
+    obj = {}
+    for i in range(rng.randint(2, 7)):
+        key = "%s_%d" % (rng.choice(WORDS), i)
+        r = rng.random()
+        if depth < 3 and r < 0.2:
+            obj[key] = config(rng, depth + 1)
+        elif r < 0.35:
+            obj[key] = [number(rng) for _ in range(rng.randint(0, 5))]
+        elif r < 0.55:
+            obj[key] = text(rng)
+        elif r < 0.8:
+            obj[key] = number(rng)
+        elif r < 0.92:
+            obj[key] = rng.random() < 0.5
+        else:
+            obj[key] = None
+    return obj
+
+
+def experiment(rng, n):
+    variants = []
+    for v in range(rng.randint(2, 4)):
+        variants.append({
+            "key": "variant_%d" % v,
+            "name": text(rng),
+            "weight": rng.randint(0, 10000),
+            "payload": config(rng, 0),
+        })
+    return {
+        "id": "exp_%06d" % n,
+        "name": text(rng),
+        "description": text(rng) + " " + text(rng),
+        "status": rng.choice(["running", "paused", "draft", "completed"]),
+        "salt": "%032x" % rng.getrandbits(128),
+        "traffic": round(rng.random(), 4),
+        "created_at": 1700000000 + rng.randint(0, 10**7),
+        "variants": variants,
+        "targeting": {
+            "rules": [{"attribute": rng.choice(WORDS), "operator": rng.choice(["eq", "in", "gt", "lt"]),
+                       "values": [text(rng) for _ in range(rng.randint(1, 3))]} for _ in range(rng.randint(0, 3))],
+            "platforms": rng.sample(["ios", "android", "web", "tv"], rng.randint(1, 4)),
+        },
+        "allocation": {"buckets": 10000, "ranges": [[rng.randint(0, 5000), rng.randint(5000, 10000)]]},
+    }
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: make_big_bundle.py OUTPUT_PATH SIZE_MB")
+    path, size_mb = sys.argv[1], float(sys.argv[2])
+    target = int(size_mb * 1024 * 1024)
+    rng = random.Random(20240601)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write('{\n  "version": 3,\n  "generated": "benchmark bundle",\n  "experiments": [\n')
+        written = 0
+        n = 0
+        while written < target:
+            chunk = json.dumps(experiment(rng, n), ensure_ascii=False, indent=2)
+            chunk = "    " + chunk.replace("\n", "\n    ")
+            if n > 0:
+                chunk = ",\n" + chunk
+            out.write(chunk)
+            written += len(chunk.encode("utf-8"))
+            n += 1
+        out.write('\n  ]\n}\n')
+
+
+if __name__ == "__main__":
+    main()
