@@ -1,4 +1,4 @@
 // The executable is only this: everything testable lives in AppDNACLI and AppDNACore.
 import AppDNACLI
 
-exit(Runner.runProcess())
+Runner.exitProcess(Runner.runProcess())

@@ -11,6 +11,11 @@ public enum Runner {
         return run(arguments, table: .appdna, io: .standard())
     }
 
+    /// Ends the process with `status` (kept here so the executable needs no C-library import).
+    public static func exitProcess(_ status: Int32) -> Never {
+        exit(status)
+    }
+
     public static func run(_ arguments: [String], table: CommandTable, io: CommandIO) -> Int32 {
         let status = dispatch(arguments, table: table, io: io)
         io.stdout.flush()

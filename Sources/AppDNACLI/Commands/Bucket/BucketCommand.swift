@@ -45,7 +45,8 @@ struct BucketSetup {
     let context: UserContext
 
     init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
-        scheme = BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
+        let scheme = BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
+        self.scheme = scheme
         experiment = arguments.operand(experimentOperand)!
         let saltOperand = arguments.operand(experimentOperand + 1)
         if arguments.has("variants") && arguments.has("bundle") {
@@ -73,8 +74,10 @@ struct BucketSetup {
             }
             salt = saltOperand
             definition = nil
-            allocation = try arguments.value("variants").map { text throws(Failure) in
-                VariantAllocation(weights: try VariantWeights.parse(text), bucketCount: scheme.bucketCount)
+            if let text = arguments.value("variants") {
+                allocation = VariantAllocation(weights: try VariantWeights.parse(text), bucketCount: scheme.bucketCount)
+            } else {
+                allocation = nil
             }
         }
 

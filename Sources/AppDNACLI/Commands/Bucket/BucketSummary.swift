@@ -1,0 +1,79 @@
+import AppDNACore
+
+/// `bucket - … --summary`: users per variant against the split devices really use (the
+/// truncated bucket shares), with a chi-square sample-ratio-mismatch test.
+enum BucketSummary {
+    /// Below this p-value the split is called a sample-ratio mismatch (a common SRM threshold).
+    static let mismatchThreshold = 0.001
+
+    static func print(_ invocation: Invocation, setup: BucketSetup, counts: [Int], total: Int, ineligible: Int) {
+        let out = invocation.stdout
+        guard let allocation = setup.allocation else {
+            if invocation.arguments.has("json") {
+                out.write(JSONWriter(indent: 2).write(["users": .number(JSONNumber(total))]))
+                out.writeLine()
+            } else {
+                out.writeLine("users  \(total)")
+                out.writeLine("(no variants: give --variants or --bundle for per-variant counts)")
+            }
+            return
+        }
+        let shares = allocation.ranges.map { Double($0.bucketCount) / Double(allocation.bucketCount) }
+        let test = SampleRatioMismatch(observed: counts, expectedShare: shares)
+        let assigned = counts.reduce(0, +)
+        let mismatch = test.pValue < mismatchThreshold
+
+        if invocation.arguments.has("json") {
+            var object: JSONObject = [
+                "users": .number(JSONNumber(total)),
+                "assigned": .number(JSONNumber(assigned)),
+                "variants": .array(zip(allocation.ranges, zip(counts, shares)).map { range, pair in
+                    ["id": .string(range.variant), "users": .number(JSONNumber(pair.0)),
+                     "share": .number(JSONNumber(assigned > 0 ? Double(pair.0) / Double(assigned) : 0)),
+                     "expected_share": .number(JSONNumber(pair.1)), "weight": .number(JSONNumber(range.weight))]
+                }),
+                "chi_square": .number(JSONNumber(test.statistic)),
+                "degrees_of_freedom": .number(JSONNumber(test.degreesOfFreedom)),
+                "p_value": .number(JSONNumber(test.pValue)),
+                "sample_ratio_mismatch": .bool(mismatch),
+            ]
+            if setup.definition != nil { object["not_eligible"] = .number(JSONNumber(ineligible)) }
+            out.write(JSONWriter(indent: 2).write(.object(object)))
+            out.writeLine()
+            return
+        }
+
+        let width = max(7, allocation.ranges.map(\.variant.count).max() ?? 0)
+        out.writeLine("users".padding(width) + "  \(total)" + (setup.definition != nil ? " (\(ineligible) not eligible)" : ""))
+        out.writeLine("variant".padding(width) + "  " + "users".padding(12) + "share".padding(10) + "expected")
+        for (index, range) in allocation.ranges.enumerated() {
+            let share = assigned > 0 ? Double(counts[index]) / Double(assigned) : 0
+            out.writeLine(range.variant.padding(width) + "  " + String(counts[index]).padding(12)
+                          + Decimal.percent(share).padding(10) + Decimal.percent(shares[index]))
+        }
+        let verdict = mismatch
+            ? invocation.options.stdoutStyle.apply(.red, "sample-ratio mismatch (p < \(mismatchThreshold))")
+            : "no sample-ratio mismatch"
+        out.writeLine("chi-square \(Decimal.fixed(test.statistic, places: 3)) with \(test.degreesOfFreedom) degree(s) of freedom, p = \(Decimal.fixed(test.pValue, places: 4)): \(verdict)")
+    }
+}
+
+/// Fixed-point formatting without Foundation's `String(format:)`.
+enum Decimal {
+    static func fixed(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return String(value) }
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 9e15 else { return String(value) }
+        let integer = UInt64(scaled)
+        let whole = integer / UInt64(scale), fraction = integer % UInt64(scale)
+        var fractionText = String(fraction)
+        fractionText = String(repeating: "0", count: places - fractionText.count) + fractionText
+        return (value < 0 && scaled != 0 ? "-" : "") + String(whole) + (places > 0 ? "." + fractionText : "")
+    }
+
+    static func percent(_ share: Double) -> String {
+        fixed(share * 100, places: 3) + "%"
+    }
+}
