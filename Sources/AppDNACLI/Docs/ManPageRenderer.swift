@@ -99,15 +99,50 @@ public struct ManPageRenderer {
         return lines
     }
 
-    /// A roff text line: backslashes escaped, and a leading dot or quote neutralised.
+    /// Roff text lines: backslashes escaped, a leading dot or quote neutralised, one sentence
+    /// per line and no line over 80 bytes (what `mandoc -T lint` asks for).
     func text(_ value: String) -> String {
-        var escaped = value.replacing("\\", with: "\\e")
+        var lines: [String] = []
+        for sentence in sentences(value) {
+            var line = ""
+            for word in sentence.split(separator: " ") {
+                if !line.isEmpty && line.utf8.count + 1 + word.utf8.count > 78 {
+                    lines.append(line)
+                    line = ""
+                }
+                line += line.isEmpty ? String(word) : " " + word
+            }
+            lines.append(line)
+        }
+        return lines.map(escapeLine).joined(separator: "\n")
+    }
+
+    /// Splits after ". " so every sentence starts a line (roff spaces sentences itself).
+    private func sentences(_ value: String) -> [String] {
+        var result: [String] = []
+        var current = ""
+        var previous: Character = " "
+        for character in value {
+            if character == " " && (previous == "." || previous == "?" || previous == "!") {
+                result.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
+    private func escapeLine(_ line: String) -> String {
+        var escaped = line.replacing("\\", with: "\\e")
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
     }
 
     /// A line inside a literal display.
     func literal(_ value: String) -> String {
-        text(value)
+        escapeLine(value)
     }
 }

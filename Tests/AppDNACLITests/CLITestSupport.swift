@@ -1,0 +1,32 @@
+import Foundation
+import XCTest
+@testable import AppDNACLI
+
+/// Runs `appdna` in-process with captured streams.
+struct CapturedRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+}
+
+func runCLI(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+            terminal: Bool = false) -> CapturedRun {
+    var descriptor: Int32 = -1
+    if let stdin {
+        let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: path, contents: Data(stdin.utf8))
+        descriptor = open(path, O_RDONLY)
+        unlink(path)
+    }
+    defer { if descriptor >= 0 { close(descriptor) } }
+    let out = OutputSink(capturingAsTerminal: terminal)
+    let err = OutputSink(capturingAsTerminal: terminal)
+    let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: descriptor, stdinIsTerminal: false, environment: environment)
+    let status = Runner.run(arguments, table: .appdna, io: io)
+    return CapturedRun(status: status, stdout: out.capturedText, stderr: err.capturedText)
+}
+
+/// The repository root, found from this file's path (tests never read ../shared).
+let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

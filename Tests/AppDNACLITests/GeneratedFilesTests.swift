@@ -1,0 +1,33 @@
+import Foundation
+import XCTest
+@testable import AppDNACLI
+
+/// The committed man page and completion scripts must be exactly what the table generates.
+/// Regenerate with: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests
+final class GeneratedFilesTests: XCTestCase {
+    func check(_ relativePath: String, _ generated: String) throws {
+        let url = repositoryRoot.appendingPathComponent(relativePath)
+        if ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1" {
+            try generated.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let committed = try String(contentsOf: url, encoding: .utf8)
+        XCTAssertEqual(committed, generated, "\(relativePath) is out of date: run APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests")
+    }
+
+    func testManPageIsUpToDate() throws {
+        try check("man/appdna.1", ManPageRenderer(table: .appdna).render())
+    }
+
+    func testCompletionsAreUpToDate() throws {
+        for shell in CompletionScripts.shells {
+            try check(CompletionScripts.committedPath(shell: shell), CompletionScripts.render(shell: shell, table: .appdna))
+        }
+    }
+
+    func testGenerationIsDeterministic() {
+        XCTAssertEqual(ManPageRenderer(table: .appdna).render(), ManPageRenderer(table: .appdna).render())
+        for shell in CompletionScripts.shells {
+            XCTAssertEqual(CompletionScripts.render(shell: shell, table: .appdna), CompletionScripts.render(shell: shell, table: .appdna))
+        }
+    }
+}
