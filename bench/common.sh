@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# Shared helpers for bench/*.sh; sourced, not run.
+
+BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+OUT="$BENCH_DIR/out"
+APPDNA="$ROOT/.build/release/appdna"
+mkdir -p "$OUT"
+
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+note() { printf '== %s\n' "$*" >&2; }
+
+# Builds the release binary when it is missing; warns when sources are newer than it.
+ensure_appdna() {
+    if [[ ! -x "$APPDNA" ]]; then
+        note "building appdna (swift build -c release)"
+        (cd "$ROOT" && swift build -c release) >&2 || die "swift build -c release failed"
+    fi
+    local newer
+    newer=$(find "$ROOT/Sources" -name '*.swift' -newer "$APPDNA" -print -quit)
+    if [[ -n "$newer" ]]; then
+        note "WARNING: $newer is newer than $APPDNA; run 'swift build -c release' to measure the current sources"
+    fi
+}
+
+# hyperfine: installed through apt when missing and we are root; otherwise say what to do.
+ensure_hyperfine() {
+    command -v hyperfine >/dev/null && return
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        note "installing hyperfine (apt-get install -y hyperfine)"
+        apt-get install -y hyperfine >&2 || die "apt-get install -y hyperfine failed"
+    else
+        die "hyperfine is missing: install it (sudo apt-get install -y hyperfine)"
+    fi
+}
+
+need() { command -v "$1" >/dev/null || die "$1 is missing: $2"; }
+
+# mean_of JSON [INDEX]: mean seconds of result INDEX (default 0) in a hyperfine --export-json file.
+mean_of() { jq -r ".results[${2:-0}].mean" "$1"; }
+stddev_of() { jq -r ".results[${2:-0}].stddev" "$1"; }
+
+# peak_rss_kb COMMAND...: peak RSS in KiB of COMMAND (its stdin/stdout as the caller set them),
+# from /usr/bin/time -v. Fails if COMMAND fails.
+peak_rss_kb() {
+    local log="$OUT/time-v.log"
+    /usr/bin/time -v -o "$log" "$@" || { cat "$log" >&2; die "failed: $*"; }
+    awk -F': ' '/Maximum resident set size/ { print $2 }' "$log"
+}
+
+# verdict OK: PASS or MISS
+verdict() { if [[ "$1" == 1 ]]; then echo PASS; else echo MISS; fi; }
+
+# Compares two decimals with awk: cmp_le A B is 1 when A <= B.
+cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? 1 : 0 }'; }
+
+machine_line() {
+    printf 'machine: %s, %s cores, load %s; appdna %s (git %s%s)\n' \
+        "$(uname -sr)" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+        "$APPDNA" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+        "$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ', Sources modified')"
+}
