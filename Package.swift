@@ -23,6 +23,6 @@ let package = Package(
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"]),
         .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
         // Runs the built `appdna` binary as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["AppDNACore"]),
+        .testTarget(name: "EndToEndTests"),
     ]
 )

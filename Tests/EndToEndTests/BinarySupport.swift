@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+
+/// Runs the built `appdna` binary (`swift test` builds it beside the test bundle).
+enum Binary {
+    static let url: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        // On macOS the runner lives inside an .xctest bundle; on Linux beside it.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("appdna").path),
+              directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
+        }
+        return directory.appendingPathComponent("appdna")
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+    }
+
+    /// Runs appdna with `arguments`, feeding `stdin`; the environment is minimal and explicit.
+    static func run(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> Result {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: url.path), "no built binary at \(url.path)")
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        let input = Pipe(), output = Pipe()
+        // stderr goes to a file: small, and read after the process ends.
+        let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errorPath)
+        defer { try? FileManager.default.removeItem(at: errorPath) }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errorHandle
+        try process.run()
+        // Feed stdin while draining stdout so large data cannot deadlock.
+        let writer = Thread {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try errorHandle.close()
+        let errorData = try Data(contentsOf: errorPath)
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData, as: UTF8.self))
+    }
+}
+
+/// Writes `contents` to a fresh temporary file and returns its path.
+func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent(name)
+    try Data(contents.utf8).write(to: url)
+    return url.path
+}
