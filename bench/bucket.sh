@@ -80,8 +80,8 @@ hyperfine --style none --runs 3 --export-json "$OUT/batch-python.json" \
 
 # --- 3. peak RSS --------------------------------------------------------------------------
 note "memory: peak RSS for 1M and 10M ids (/usr/bin/time -v)"
-rss_1m=$(peak_rss_kb "${APPDNA_CMD[@]}" < "$IDS_1M" > /dev/null)
-rss_10m=$(peak_rss_kb "${APPDNA_CMD[@]}" < "$IDS_10M" > /dev/null)
+rss_1m=$(peak_rss_kb "$IDS_1M" "${APPDNA_CMD[@]}")
+rss_10m=$(peak_rss_kb "$IDS_10M" "${APPDNA_CMD[@]}")
 
 # --- 4. start-up --------------------------------------------------------------------------
 note "start-up: appdna bucket u e s vs Swift hello-world (hyperfine -N --warmup 20 --runs 300)"
@@ -94,7 +94,7 @@ median() { jq -r ".results[${2:-0}].median" "$1"; }
 row() { # name json index
     awk -v n="$1" -v med="$(median "$2" "$3")" -v mean="$(mean_of "$2" "$3")" -v sd="$(stddev_of "$2" "$3")" \
         -v runs="$(jq -r ".results[$3].times | length" "$2")" \
-        'BEGIN { printf "  %-22s %9.3f s %9.3f ± %6.3f s %5d %10.2f M ids/s\n", n, med, mean, sd, runs, 10 / med }'
+        'BEGIN { printf "  %-22s %9.3f s %9.3f +- %6.3f s %5d %10.2f M ids/s\n", n, med, mean, sd, runs, 10 / med }'
 }
 t_app=$(median "$OUT/batch-fast.json" 0)
 t_c=$(median "$OUT/batch-fast.json" 1)
@@ -109,30 +109,30 @@ machine_line
 echo "input: $IDS_10M (10,000,000 ids, $(du -m "$IDS_10M" | cut -f1) MB); sample check: 100,000 lines identical across appdna, C, Python ($non_ascii non-ASCII)"
 echo
 echo "batch: bucket - $EXP $SALT --variants $VARIANTS < 10M ids > /dev/null"
-printf '  %-22s %11s %20s %5s %17s\n' command median "mean ± σ" runs throughput
+printf '  %-22s %11s %20s %5s %17s\n' command median "mean +- σ" runs throughput
 row "appdna" "$OUT/batch-fast.json" 0
 row "C (gcc -O2)" "$OUT/batch-fast.json" 1
 row "Python mmh3" "$OUT/batch-python.json" 0
 printf '  %-44s %8s   %-16s %s\n' "target" measured need result
-printf '  %-44s %7s×   %-16s %s\n' "appdna speed vs Python (python/appdna)" "$vs_py" "≥ 5×" "$(verdict "$(cmp_le 5 "$vs_py")")"
-printf '  %-44s %7s×   %-16s %s\n' "appdna speed vs C (c/appdna)" "$vs_c" "≥ 0.5×" "$(verdict "$(cmp_le 0.5 "$vs_c")")"
-printf '  %-44s %7s×   %-16s\n' "  (appdna time / C time)" "$app_over_c" "≤ 2×"
+printf '  %-44s %7sx   %-16s %s\n' "appdna speed vs Python (python/appdna)" "$vs_py" ">= 5x" "$(verdict "$(cmp_le 5 "$vs_py")")"
+printf '  %-44s %7sx   %-16s %s\n' "appdna speed vs C (c/appdna)" "$vs_c" ">= 0.5x" "$(verdict "$(cmp_le 0.5 "$vs_c")")"
+printf '  %-44s %7sx   %-16s\n' "  (appdna time / C time)" "$app_over_c" "<= 2x"
 echo
 echo "memory: peak RSS of appdna bucket - … (/usr/bin/time -v)"
 growth=$(awk -v a="$rss_1m" -v b="$rss_10m" 'BEGIN { printf "%.2f", b / a }')
 printf '  %-44s %8.1f MB  %-16s %s\n' "1M ids" "$(awk -v k="$rss_1m" 'BEGIN { print k / 1024 }')" "< 32 MB" "$(verdict "$(cmp_le "$rss_1m" 32767)")"
 printf '  %-44s %8.1f MB  %-16s %s\n' "10M ids" "$(awk -v k="$rss_10m" 'BEGIN { print k / 1024 }')" "< 32 MB" "$(verdict "$(cmp_le "$rss_10m" 32767)")"
-printf '  %-44s %7s×   %-16s %s\n' "flat: 10M peak / 1M peak" "$growth" "≤ 1.10×" "$(verdict "$(cmp_le "$growth" 1.10)")"
+printf '  %-44s %7sx   %-16s %s\n' "flat: 10M peak / 1M peak" "$growth" "<= 1.10x" "$(verdict "$(cmp_le "$growth" 1.10)")"
 echo
 echo "start-up: hyperfine -N (300 runs, 20 warm-up)"
-printf '  %-22s %11s %20s %5s\n' command median "mean ± σ" runs
+printf '  %-22s %11s %20s %5s\n' command median "mean +- σ" runs
 for i in 0 1; do
     awk -v n="$(jq -r ".results[$i].command" "$OUT/startup.json")" -v med="$(median "$OUT/startup.json" "$i")" \
         -v mean="$(mean_of "$OUT/startup.json" "$i")" -v sd="$(stddev_of "$OUT/startup.json" "$i")" \
         -v runs="$(jq -r ".results[$i].times | length" "$OUT/startup.json")" \
-        'BEGIN { printf "  %-22s %8.2f ms %9.2f ± %5.2f ms %5d\n", n, med * 1000, mean * 1000, sd * 1000, runs }'
+        'BEGIN { printf "  %-22s %8.2f ms %9.2f +- %5.2f ms %5d\n", n, med * 1000, mean * 1000, sd * 1000, runs }'
 done
 startup_ratio=$(awk -v a="$(median "$OUT/startup.json" 0)" -v b="$(median "$OUT/startup.json" 1)" 'BEGIN { printf "%.2f", a / b }')
-printf '  %-44s %7s×   %-16s %s\n' "appdna / hello-world (median wall time)" "$startup_ratio" "< 2×" "$(verdict "$(awk -v r="$startup_ratio" 'BEGIN { print (r < 2) ? 1 : 0 }')")"
+printf '  %-44s %7sx   %-16s %s\n' "appdna / hello-world (median wall time)" "$startup_ratio" "< 2x" "$(verdict "$(awk -v r="$startup_ratio" 'BEGIN { print (r < 2) ? 1 : 0 }')")"
 echo
 echo "ratios use medians (the machine is shared; means are shown for reference)."

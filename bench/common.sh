@@ -40,12 +40,15 @@ need() { command -v "$1" >/dev/null || die "$1 is missing: $2"; }
 mean_of() { jq -r ".results[${2:-0}].mean" "$1"; }
 stddev_of() { jq -r ".results[${2:-0}].stddev" "$1"; }
 
-# peak_rss_kb COMMAND...: peak RSS in KiB of COMMAND (its stdin/stdout as the caller set them),
-# from /usr/bin/time -v. Fails if COMMAND fails.
+# peak_rss_kb INPUT COMMAND...: peak RSS in KiB of COMMAND run with stdin from INPUT and
+# stdout to /dev/null, from /usr/bin/time -v. Dies if COMMAND fails.
 peak_rss_kb() {
-    local log="$OUT/time-v.log"
-    /usr/bin/time -v -o "$log" "$@" || { cat "$log" >&2; die "failed: $*"; }
-    awk -F': ' '/Maximum resident set size/ { print $2 }' "$log"
+    local input=$1 log="$OUT/time-v.log" kb
+    shift
+    /usr/bin/time -v -o "$log" "$@" < "$input" > /dev/null || { cat "$log" >&2; die "failed: $*"; }
+    kb=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$log")
+    [[ "$kb" =~ ^[0-9]+$ && "$kb" -gt 0 ]] || die "no peak RSS in $log"
+    echo "$kb"
 }
 
 # verdict OK: PASS or MISS
