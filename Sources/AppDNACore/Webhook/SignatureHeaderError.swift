@@ -41,8 +41,8 @@ public struct SignatureHeaderError: ClassifiedError, Equatable {
         case .sha1:
             return "this is a SHA-1 signature; AppDNA signs with HMAC-SHA256 (expected sha256= and 64 hex digits)"
         case .base64(let decoded):
-            let size = decoded.map { " (\($0.count) bytes)" } ?? ""
-            return "the signature looks like base64\(size); AppDNA sends hex (sha256= and 64 hex digits)"
+            let size = decoded.map { "; it decodes to \($0.count) bytes" } ?? ""
+            return "the signature looks like base64; AppDNA sends hex (sha256= and 64 hex digits)\(size)"
         case .wrongLength(let digits):
             return "the signature has \(digits) hex digit\(digits == 1 ? "" : "s"); an HMAC-SHA256 signature has 64"
         case .nonHex(let character, let position, let length):
