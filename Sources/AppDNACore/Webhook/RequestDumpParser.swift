@@ -137,14 +137,15 @@ struct RequestDumpParser {
                 fields.append(.init(name: previous.name, value: previous.value + " " + continuation, line: previous.line))
                 continue
             }
+            // A JSON-looking line here almost always means the blank line before the body is missing.
+            let bodyHint = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? "is the blank line before the body missing?" : nil
             guard let colon = line.bytes.firstIndex(of: UInt8(ascii: ":")) else {
-                throw fail("\(section) line '\(Self.excerpt(line.text))' has no colon", at: line.start,
-                           hint: line.bytes.contains(UInt8(ascii: "{")) ? "is the blank line before the body missing?" : nil)
+                throw fail("\(section) line '\(Self.excerpt(line.text))' has no colon", at: line.start, hint: bodyHint)
             }
             let name = line.bytes[line.bytes.startIndex..<colon]
             guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
                 throw fail("'\(Self.excerpt(String(decoding: name, as: UTF8.self)))' is not a valid \(section) name",
-                           at: line.start)
+                           at: line.start, hint: bodyHint)
             }
             let value = HeaderText.trimmed(String(decoding: line.bytes[(colon + 1)...], as: UTF8.self))
             fields.append(.init(name: String(decoding: name, as: UTF8.self), value: value, line: lineNumber))
