@@ -10,14 +10,15 @@ public enum MismatchExplainer {
 
     public static func explain(
         body: [UInt8], provided: ProvidedSignature, secrets: [WebhookSecret],
-        candidates: [MismatchCandidate] = MismatchCandidate.all
+        candidates: [MismatchCandidate] = MismatchCandidate.all,
+        maxRewrittenBodyBytes: Int = MismatchExplainer.maxRewrittenBodyBytes
     ) -> MismatchExplanation {
         let context = MismatchContext(body: body, provided: provided, secrets: secrets)
         let tooLarge = body.count > maxRewrittenBodyBytes
         var diagnoses: [MismatchDiagnosis] = []
         var notes: [String] = []
         if tooLarge {
-            notes.append("The body is larger than \(maxRewrittenBodyBytes >> 20) MiB, so line-ending, newline and BOM variations were not tried.")
+            notes.append("The body is larger than \(ByteCountText.describe(maxRewrittenBodyBytes)), so line-ending, newline and BOM variations were not tried.")
         }
         if case .unusable = provided {
             notes.append("The signature could not be decoded at all, so nothing could be compared with it.")
@@ -60,4 +61,13 @@ public struct MismatchExplanation: Sendable, Equatable {
     public let bodySHA256: [UInt8]
 
     public var diagnosisIDs: [String] { diagnoses.map(\.id) }
+}
+
+/// "64 MiB", "1 KiB", "100 bytes": sizes in notes read the way a person would write them.
+enum ByteCountText {
+    static func describe(_ count: Int) -> String {
+        if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+        if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+        return "\(count) bytes"
+    }
 }
