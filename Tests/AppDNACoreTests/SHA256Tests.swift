@@ -88,6 +88,24 @@ final class SHA256Tests: XCTestCase {
         }
     }
 
+    /// The SHA-NI path (when this CPU has it) and the portable Swift path agree on every length
+    /// 0…300 and in odd chunkings; the other tests cover whichever path the CPU selects.
+    func testPortableAndHardwarePathsAgree() {
+        var generator = SeededGenerator(seed: 0x51a)
+        let input = generator.bytes(70_000)
+        for length in Array(0...300) + [4096, 65_537, 70_000] {
+            var portable = SHA256(portableOnly: true)
+            var selected = SHA256()
+            input[0..<length].withUnsafeBytes { portable.update($0); selected.update($0) }
+            XCTAssertEqual(portable.finalize(), selected.finalize(), "length \(length)")
+        }
+        // The portable path against a NIST vector, in case both paths were wrong the same way.
+        var portable = SHA256(portableOnly: true)
+        portable.update(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        XCTAssertEqual(Hex.encode(portable.finalize()), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        print("SHA-256 hardware acceleration in use: \(SHA256.usesHardwareAcceleration)")
+    }
+
     func testNonContiguousCollectionAndStrings() {
         let expected = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         XCTAssertEqual(Hex.encode(SHA256.hash(utf8: "abc")), expected)
