@@ -67,6 +67,8 @@ final class WebhookSignatureTests: XCTestCase {
         let error = try XCTUnwrap(problem("sha256=" + String(value)))
         XCTAssertEqual(error.problem, .nonHex("z", position: 10, length: 64))
         XCTAssertTrue(error.message.contains("'z' at position 10"), error.message)
+        // Fullwidth digits are hex digits to Unicode, not to us.
+        XCTAssertEqual(problem("sha256=" + String(repeating: "\u{FF10}", count: 64))?.problem, .nonHex("\u{FF10}", position: 1, length: 64))
         value[9] = " "
         XCTAssertTrue(try XCTUnwrap(problem(String(value))).message.contains("a space at position 10"))
     }

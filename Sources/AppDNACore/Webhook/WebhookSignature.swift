@@ -44,7 +44,7 @@ public struct WebhookSignature: Sendable, Equatable {
             if bytes.count == 20 { throw SignatureHeaderError(.sha1(digest: bytes)) }
             throw SignatureHeaderError(.wrongLength(hexDigits: payload.count))
         }
-        if payload.allSatisfy({ $0.isHexDigit }) {
+        if payload.allSatisfy({ $0.isASCII && $0.isHexDigit }) {
             // Odd number of hex digits.
             throw SignatureHeaderError(.wrongLength(hexDigits: payload.count))
         }
