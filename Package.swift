@@ -14,7 +14,10 @@ let package = Package(
     ],
     targets: [
         // Values and typed errors only: never prints, never exits.
-        .target(name: "AppDNACore"),
+        .target(name: "AppDNACore", dependencies: ["CSHA256"]),
+        // SHA-256 block function with the x86 SHA extensions, chosen at run time; the portable
+        // Swift code in AppDNACore is the fallback and the reference (see Sources/CSHA256).
+        .target(name: "CSHA256"),
         // The command table, lexer, help/man/completion generators and the commands.
         .target(name: "AppDNACLI", dependencies: ["AppDNACore"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.

@@ -1,0 +1,115 @@
+/// One hypothesis about why a signature did not match, and how to test it.
+///
+/// The explainer is just a list of these (`MismatchCandidate.all`): adding a diagnosis, such
+/// as "the JSON was re-serialised" once the JSON library lands, means adding one entry here.
+public struct MismatchCandidate: Sendable {
+    /// Stable identifier, part of `--json` output: never rename.
+    public let id: String
+    /// One sentence naming the mistake, for the human output.
+    public let sentence: String
+    /// Candidates that rewrite the body are skipped for very large bodies (memory and time).
+    public let rewritesBody: Bool
+    /// The secrets (by index, or nil for "no secret at all") under which the hypothesis
+    /// reproduces the provided signature. Empty when it does not.
+    let matches: @Sendable (MismatchContext) -> [Int?]
+
+    public init(id: String, sentence: String, rewritesBody: Bool, matches: @escaping @Sendable (MismatchContext) -> [Int?]) {
+        self.id = id
+        self.sentence = sentence
+        self.rewritesBody = rewritesBody
+        self.matches = matches
+    }
+}
+
+/// What a candidate gets to look at, with the comparisons it needs.
+public struct MismatchContext: Sendable {
+    public let body: [UInt8]
+    public let provided: ProvidedSignature
+    public let secrets: [WebhookSecret]
+
+    /// Indices of the secrets whose HMAC-SHA256 of `body` equals the provided hex signature.
+    public func secretsSigning(_ body: [UInt8]) -> [Int?] {
+        guard case .sha256(let expected) = provided else { return [] }
+        return secrets.indices.filter { ConstantTime.equals(HMACSHA256.authenticationCode(for: body, key: secrets[$0].bytes), expected) }
+    }
+
+    /// Like `secretsSigning`, but with each secret rewritten by `transform` first.
+    public func secretsSigning(withSecret transform: ([UInt8]) -> [[UInt8]]) -> [Int?] {
+        guard case .sha256(let expected) = provided else { return [] }
+        return secrets.indices.filter { index in
+            transform(secrets[index].bytes).contains { ConstantTime.equals(HMACSHA256.authenticationCode(for: body, key: $0), expected) }
+        }
+    }
+
+    /// Applies a body rewrite and tests it; nothing when the rewrite does not apply.
+    func secretsSigning(rewritten rewrite: ([UInt8]) -> [UInt8]?) -> [Int?] {
+        guard case .sha256 = provided, let rewritten = rewrite(body) else { return [] }
+        return secretsSigning(rewritten)
+    }
+}
+
+extension MismatchCandidate {
+    /// Every known hypothesis, in the order they are reported.
+    public static let all: [MismatchCandidate] = [
+        MismatchCandidate(
+            id: "trailing-newline-added", sentence: "The body ends with a newline (LF) that was not signed; an editor, echo or the capture tool probably added it.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingTrailingLF) }),
+        MismatchCandidate(
+            id: "trailing-crlf-added", sentence: "The body ends with a CRLF that was not signed; a tool probably added a line ending.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingTrailingCRLF) }),
+        MismatchCandidate(
+            id: "trailing-newline-removed", sentence: "The sender signed the body with a trailing newline (LF) that this body no longer has.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.appendingLF) }),
+        MismatchCandidate(
+            id: "trailing-crlf-removed", sentence: "The sender signed the body with a trailing CRLF that this body no longer has.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.appendingCRLF) }),
+        MismatchCandidate(
+            id: "crlf-converted-to-lf", sentence: "The sender signed the body with CRLF line endings; they were converted to LF before verification.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.lfToCRLF) }),
+        MismatchCandidate(
+            id: "lf-converted-to-crlf", sentence: "The sender signed the body with LF line endings; they were converted to CRLF before verification.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.crlfToLF) }),
+        MismatchCandidate(
+            id: "bom-added", sentence: "The body starts with a UTF-8 byte order mark that was not signed; an editor probably added it.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingBOM) }),
+        MismatchCandidate(
+            id: "bom-removed", sentence: "The sender signed the body with a UTF-8 byte order mark that this body no longer has.",
+            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.addingBOM) }),
+        MismatchCandidate(
+            id: "secret-surrounding-whitespace", sentence: "The secret given here has surrounding whitespace; the sender signed with the trimmed secret.",
+            rewritesBody: false, matches: { context in
+                context.secretsSigning(withSecret: { SecretTransformations.trimmed($0).map { [$0] } ?? [] })
+            }),
+        MismatchCandidate(
+            id: "secret-trailing-newline-kept", sentence: "The sender signed with the secret plus a trailing newline; their secret file or variable still ends in a line break.",
+            rewritesBody: false, matches: { $0.secretsSigning(withSecret: SecretTransformations.withTrailingNewlines) }),
+        MismatchCandidate(
+            id: "sha1-signature", sentence: "The signature is an HMAC-SHA1 of this body with this secret; AppDNA signs with HMAC-SHA256, so the sender used the wrong algorithm.",
+            rewritesBody: false, matches: { context in
+                // Hex (sha1=…, 40 digits) or base64 of a 20-byte MAC.
+                guard let given = context.provided.bytes, given.count == SHA1.digestByteCount else { return [] }
+                return context.secrets.indices.filter {
+                    ConstantTime.equals(HMAC<SHA1>.authenticationCode(for: context.body, key: context.secrets[$0].bytes), given)
+                }
+            }),
+        MismatchCandidate(
+            id: "base64-signature", sentence: "The signature is the right HMAC-SHA256 but base64-encoded; AppDNA sends it hex-encoded.",
+            rewritesBody: false, matches: { context in
+                guard case .base64(let given) = context.provided, given.count == SHA256.digestByteCount else { return [] }
+                return context.secrets.indices.filter {
+                    ConstantTime.equals(HMACSHA256.authenticationCode(for: context.body, key: context.secrets[$0].bytes), given)
+                }
+            }),
+        MismatchCandidate(
+            id: "empty-body-signed", sentence: "The signature is for an empty body; the body was probably read (or consumed) before it was signed or verified.",
+            rewritesBody: false, matches: { context in
+                context.body.isEmpty ? [] : context.secretsSigning([])
+            }),
+        MismatchCandidate(
+            id: "unkeyed-sha256", sentence: "The signature is a plain SHA-256 of the body with no secret; the sender hashed the body instead of computing an HMAC.",
+            rewritesBody: false, matches: { context in
+                guard case .sha256(let given) = context.provided else { return [] }
+                return ConstantTime.equals(SHA256.hash(context.body), given) ? [nil] : []
+            }),
+    ]
+}

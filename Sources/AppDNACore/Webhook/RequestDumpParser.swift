@@ -1,0 +1,281 @@
+/// The state machine behind `RawHTTPRequest.parse`: a cursor over the input bytes.
+struct RequestDumpParser {
+    let data: [UInt8]
+    var position = 0
+
+    init(data: [UInt8]) {
+        self.data = data
+    }
+
+    /// One line without its terminator; `terminated` is false when the input ended first.
+    struct Line {
+        let bytes: ArraySlice<UInt8>
+        let start: Int
+        let terminated: Bool
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// Reads up to the next LF, dropping one CR before it: both CRLF and bare LF end a line.
+    mutating func readLine() -> Line? {
+        guard position < data.count else { return nil }
+        let start = position
+        var end = start
+        while end < data.count && data[end] != UInt8(ascii: "\n") { end += 1 }
+        let terminated = end < data.count
+        position = terminated ? end + 1 : end
+        var contentEnd = end
+        if terminated && contentEnd > start && data[contentEnd - 1] == UInt8(ascii: "\r") { contentEnd -= 1 }
+        return Line(bytes: data[start..<contentEnd], start: start, terminated: terminated)
+    }
+
+    func fail(_ what: String, at offset: Int, hint: String? = nil) -> RequestDumpError {
+        RequestDumpError(what: what, line: lineNumber(at: offset), byteOffset: offset, hint: hint)
+    }
+
+    /// 1-based line containing `offset`; counted only when an error needs it.
+    func lineNumber(at offset: Int) -> Int {
+        var line = 1
+        for index in 0..<min(offset, data.count) where data[index] == UInt8(ascii: "\n") { line += 1 }
+        return line
+    }
+
+    mutating func parse() throws(RequestDumpError) -> RawHTTPRequest {
+        guard !data.isEmpty else {
+            throw RequestDumpError(what: "the request dump is empty", line: 1, byteOffset: 0, hint: nil)
+        }
+        // RFC 9112 §2.2: ignore empty lines before the request line.
+        var requestLine = readLine()
+        while let line = requestLine, line.bytes.isEmpty, line.terminated { requestLine = readLine() }
+        guard let requestLine, !requestLine.bytes.isEmpty else {
+            throw fail("the request dump has no request line", at: position)
+        }
+        let (method, target, version) = try parseRequestLine(requestLine)
+
+        let headers = try parseFields(section: "header")
+        let bodyOffset = position
+
+        switch try framing(of: headers) {
+        case .contentLength(let length):
+            let available = data.count - bodyOffset
+            if available < length {
+                throw fail(
+                    "Content-Length is \(length) but only \(available) byte\(available == 1 ? "" : "s") follow the headers",
+                    at: bodyOffset,
+                    hint: "the capture may be truncated, or the body was edited after capture")
+            }
+            return RawHTTPRequest(
+                method: method, target: target, version: version, headers: headers, trailers: [],
+                body: Array(data[bodyOffset..<bodyOffset + length]), framing: .contentLength(length),
+                bodyOffset: bodyOffset, extraBytesAfterBody: available - length)
+        case .chunked:
+            let body = try parseChunkedBody()
+            let trailers = try parseTrailers()
+            return RawHTTPRequest(
+                method: method, target: target, version: version, headers: headers, trailers: trailers,
+                body: body, framing: .chunked, bodyOffset: bodyOffset, extraBytesAfterBody: data.count - position)
+        case .untilEnd:
+            return RawHTTPRequest(
+                method: method, target: target, version: version, headers: headers, trailers: [],
+                body: Array(data[bodyOffset...]), framing: .untilEnd, bodyOffset: bodyOffset, extraBytesAfterBody: 0)
+        }
+    }
+
+    func parseRequestLine(_ line: Line) throws(RequestDumpError) -> (String, String, String) {
+        let parts = line.bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+        let example = "expected a request line like 'POST /webhooks HTTP/1.1'"
+        guard parts.count == 3 else {
+            throw fail("\(example), found \(parts.count) space-separated part\(parts.count == 1 ? "" : "s")", at: line.start)
+        }
+        let version = String(decoding: parts[2], as: UTF8.self)
+        guard version.hasPrefix("HTTP/") else {
+            throw fail("\(example); '\(Self.excerpt(version))' is not an HTTP version", at: line.start)
+        }
+        let method = String(decoding: parts[0], as: UTF8.self)
+        guard parts[0].allSatisfy(Self.isTokenByte) else {
+            throw fail("\(example); '\(Self.excerpt(method))' is not a method", at: line.start)
+        }
+        return (method, String(decoding: parts[1], as: UTF8.self), version)
+    }
+
+    /// Header (or trailer) lines up to and including the blank line.
+    mutating func parseFields(section: String) throws(RequestDumpError) -> [RawHTTPRequest.Field] {
+        let sectionStart = position
+        var fields: [RawHTTPRequest.Field] = []
+        // Counted once here and then incrementally: recounting per field would be quadratic.
+        var lineNumber = self.lineNumber(at: position) - 1
+        while true {
+            if position - sectionStart > RawHTTPRequest.maxHeaderSectionBytes {
+                throw fail("the \(section) section is larger than 1 MiB; this does not look like a webhook request",
+                           at: sectionStart)
+            }
+            lineNumber += 1
+            guard let line = readLine() else {
+                throw fail("the \(section)s are not followed by a blank line", at: position,
+                           hint: "a request dump needs an empty line between the headers and the body")
+            }
+            if line.bytes.isEmpty {
+                if !line.terminated {
+                    throw fail("the \(section)s are not followed by a blank line", at: line.start)
+                }
+                return fields
+            }
+            if line.bytes.count > RawHTTPRequest.maxHeaderSectionBytes {
+                throw fail("a \(section) line is longer than 1 MiB", at: line.start)
+            }
+            if !line.terminated {
+                throw fail("the \(section)s are not followed by a blank line (input ends inside a \(section) line)",
+                           at: line.start,
+                           hint: "a request dump needs an empty line between the headers and the body")
+            }
+            let first = line.bytes.first!
+            if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                // Obsolete line folding (RFC 9112 §5.2): continues the previous value.
+                guard let previous = fields.popLast() else {
+                    throw fail("the first \(section) line starts with whitespace", at: line.start)
+                }
+                let continuation = HeaderText.trimmed(line.text)
+                fields.append(.init(name: previous.name, value: previous.value + " " + continuation, line: previous.line))
+                continue
+            }
+            // A JSON-looking line here almost always means the blank line before the body is missing.
+            let bodyHint = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? "is the blank line before the body missing?" : nil
+            guard let colon = line.bytes.firstIndex(of: UInt8(ascii: ":")) else {
+                throw fail("\(section) line '\(Self.excerpt(line.text))' has no colon", at: line.start, hint: bodyHint)
+            }
+            let name = line.bytes[line.bytes.startIndex..<colon]
+            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+                throw fail("'\(Self.excerpt(String(decoding: name, as: UTF8.self)))' is not a valid \(section) name",
+                           at: line.start, hint: bodyHint)
+            }
+            let value = HeaderText.trimmed(String(decoding: line.bytes[(colon + 1)...], as: UTF8.self))
+            fields.append(.init(name: String(decoding: name, as: UTF8.self), value: value, line: lineNumber))
+        }
+    }
+
+    func framing(of headers: [RawHTTPRequest.Field]) throws(RequestDumpError) -> RawHTTPRequest.BodyFraming {
+        let transferEncodings = headers.filter { $0.name.lowercased() == "transfer-encoding" }
+        if !transferEncodings.isEmpty {
+            let codings = transferEncodings
+                .flatMap { $0.value.split(separator: ",") }
+                .map { HeaderText.trimmed(String($0)).lowercased() }
+                .filter { !$0.isEmpty }
+            // Chunked wins over Content-Length (RFC 9112 §6.3), so a Content-Length is ignored here.
+            guard codings.last == "chunked" else {
+                throw fail("Transfer-Encoding '\(Self.excerpt(transferEncodings.last!.value))' does not end in chunked",
+                           at: offset(ofLine: transferEncodings.last!.line))
+            }
+            if let other = codings.first(where: { $0 != "chunked" }) {
+                throw fail("transfer coding '\(Self.excerpt(other))' is not supported; only chunked bodies can be verified",
+                           at: offset(ofLine: transferEncodings.last!.line),
+                           hint: "capture the request after decompression, or the exact bytes the sender signed")
+            }
+            return .chunked
+        }
+        let lengths = headers.filter { $0.name.lowercased() == "content-length" }
+        guard !lengths.isEmpty else { return .untilEnd }
+        var declared: Int? = nil
+        for field in lengths {
+            // "5, 5" (a merged repeated header) is allowed as long as every value agrees.
+            for piece in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = HeaderText.trimmed(String(piece))
+                guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text) else {
+                    throw fail("Content-Length '\(Self.excerpt(field.value))' is not a number of bytes",
+                               at: offset(ofLine: field.line))
+                }
+                if let earlier = declared, earlier != value {
+                    throw fail("conflicting Content-Length values \(earlier) and \(value)", at: offset(ofLine: field.line))
+                }
+                declared = value
+            }
+        }
+        return .contentLength(declared!)
+    }
+
+    mutating func parseChunkedBody() throws(RequestDumpError) -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            guard let line = readLine() else {
+                throw fail("the chunked body ends before its last (zero-size) chunk", at: position,
+                           hint: "the capture is probably truncated")
+            }
+            guard line.terminated else {
+                throw fail("the chunked body ends inside a chunk-size line", at: line.start,
+                           hint: "the capture is probably truncated")
+            }
+            // chunk-size [; extensions]; whitespace before the ';' tolerated.
+            let sizeBytes = line.bytes.prefix(while: { $0 != UInt8(ascii: ";") })
+            let sizeText = HeaderText.trimmed(String(decoding: sizeBytes, as: UTF8.self))
+            guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ Hex.value(of: $0) != nil }) else {
+                throw fail("'\(Self.excerpt(line.text))' is not a chunk size (hex digits, optionally followed by ;extensions)",
+                           at: line.start)
+            }
+            let significant = sizeText.drop(while: { $0 == "0" })
+            guard significant.count <= 15, let size = Int(sizeText, radix: 16) else {
+                throw fail("chunk size '\(Self.excerpt(sizeText))' is too large", at: line.start)
+            }
+            if size == 0 { return body }
+            let remaining = data.count - position
+            guard size <= remaining else {
+                throw fail("a chunk of \(size) bytes is cut off: only \(remaining) byte\(remaining == 1 ? "" : "s") remain",
+                           at: line.start, hint: "the capture is probably truncated")
+            }
+            body.append(contentsOf: data[position..<position + size])
+            position += size
+            if position < data.count && data[position] == UInt8(ascii: "\n") {
+                position += 1
+            } else if position + 1 < data.count && data[position] == UInt8(ascii: "\r") && data[position + 1] == UInt8(ascii: "\n") {
+                position += 2
+            } else if position >= data.count || (position + 1 == data.count && data[position] == UInt8(ascii: "\r")) {
+                throw fail("the chunked body ends right after a chunk's data (no CRLF, no last chunk)", at: position,
+                           hint: "the capture is probably truncated")
+            } else {
+                throw fail("expected CRLF after \(size) bytes of chunk data", at: position,
+                           hint: "the chunk size does not match the data that follows it")
+            }
+        }
+    }
+
+    /// Trailer fields after the last chunk. A dump that simply ends after "0\r\n" is accepted:
+    /// capture tools often drop the final empty line, and nothing of the body is missing.
+    mutating func parseTrailers() throws(RequestDumpError) -> [RawHTTPRequest.Field] {
+        if position >= data.count { return [] }
+        return try parseFields(section: "trailer")
+    }
+
+    func offset(ofLine wanted: Int) -> Int {
+        if wanted <= 1 { return 0 }
+        var line = 1
+        for index in 0..<data.count where data[index] == UInt8(ascii: "\n") {
+            line += 1
+            if line == wanted { return index + 1 }
+        }
+        return data.count
+    }
+
+    /// RFC 9110 token characters (header names, methods).
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    /// At most 40 characters of user input in a message, so a binary file does not flood the terminal.
+    static func excerpt(_ text: String) -> String {
+        let cleaned = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
+        return cleaned.count <= 40 ? cleaned : String(cleaned.prefix(40)) + "…"
+    }
+}
+
+/// A request dump that could not be parsed, with where: 1-based line and 0-based byte offset.
+public struct RequestDumpError: ClassifiedError, Equatable {
+    public let what: String
+    public let line: Int
+    public let byteOffset: Int
+    public let hint: String?
+
+    public var kind: FailureKind { .malformedInput }
+    public var message: String { "line \(line) (byte \(byteOffset)): \(what)" }
+}
