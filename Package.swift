@@ -23,7 +23,7 @@ let package = Package(
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
-        .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"]),
+        .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
         .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
         // Runs the built `appdna` binary as a user would.
         .testTarget(name: "EndToEndTests"),
