@@ -63,6 +63,7 @@ final class JSONRandomizedTests: XCTestCase {
                 }
             }
         }
+        print("fuzz: \(parsed) parsed, \(failed) rejected")
         XCTAssertGreaterThan(parsed, 200, "the mutator should leave some documents valid")
         XCTAssertGreaterThan(failed, 2000)
     }
