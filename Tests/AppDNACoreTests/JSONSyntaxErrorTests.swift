@@ -85,12 +85,17 @@ final class JSONSyntaxErrorTests: XCTestCase {
         check([q, 0xF4, 0x90, 0x80, 0x80, q], .invalidUTF8(byte: 0x90), line: 1, column: 3, offset: 2)  // > U+10FFFF
         check([q, 0xF5, 0x80, 0x80, 0x80, q], .invalidUTF8(byte: 0xF5), line: 1, column: 2, offset: 1)
         check([q, 0x80, q], .invalidUTF8(byte: 0x80), line: 1, column: 2, offset: 1)               // stray continuation
-        check([q, 0xE2, 0x82, q], .invalidUTF8(byte: 0x22), line: 1, column: 3, offset: 3)          // truncated sequence
+        check([q, 0xE2, 0x82, q], .invalidUTF8(byte: 0xE2), line: 1, column: 2, offset: 1)          // truncated sequence
         check([q, 0xE2, 0x82], .invalidUTF8(byte: 0xE2), line: 1, column: 2, offset: 1)            // truncated by the end
         check([0x5B, 0xFF, 0x5D], .invalidUTF8(byte: 0xFF), line: 1, column: 2, offset: 1)         // outside a string
         check([0x5B, 0x31, 0x5D, 0x0A, 0xC3], .invalidUTF8(byte: 0xC3), line: 2, column: 1, offset: 4)
         check(Array("[\"é\",\n \"".utf8) + [0xFE], .invalidUTF8(byte: 0xFE), line: 2, column: 3)
-        XCTAssertEqual(syntaxError([q, 0xFF, q])?.message, "line 1, column 2: invalid UTF-8: byte 0xFF is not allowed here")
+        check([0x2D, 0xC3, 0x28], .invalidUTF8(byte: 0xC3), line: 1, column: 2, offset: 1)        // in a number
+        check([0x2D, 0xC3, 0xA9], .invalidNumber("expected a digit after '-'"), line: 1, column: 2, offset: 1)
+        check([q, 0x5C, 0xE9, q], .invalidUTF8(byte: 0xE9), line: 1, column: 3, offset: 2)        // after a backslash
+        check([0x74, 0x72, 0xFF], .invalidUTF8(byte: 0xFF), line: 1, column: 3, offset: 2)        // in a literal
+        check([0x7B, 0x7D, 0x20, 0xC0, 0xAF], .invalidUTF8(byte: 0xC0), line: 1, column: 4, offset: 3)  // after the document
+        XCTAssertEqual(syntaxError([q, 0xFF, q])?.message, "line 1, column 2: invalid UTF-8 (byte 0xFF)")
         // Valid 2-, 3- and 4-byte boundaries still parse.
         for scalar in ["\u{80}", "\u{7FF}", "\u{800}", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "\u{10FFFF}"] {
             XCTAssertEqual(try parse("\"\(scalar)\"").root.string, scalar)

@@ -70,6 +70,7 @@ struct JSONParser {
                     if scan.end == end && problem != .leadingZero {
                         throw fail(.unexpectedEndOfInput(expected: "a digit", open: innermostOpen), at: end)
                     }
+                    if base[scan.end] >= 0x80 && decodeScalar(at: scan.end) == nil { throw invalidUTF8(at: scan.end) }
                     throw fail(.invalidNumber(problem.text), at: scan.end)
                 }
                 tape.append(kind: .number, flags: scan.isInteger ? 0 : JSONTapeFlag.nonInteger, start: p, end: scan.end)
@@ -272,8 +273,8 @@ struct JSONParser {
             }
             throw fail(.invalidEscape("lone high surrogate \(escapeText(p, 6)) is not followed by a low surrogate"), at: p)
         default:
-            let found = decodeScalar(at: p + 1)
-            throw fail(.invalidEscape("'\\' followed by \(found.map(JSONSyntaxError.describe) ?? "an invalid byte") is not a JSON escape"), at: p)
+            guard let found = decodeScalar(at: p + 1) else { throw invalidUTF8(at: p + 1) }
+            throw fail(.invalidEscape("'\\' followed by \(JSONSyntaxError.describe(found)) is not a JSON escape"), at: p)
         }
     }
 
@@ -313,12 +314,15 @@ struct JSONParser {
         }
         // A sequence cut off by the end of input is reported at its lead byte.
         guard p + length <= end else { throw fail(.invalidUTF8(byte: lead), at: p) }
+        // A byte that is no continuation byte at all means the sequence was cut short: that is
+        // reported at the lead byte. A continuation byte outside the allowed range (overlong
+        // form, surrogate, beyond U+10FFFF) is itself the error.
         let second = base[p + 1]
+        guard second & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: lead), at: p) }
         guard second >= low && second <= high else { throw fail(.invalidUTF8(byte: second), at: p + 1) }
         var k = 2
         while k < length {
-            let c = base[p + k]
-            guard c & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: c), at: p + k) }
+            guard base[p + k] & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: lead), at: p) }
             k += 1
         }
         return p + length
