@@ -23,6 +23,10 @@ public final class JSONDocument {
             guard let base = buffer.baseAddress, buffer.count > start else {
                 return .failure(JSONSyntaxError(reason: .emptyInput, byteOffset: start, line: 1, column: 1))
             }
+            // Tape offsets are 32-bit to keep nodes at 16 bytes.
+            guard buffer.count <= JSONDocument.maximumSize else {
+                return .failure(JSONSyntaxError(reason: .inputTooLarge(limit: JSONDocument.maximumSize), byteOffset: 0, line: 1, column: 1))
+            }
             var parser = JSONParser(base: base, count: buffer.count, contentStart: start, options: options)
             do throws(JSONSyntaxError) {
                 try parser.parse()
@@ -52,6 +56,9 @@ public final class JSONDocument {
             }
         }
     }
+
+    /// The largest input accepted: tape nodes hold byte offsets as UInt32.
+    public static let maximumSize = Int(UInt32.max) - 1
 
     /// The top-level value.
     public var root: JSONNode { JSONNode(document: self, index: 0) }

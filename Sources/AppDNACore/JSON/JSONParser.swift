@@ -19,8 +19,15 @@ struct JSONParser {
         var keyBase: Int32
     }
     var frames: [Frame] = []
-    /// Tape indexes of the keys of every open object that is still small, innermost last.
-    var keys: [Int32] = []
+    /// A key of an open object, with a fingerprint so most unequal keys are told apart without
+    /// touching their bytes again.
+    struct KeyEntry {
+        var node: Int32
+        var length: Int32
+        var fingerprint: UInt64
+    }
+    /// The keys of every open object that is still small, innermost last.
+    var keys: [KeyEntry] = []
     /// Hash tables of the open objects with many keys, innermost last.
     var tables: [JSONKeyTable] = []
     /// Duplicates found under `.record`: tape indexes of the object, the first and the repeated key.
@@ -63,6 +70,7 @@ struct JSONParser {
                     if scan.end == end && problem != .leadingZero {
                         throw fail(.unexpectedEndOfInput(expected: "a digit", open: innermostOpen), at: end)
                     }
+                    if base[scan.end] >= 0x80 && decodeScalar(at: scan.end) == nil { throw invalidUTF8(at: scan.end) }
                     throw fail(.invalidNumber(problem.text), at: scan.end)
                 }
                 tape.append(kind: .number, flags: scan.isInteger ? 0 : JSONTapeFlag.nonInteger, start: p, end: scan.end)
@@ -183,6 +191,12 @@ struct JSONParser {
             // Space, \t, \n, \r: one compare rejects everything above space.
             guard c <= 0x20, c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { break }
             p += 1
+            // Pretty-printed files indent with runs of spaces: skip them eight at a time.
+            if c == 0x0A {
+                while p + 8 <= end && UnsafeRawPointer(base).loadUnaligned(fromByteOffset: p, as: UInt64.self) == 0x2020_2020_2020_2020 {
+                    p += 8
+                }
+            }
         }
         return p
     }
@@ -259,8 +273,8 @@ struct JSONParser {
             }
             throw fail(.invalidEscape("lone high surrogate \(escapeText(p, 6)) is not followed by a low surrogate"), at: p)
         default:
-            let found = decodeScalar(at: p + 1)
-            throw fail(.invalidEscape("'\\' followed by \(found.map(JSONSyntaxError.describe) ?? "an invalid byte") is not a JSON escape"), at: p)
+            guard let found = decodeScalar(at: p + 1) else { throw invalidUTF8(at: p + 1) }
+            throw fail(.invalidEscape("'\\' followed by \(JSONSyntaxError.describe(found)) is not a JSON escape"), at: p)
         }
     }
 
@@ -300,12 +314,15 @@ struct JSONParser {
         }
         // A sequence cut off by the end of input is reported at its lead byte.
         guard p + length <= end else { throw fail(.invalidUTF8(byte: lead), at: p) }
+        // A byte that is no continuation byte at all means the sequence was cut short: that is
+        // reported at the lead byte. A continuation byte outside the allowed range (overlong
+        // form, surrogate, beyond U+10FFFF) is itself the error.
         let second = base[p + 1]
+        guard second & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: lead), at: p) }
         guard second >= low && second <= high else { throw fail(.invalidUTF8(byte: second), at: p + 1) }
         var k = 2
         while k < length {
-            let c = base[p + k]
-            guard c & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: c), at: p + k) }
+            guard base[p + k] & 0xC0 == 0x80 else { throw fail(.invalidUTF8(byte: lead), at: p) }
             k += 1
         }
         return p + length
@@ -328,21 +345,28 @@ struct JSONParser {
         let f = frames.count - 1
         if !frames[f].hasTable {
             let keyBase = Int(frames[f].keyBase)
+            let entry = keyEntry(keyIndex)
+            let escaped = tape[keyIndex].flags & JSONTapeFlag.escaped != 0
             var j = keyBase
             while j < keys.count {
-                if keysEqual(Int(keys[j]), keyIndex) {
-                    try duplicate(first: Int(keys[j]), second: keyIndex)
-                    return
+                let other = keys[j]
+                // Unescaped keys with different lengths or fingerprints cannot be equal.
+                if escaped || (other.length == entry.length && other.fingerprint == entry.fingerprint)
+                    || tape[Int(other.node)].flags & JSONTapeFlag.escaped != 0 {
+                    if keysEqual(Int(other.node), keyIndex) {
+                        try duplicate(first: Int(other.node), second: keyIndex)
+                        return
+                    }
                 }
                 j += 1
             }
             if keys.count - keyBase < JSONParser.linearKeyLimit {
-                keys.append(Int32(truncatingIfNeeded: keyIndex))
+                keys.append(entry)
                 return
             }
             // Too many keys to keep comparing one by one: move them into a hash table.
             var table = JSONKeyTable(expected: 64)
-            for k in keyBase..<keys.count { table.insertNew(hash: keyHash(Int(keys[k])), node: keys[k]) }
+            for k in keyBase..<keys.count { table.insertNew(hash: keyHash(Int(keys[k].node)), node: keys[k].node) }
             keys.removeLast(keys.count - keyBase)
             tables.append(table)
             frames[f].hasTable = true
@@ -372,6 +396,23 @@ struct JSONParser {
         case .record:
             duplicates.append((object: Int(frames[frames.count - 1].node), first: first, second: second))
         }
+    }
+
+    /// Length and first/last eight bytes of a key's raw text (quotes included, so the loads
+    /// stay inside the token once it is at least eight bytes long).
+    @inline(__always)
+    func keyEntry(_ index: Int) -> KeyEntry {
+        let node = tape[index]
+        let start = Int(node.start), length = Int(node.end) - start
+        var fingerprint: UInt64 = 0
+        if length >= 8 {
+            let raw = UnsafeRawPointer(base)
+            fingerprint = raw.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+                ^ (raw.loadUnaligned(fromByteOffset: start + length - 8, as: UInt64.self) &* 31)
+        } else {
+            for k in 0..<length { fingerprint = fingerprint << 8 | UInt64(base[start + k]) }
+        }
+        return KeyEntry(node: Int32(truncatingIfNeeded: index), length: Int32(truncatingIfNeeded: length), fingerprint: fingerprint)
     }
 
     /// Keys are equal when their unescaped values are; raw bytes suffice unless one has escapes.

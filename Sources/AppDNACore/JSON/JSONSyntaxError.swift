@@ -30,6 +30,8 @@ public struct JSONSyntaxError: ClassifiedError, Equatable, Sendable {
         case controlCharacterInString(UInt8)
         /// Something other than whitespace after the complete document.
         case trailingContent(found: Unicode.Scalar)
+        /// The input is larger than the tape's 32-bit byte offsets can address.
+        case inputTooLarge(limit: Int)
     }
 
     public var reason: Reason
@@ -72,7 +74,7 @@ extension JSONSyntaxError.Reason {
         case let .unexpectedCharacter(found, expected):
             return "expected \(expected), found \(JSONSyntaxError.describe(found))"
         case let .invalidUTF8(byte):
-            return "invalid UTF-8: byte \(JSONSyntaxError.hex(byte)) is not allowed here"
+            return "invalid UTF-8 (byte \(JSONSyntaxError.hex(byte)))"
         case let .duplicateKey(key, firstAt):
             return "duplicate object key \(JSONSyntaxError.quote(key)) (first defined at \(firstAt))"
         case let .tooDeep(limit):
@@ -85,6 +87,8 @@ extension JSONSyntaxError.Reason {
             return "control character U+00\(JSONSyntaxError.hexDigits(byte)) in string must be escaped"
         case let .trailingContent(found):
             return "unexpected \(JSONSyntaxError.describe(found)) after the end of the JSON document"
+        case let .inputTooLarge(limit):
+            return "input is larger than the \(limit) bytes a JSON document may have"
         }
     }
 }
