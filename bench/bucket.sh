@@ -90,49 +90,40 @@ hyperfine -N --style none --warmup 20 --runs 300 --export-json "$OUT/startup.jso
     -n "swift hello-world" "$(q "$HELLO")" >/dev/null
 
 # --- report -------------------------------------------------------------------------------
-median() { jq -r ".results[${2:-0}].median" "$1"; }
-row() { # name json index
-    awk -v n="$1" -v med="$(median "$2" "$3")" -v mean="$(mean_of "$2" "$3")" -v sd="$(stddev_of "$2" "$3")" \
-        -v runs="$(jq -r ".results[$3].times | length" "$2")" \
-        'BEGIN { printf "  %-22s %9.3f s %9.3f +- %6.3f s %5d %10.2f M ids/s\n", n, med, mean, sd, runs, 10 / med }'
-}
 t_app=$(median "$OUT/batch-fast.json" 0)
 t_c=$(median "$OUT/batch-fast.json" 1)
 t_py=$(median "$OUT/batch-python.json" 0)
-vs_py=$(awk -v a="$t_app" -v b="$t_py" 'BEGIN { printf "%.2f", b / a }')
-vs_c=$(awk -v a="$t_app" -v b="$t_c" 'BEGIN { printf "%.2f", b / a }')
-app_over_c=$(awk -v a="$t_app" -v b="$t_c" 'BEGIN { printf "%.2f", a / b }')
+vs_py=$(div "$t_py" "$t_app")
+vs_c=$(div "$t_c" "$t_app")
+growth=$(div "$rss_10m" "$rss_1m")
+startup_ratio=$(div "$(median "$OUT/startup.json" 0)" "$(median "$OUT/startup.json" 1)")
 
 echo
 echo "appdna bucket benchmark"
 machine_line
-echo "input: $IDS_10M (10,000,000 ids, $(du -m "$IDS_10M" | cut -f1) MB); sample check: 100,000 lines identical across appdna, C, Python ($non_ascii non-ASCII)"
+echo "input: $IDS_10M (10,000,000 ids, $(du -m "$IDS_10M" | cut -f1) MB)"
+echo "check: 100,000-id sample ($non_ascii non-ASCII) gives byte-identical TSV from appdna, C and Python"
 echo
 echo "batch: bucket - $EXP $SALT --variants $VARIANTS < 10M ids > /dev/null"
-printf '  %-22s %11s %20s %5s %17s\n' command median "mean +- σ" runs throughput
-row "appdna" "$OUT/batch-fast.json" 0
-row "C (gcc -O2)" "$OUT/batch-fast.json" 1
-row "Python mmh3" "$OUT/batch-python.json" 0
-printf '  %-44s %8s   %-16s %s\n' "target" measured need result
-printf '  %-44s %7sx   %-16s %s\n' "appdna speed vs Python (python/appdna)" "$vs_py" ">= 5x" "$(verdict "$(cmp_le 5 "$vs_py")")"
-printf '  %-44s %7sx   %-16s %s\n' "appdna speed vs C (c/appdna)" "$vs_c" ">= 0.5x" "$(verdict "$(cmp_le 0.5 "$vs_c")")"
-printf '  %-44s %7sx   %-16s\n' "  (appdna time / C time)" "$app_over_c" "<= 2x"
+printf '  %-24s %12s %22s %5s %14s\n' command median "mean +- sd" runs throughput
+timing_row "appdna" "$OUT/batch-fast.json" 0 s; awk -v t="$t_app" 'BEGIN { printf " %8.2f M/s\n", 10 / t }'
+timing_row "C (gcc -O2)" "$OUT/batch-fast.json" 1 s; awk -v t="$t_c" 'BEGIN { printf " %8.2f M/s\n", 10 / t }'
+timing_row "Python (mmh3)" "$OUT/batch-python.json" 0 s; awk -v t="$t_py" 'BEGIN { printf " %8.2f M/s\n", 10 / t }'
 echo
-echo "memory: peak RSS of appdna bucket - … (/usr/bin/time -v)"
-growth=$(awk -v a="$rss_1m" -v b="$rss_10m" 'BEGIN { printf "%.2f", b / a }')
-printf '  %-44s %8.1f MB  %-16s %s\n' "1M ids" "$(awk -v k="$rss_1m" 'BEGIN { print k / 1024 }')" "< 32 MB" "$(verdict "$(cmp_le "$rss_1m" 32767)")"
-printf '  %-44s %8.1f MB  %-16s %s\n' "10M ids" "$(awk -v k="$rss_10m" 'BEGIN { print k / 1024 }')" "< 32 MB" "$(verdict "$(cmp_le "$rss_10m" 32767)")"
-printf '  %-44s %7sx   %-16s %s\n' "flat: 10M peak / 1M peak" "$growth" "<= 1.10x" "$(verdict "$(cmp_le "$growth" 1.10)")"
+echo "memory: peak RSS of appdna bucket - ... (/usr/bin/time -v)"
+printf '  %-24s %10s\n' "1M ids" "$(mb "$rss_1m") MB"
+printf '  %-24s %10s\n' "10M ids" "$(mb "$rss_10m") MB"
 echo
-echo "start-up: hyperfine -N (300 runs, 20 warm-up)"
-printf '  %-22s %11s %20s %5s\n' command median "mean +- σ" runs
-for i in 0 1; do
-    awk -v n="$(jq -r ".results[$i].command" "$OUT/startup.json")" -v med="$(median "$OUT/startup.json" "$i")" \
-        -v mean="$(mean_of "$OUT/startup.json" "$i")" -v sd="$(stddev_of "$OUT/startup.json" "$i")" \
-        -v runs="$(jq -r ".results[$i].times | length" "$OUT/startup.json")" \
-        'BEGIN { printf "  %-22s %8.2f ms %9.2f +- %5.2f ms %5d\n", n, med * 1000, mean * 1000, sd * 1000, runs }'
-done
-startup_ratio=$(awk -v a="$(median "$OUT/startup.json" 0)" -v b="$(median "$OUT/startup.json" 1)" 'BEGIN { printf "%.2f", a / b }')
-printf '  %-44s %7sx   %-16s %s\n' "appdna / hello-world (median wall time)" "$startup_ratio" "< 2x" "$(verdict "$(awk -v r="$startup_ratio" 'BEGIN { print (r < 2) ? 1 : 0 }')")"
+echo "start-up: hyperfine -N --warmup 20 --runs 300"
+printf '  %-24s %12s %22s %5s\n' command median "mean +- sd" runs
+timing_row "appdna bucket u e s" "$OUT/startup.json" 0 ms; echo
+timing_row "swift hello-world" "$OUT/startup.json" 1 ms; echo
 echo
-echo "ratios use medians (the machine is shared; means are shown for reference)."
+echo "targets (ratios of medians; the machine is shared, so single runs are noisy)"
+printf '  %-46s %-12s %-10s %s\n' target measured need result
+target_row "batch: speed vs Python (python time / appdna)" "${vs_py}x" ">= 5x" "$(ge "$vs_py" 5)"
+target_row "batch: speed vs C (C time / appdna time)" "${vs_c}x" ">= 0.5x" "$(ge "$vs_c" 0.5)"
+target_row "memory: peak RSS, 1M ids" "$(mb "$rss_1m") MB" "< 32 MB" "$(lt "$rss_1m" 32768)"
+target_row "memory: peak RSS, 10M ids" "$(mb "$rss_10m") MB" "< 32 MB" "$(lt "$rss_10m" 32768)"
+target_row "memory: flat (10M peak / 1M peak)" "${growth}x" "<= 1.10x" "$(ge 1.10 "$growth")"
+target_row "start-up: appdna / hello-world wall time" "${startup_ratio}x" "< 2x" "$(lt "$startup_ratio" 2)"

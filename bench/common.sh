@@ -10,16 +10,17 @@ mkdir -p "$OUT"
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 note() { printf '== %s\n' "$*" >&2; }
 
-# Builds the release binary when it is missing; warns when sources are newer than it.
+# Builds the release binary when it is missing (or always with APPDNA_BUILD=1); warns when
+# sources are newer than it.
 ensure_appdna() {
-    if [[ ! -x "$APPDNA" ]]; then
+    if [[ ! -x "$APPDNA" || "${APPDNA_BUILD:-0}" == 1 ]]; then
         note "building appdna (swift build -c release)"
         (cd "$ROOT" && swift build -c release) >&2 || die "swift build -c release failed"
     fi
     local newer
-    newer=$(find "$ROOT/Sources" -name '*.swift' -newer "$APPDNA" -print -quit)
+    newer=$(find "$ROOT/Sources" "$ROOT/Package.swift" -type f -newer "$APPDNA" -print -quit)
     if [[ -n "$newer" ]]; then
-        note "WARNING: $newer is newer than $APPDNA; run 'swift build -c release' to measure the current sources"
+        note "WARNING: $newer is newer than $APPDNA; rerun with APPDNA_BUILD=1 to measure the current sources"
     fi
 }
 
@@ -54,8 +55,6 @@ peak_rss_kb() {
 # verdict OK: PASS or MISS
 verdict() { if [[ "$1" == 1 ]]; then echo PASS; else echo MISS; fi; }
 
-# Compares two decimals with awk: cmp_le A B is 1 when A <= B.
-cmp_le() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? 1 : 0 }'; }
 
 machine_line() {
     printf 'machine: %s, %s cores, load %s; appdna %s (git %s%s)\n' \
@@ -63,3 +62,20 @@ machine_line() {
         "$APPDNA" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
         "$(git -C "$ROOT" diff --quiet HEAD -- Sources 2>/dev/null || echo ', Sources modified')"
 }
+
+# --- report helpers ---------------------------------------------------------------------
+median() { jq -r ".results[${2:-0}].median" "$1"; }
+# timing_row LABEL JSON INDEX UNIT(s|ms): median, mean +- sd, runs
+timing_row() {
+    local scale=1
+    [[ "$4" == ms ]] && scale=1000
+    awk -v n="$1" -v u="$4" -v k="$scale" -v med="$(median "$2" "$3")" -v mean="$(mean_of "$2" "$3")" \
+        -v sd="$(stddev_of "$2" "$3")" -v runs="$(jq -r ".results[$3].times | length" "$2")" \
+        'BEGIN { printf "  %-24s %9.3f %-2s %9.3f +- %7.3f %-2s %5d", n, med * k, u, mean * k, sd * k, u, runs }'
+}
+# target_row LABEL MEASURED NEED PASS(1|0)
+target_row() { printf '  %-46s %-12s %-10s %s\n' "$1" "$2" "$3" "$(verdict "$4")"; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? 1 : 0 }'; }
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? 1 : 0 }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }

@@ -30,7 +30,7 @@ final class SHA256Tests: XCTestCase {
 
     /// Every length 0…200 (all padding boundaries twice over) against python's hashlib.
     func testAllShortLengthsAgainstPython() throws {
-        var generator = SeededGenerator(seed: 0x5a5)
+        var generator = SplitMix64(seed: 0x5a5)
         let directory = try TestSupport.temporaryDirectory(self)
         var cases: [(data: URL, key: URL?)] = []
         var inputs: [[UInt8]] = []
@@ -50,7 +50,7 @@ final class SHA256Tests: XCTestCase {
 
     /// Random bodies up to 10 MB against openssl's command line (a second, independent reference).
     func testRandomBodiesAgainstOpenSSL() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let directory = try TestSupport.temporaryDirectory(self)
         for size in [0, 1, 63, 64, 65, 4095, 65_537, 1_000_003, 10_000_000] {
             let bytes = generator.bytes(size)
@@ -71,7 +71,7 @@ final class SHA256Tests: XCTestCase {
 
     /// Streaming in awkward chunk sizes equals one-shot, across block boundaries.
     func testStreamingInOddChunksEqualsOneShot() {
-        var generator = SeededGenerator(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let input = generator.bytes(100_003)
         let expected = SHA256.hash(input)
         for chunkSizes in [[1], [3], [63], [64], [65], [127, 1, 5], [1000], [7, 64, 129, 1, 0, 4096]] {
@@ -91,7 +91,7 @@ final class SHA256Tests: XCTestCase {
     /// The SHA-NI path (when this CPU has it) and the portable Swift path agree on every length
     /// 0…300 and in odd chunkings; the other tests cover whichever path the CPU selects.
     func testPortableAndHardwarePathsAgree() {
-        var generator = SeededGenerator(seed: 0x51a)
+        var generator = SplitMix64(seed: 0x51a)
         let input = generator.bytes(70_000)
         for length in Array(0...300) + [4096, 65_537, 70_000] {
             var portable = SHA256(portableOnly: true)
@@ -117,7 +117,7 @@ final class SHA256Tests: XCTestCase {
     func testSHA1AgainstPython() throws {
         XCTAssertEqual(Hex.encode(SHA1.hash(utf8: "abc")), "a9993e364706816aba3e25717850c26c9cd0d89d")
         XCTAssertEqual(Hex.encode(SHA1.hash(utf8: "")), "da39a3ee5e6b4b0d3255bfef95601890afd80709")
-        var generator = SeededGenerator(seed: 11)
+        var generator = SplitMix64(seed: 11)
         let directory = try TestSupport.temporaryDirectory(self)
         var cases: [(data: URL, key: URL?)] = []
         var inputs: [[UInt8]] = []

@@ -23,7 +23,7 @@ final class WebhookFuzzTests: XCTestCase {
     ]
 
     /// One random edit: flip, insert, delete, duplicate a span, or splice in an interesting token.
-    static func mutate(_ input: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ input: [UInt8], _ generator: inout SplitMix64) -> [UInt8] {
         var bytes = input
         let tokens: [[UInt8]] = ["\r\n", "\n", "\r", ":", "=", ";", " ", "0", "ffffffffffffffffff", "-1", "sha1=", "sha256=",
                                  "Content-Length: 99999\r\n", "Transfer-Encoding: chunked\r\n", "==", "+/", "\u{0}", "é", "\r\n\r\n"]
@@ -51,7 +51,7 @@ final class WebhookFuzzTests: XCTestCase {
     }
 
     func testSignatureHeaderParserNeverCrashes() {
-        var generator = SeededGenerator(seed: 0x5eed_0001)
+        var generator = SplitMix64(seed: 0x5eed_0001)
         var accepted = 0, rejected = 0
         for iteration in 0..<20_000 {
             let seed = Array(Self.seedHeaders[iteration % Self.seedHeaders.count].utf8)
@@ -80,7 +80,7 @@ final class WebhookFuzzTests: XCTestCase {
     }
 
     func testRequestDumpParserNeverCrashes() {
-        var generator = SeededGenerator(seed: 0x5eed_0002)
+        var generator = SplitMix64(seed: 0x5eed_0002)
         var accepted = 0, rejected = 0
         for iteration in 0..<10_000 {
             let seed = Array(Self.seedDumps[iteration % Self.seedDumps.count].utf8)

@@ -120,7 +120,7 @@ final class WebhookEncodingTests: XCTestCase {
         XCTAssertThrowsError(try Base64.decode("Zm9v!"))
         XCTAssertThrowsError(try Base64.decode("Z"))
         XCTAssertThrowsError(try Base64.decode("Zh=="))
-        var generator = SeededGenerator(seed: 5)
+        var generator = SplitMix64(seed: 5)
         for length in 0..<100 {
             let bytes = generator.bytes(length)
             XCTAssertEqual(try Base64.decode(Base64.encode(bytes)), bytes)

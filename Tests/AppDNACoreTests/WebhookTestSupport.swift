@@ -59,28 +59,3 @@ enum TestSupport {
         return String(decoding: result, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 }
-
-/// SplitMix64: tiny, fast and fully determined by its seed, so fuzz failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(count)
-        while out.count < count {
-            let word = next()
-            withUnsafeBytes(of: word) { out.append(contentsOf: $0.prefix(count - out.count)) }
-        }
-        return out
-    }
-}

@@ -24,7 +24,7 @@ final class WebhookVerifierTests: XCTestCase {
     }
 
     func testStreamingChunksEqualOneShot() throws {
-        var generator = SeededGenerator(seed: 99)
+        var generator = SplitMix64(seed: 99)
         let big = generator.bytes(200_001)
         let key = try secret("k")
         let signature = WebhookSignature(digest: HMACSHA256.authenticationCode(for: big, key: key.bytes))
