@@ -16,29 +16,47 @@ public enum FileReading {
         return try readAll(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size))
     }
 
-    /// Reads `fileDescriptor` to its end. `sizeHint` (a regular file's size) avoids regrowing.
+    /// Reads `fileDescriptor` to its end. `sizeHint` (a regular file's size) sizes the buffer
+    /// so that a large file is read in place, without the copy a regrowing buffer makes: peak
+    /// memory stays at the file's size.
     public static func readAll(fileDescriptor fd: Int32, name: String, sizeHint: Int = 0) throws(Failure) -> [UInt8] {
-        var buffer = [UInt8]()
-        buffer.reserveCapacity(max(sizeHint + 1, 64 * 1024))
-        let chunk = 256 * 1024
+        var capacity = max(sizeHint + 1, 64 * 1024)
+        var filled = 0
         var failure: Int32 = 0
-        while true {
-            let before = buffer.count
-            var got = 0
+        var buffer = [UInt8](unsafeUninitializedCapacity: capacity) { raw, count in
+            while true {
+                if filled == capacity { break }
+                let n = read(fd, raw.baseAddress! + filled, capacity - filled)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno }
+                if n <= 0 { break }
+                filled += n
+            }
+            count = filled
+        }
+        if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
+        // Grew past the hint (a pipe, or a file that is still being written): read the rest in chunks.
+        while filled == capacity {
+            capacity *= 2
+            buffer.reserveCapacity(capacity)
+            let chunk = capacity - filled
             buffer.append(contentsOf: repeatElement(0, count: chunk))
-            buffer.withUnsafeMutableBytes { raw in
-                while true {
-                    let n = read(fd, raw.baseAddress! + before, chunk)
+            let got = buffer.withUnsafeMutableBytes { raw -> Int in
+                var got = 0
+                while got < chunk {
+                    let n = read(fd, raw.baseAddress! + filled + got, chunk - got)
                     if n < 0 && errno == EINTR { continue }
                     if n < 0 { failure = errno }
-                    got = max(n, 0)
-                    break
+                    if n <= 0 { break }
+                    got += n
                 }
+                return got
             }
             buffer.removeLast(chunk - got)
+            filled += got
             if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
-            if got == 0 { return buffer }
         }
+        return buffer
     }
 }
 
