@@ -102,17 +102,8 @@ public struct ArgumentParser {
             throw unknownFlag("--\(name)", flags: flags, command: command)
         }
         if flag.takesValue {
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
-                throw Failure(.usage, "--\(flag.long) needs a value (\(flag.valueName!))")
-            }
-            try checkChoice(flag, value)
-            parsed.record(flag, value: value)
+            try recordValue(of: flag, spelled: "--\(flag.long)", attached: inlineValue,
+                            arguments: arguments, index: &index, into: &parsed)
         } else {
             if inlineValue != nil {
                 throw Failure(.usage, "--\(flag.long) is a switch and takes no value")
@@ -132,21 +123,30 @@ public struct ArgumentParser {
                 throw unknownFlag("-\(letter)", flags: flags, command: command)
             }
             if flag.takesValue {
-                let value: String
-                if !rest.isEmpty {
-                    value = String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
-                } else if index < arguments.count {
-                    value = arguments[index]
-                    index += 1
-                } else {
-                    throw Failure(.usage, "-\(letter) (--\(flag.long)) needs a value (\(flag.valueName!))")
-                }
-                try checkChoice(flag, value)
-                parsed.record(flag, value: value)
+                let attached = rest.isEmpty ? nil : String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
+                try recordValue(of: flag, spelled: "-\(letter) (--\(flag.long))", attached: attached,
+                                arguments: arguments, index: &index, into: &parsed)
                 return
             }
             parsed.record(flag, value: nil)
         }
+    }
+
+    /// A value flag's value: attached to the token (`--a=b`, `-ob`) or the next argument,
+    /// whatever it looks like (so `--prefix -x-` works).
+    private func recordValue(of flag: FlagSpec, spelled: String, attached: String?, arguments: [String],
+                             index: inout Int, into parsed: inout ParsedArguments) throws(Failure) {
+        let value: String
+        if let attached {
+            value = attached
+        } else if index < arguments.count {
+            value = arguments[index]
+            index += 1
+        } else {
+            throw Failure(.usage, "\(spelled) needs a value (\(flag.valueName!))")
+        }
+        try checkChoice(flag, value)
+        parsed.record(flag, value: value)
     }
 
     private func checkChoice(_ flag: FlagSpec, _ value: String) throws(Failure) {

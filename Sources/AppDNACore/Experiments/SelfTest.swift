@@ -10,7 +10,7 @@ public enum SelfTest {
     public static func run() -> [Result] {
         var results: [Result] = []
         for vector in BuiltInVectors.murmur {
-            let bytes = hexBytes(vector.inputHex)
+            let bytes = (try? Hex.decode(vector.inputHex)) ?? []
             let hash = MurmurHash3.x86_32(bytes, seed: vector.seed)
             results.append(Result(name: "murmur3 \(vector.label)", passed: hash == vector.hash,
                                   detail: "expected \(vector.hash), got \(hash)"))
@@ -34,16 +34,5 @@ public enum SelfTest {
                                   passed: share == vector.buckets, detail: "got \(share)"))
         }
         return results
-    }
-
-    private static func hexBytes(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            bytes.append(UInt8(text[index..<next], radix: 16)!)
-            index = next
-        }
-        return bytes
     }
 }
