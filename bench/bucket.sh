@@ -74,7 +74,7 @@ note "batch: appdna and C, 10M ids (hyperfine --warmup 1 --runs 5)"
 hyperfine --style none --warmup 1 --runs 5 --export-json "$OUT/batch-fast.json" \
     -n appdna "$(q "${APPDNA_CMD[@]}")< $(q "$IDS_10M")> /dev/null" \
     -n c "$(q "${C_CMD[@]}")< $(q "$IDS_10M")> /dev/null" >/dev/null
-note "batch: Python mmh3, 10M ids (hyperfine --runs 3; about 35 s)"
+note "batch: Python mmh3, 10M ids (hyperfine --runs 3; about 30 s)"
 hyperfine --style none --runs 3 --export-json "$OUT/batch-python.json" \
     -n python "$(q "${PY_CMD[@]}")< $(q "$IDS_10M")> /dev/null" >/dev/null
 

@@ -3,7 +3,7 @@
 
 Usage: make_big_bundle.py OUTPUT_PATH SIZE_MB
 
-The shape imitates what `appdna` reads: a bundle of many experiments, each with variants,
+The shape is the SDK file shape `appdna` reads: a bundle of many experiments, each with variants,
 allocations, targeting rules and nested configuration objects; strings include some escapes
 and non-ASCII text; numbers are integers, decimals and exponents. The seed is fixed, so the
 same arguments always give the same bytes (benchmarks stay comparable across runs).
@@ -59,31 +59,40 @@ def config(rng, depth):
     return obj
 
 
+SPLITS = [[0.5, 0.5], [0.34, 0.33, 0.33], [0.25, 0.25, 0.25, 0.25], [0.7, 0.3], [0.57, 0.43]]
+
+
 def experiment(rng, n):
+    """One experiment in the SDK file shape (platform-facts section 3)."""
+    weights = rng.choice(SPLITS)
     variants = []
-    for v in range(rng.randint(2, 4)):
+    for v, weight in enumerate(weights):
         variants.append({
-            "key": "variant_%d" % v,
-            "name": text(rng),
-            "weight": rng.randint(0, 10000),
+            "id": "control" if v == 0 else "variant_%d" % v,
+            "weight": weight,
+            "is_control": v == 0,
             "payload": config(rng, 0),
+            "variant_doc": text(rng),
         })
-    return {
+    exp = {
         "id": "exp_%06d" % n,
         "name": text(rng),
-        "description": text(rng) + " " + text(rng),
-        "status": rng.choice(["running", "paused", "draft", "completed"]),
-        "salt": "%032x" % rng.getrandbits(128),
-        "traffic": round(rng.random(), 4),
-        "created_at": 1700000000 + rng.randint(0, 10**7),
+        "status": rng.choice(["running", "running", "paused", "completed"]),
+        "type": rng.choice(["paywall", "onboarding", "config"]),
+        "salt": "%016x" % rng.getrandbits(64),
+        "platforms": rng.sample(["ios", "android"], rng.randint(1, 2)),
         "variants": variants,
+        "started_at_ms": 1700000000000 + rng.randint(0, 10**10),
         "targeting": {
-            "rules": [{"attribute": rng.choice(WORDS), "operator": rng.choice(["eq", "in", "gt", "lt"]),
-                       "values": [text(rng) for _ in range(rng.randint(1, 3))]} for _ in range(rng.randint(0, 3))],
-            "platforms": rng.sample(["ios", "android", "web", "tv"], rng.randint(1, 4)),
+            "countries": rng.sample(["US", "DE", "FR", "JP", "BR", "IN"], rng.randint(1, 3)),
+            "min_app_version": "%d.%d.%d" % (rng.randint(1, 3), rng.randint(0, 20), rng.randint(0, 9)),
+            "user_traits": [{"trait": rng.choice(WORDS), "operator": rng.choice(["eq", "in", "gt", "exists"]),
+                             "value": text(rng)} for _ in range(rng.randint(0, 2))],
         },
-        "allocation": {"buckets": 10000, "ranges": [[rng.randint(0, 5000), rng.randint(5000, 10000)]]},
     }
+    if rng.random() < 0.5:
+        exp["traffic_allocation"] = round(rng.random(), 4)
+    return exp
 
 
 def main():
@@ -93,18 +102,21 @@ def main():
     target = int(size_mb * 1024 * 1024)
     rng = random.Random(20240601)
     with open(path, "w", encoding="utf-8") as out:
-        out.write('{\n  "version": 3,\n  "generated": "benchmark bundle",\n  "experiments": [\n')
+        flags = {"flag_%03d" % i: config(rng, 1) if i % 7 == 0 else rng.random() < 0.5 for i in range(200)}
+        out.write('{\n  "bundle_version": 42,\n  "remote_config": %s,\n  "experiments": {\n    "experiments": {\n'
+                  % json.dumps(flags, ensure_ascii=False))
         written = 0
         n = 0
         while written < target:
-            chunk = json.dumps(experiment(rng, n), ensure_ascii=False, indent=2)
-            chunk = "    " + chunk.replace("\n", "\n    ")
+            exp = experiment(rng, n)
+            chunk = json.dumps(exp, ensure_ascii=False, indent=2)
+            chunk = "      %s: %s" % (json.dumps(exp["id"]), chunk.replace("\n", "\n      "))
             if n > 0:
                 chunk = ",\n" + chunk
             out.write(chunk)
             written += len(chunk.encode("utf-8"))
             n += 1
-        out.write('\n  ]\n}\n')
+        out.write('\n    }\n  }\n}\n')
 
 
 if __name__ == "__main__":
