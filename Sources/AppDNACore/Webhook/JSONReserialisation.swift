@@ -166,10 +166,18 @@ public enum JSONReserialisation {
     }
 
     /// The distinct re-serialisations of `body` that differ from it, with their layouts; empty
-    /// when the body is not JSON.
+    /// when the body is not JSON. Re-serialisations that are only a byte-level edit of the body
+    /// (a trailing newline, CRLF/LF, a BOM) are left out: the other candidates name those more
+    /// precisely, and one mistake should give one diagnosis.
     public static func variants(of body: [UInt8]) -> [(layout: Layout, bytes: [UInt8])] {
         guard let value = try? JSONValue(parsing: body) else { return [] }
-        var seen: [[UInt8]] = [body]
+        let byteLevelEdits: [([UInt8]) -> [UInt8]?] = [
+            BodyTransformations.removingTrailingLF, BodyTransformations.removingTrailingCRLF,
+            BodyTransformations.appendingLF, BodyTransformations.appendingCRLF,
+            BodyTransformations.lfToCRLF, BodyTransformations.crlfToLF,
+            BodyTransformations.removingBOM, BodyTransformations.addingBOM,
+        ]
+        var seen: [[UInt8]] = [body] + byteLevelEdits.compactMap { $0(body) }
         var result: [(layout: Layout, bytes: [UInt8])] = []
         for layout in layouts {
             let bytes = write(value, layout: layout)
