@@ -104,6 +104,6 @@ echo
 echo "targets (ratios of medians; the machine is shared, so single runs are noisy)"
 printf '  %-46s %-12s %-10s %s\n' target measured need result
 target_row "throughput vs sha256sum (sha256sum time / appdna)" "${vs_sum}x" ">= 0.8x" "$(ge "$vs_sum" 0.8)"
-target_row "throughput vs openssl HMAC (openssl / appdna)" "${vs_ssl}x" "(report)" "$(ge "$vs_ssl" 0)"
+printf '  %-46s %-12s %-10s %s\n' "throughput vs openssl HMAC (openssl / appdna)" "${vs_ssl}x" "-" "(reported, no target)"
 target_row "memory: peak RSS, ${big_mb} MB body" "$(mb "$rss_big") MB" "< 32 MB" "$(lt "$rss_big" 32768)"
 target_row "start-up: verify 2 KB / hello-world wall time" "${startup_ratio}x" "< 2x" "$(lt "$startup_ratio" 2)"
