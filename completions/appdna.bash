@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--installed-at|--platform|--prefix|--scheme|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -41,10 +41,14 @@ _appdna() {
         --country) COMPREPLY=(); return 0 ;;
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
+        --header) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
+        --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
+        --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --signature) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
         --variants) COMPREPLY=(); return 0 ;;
     esac
@@ -53,6 +57,24 @@ _appdna() {
         "bucket")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "webhook")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "verify sign" -- "$cur")
+            fi ;;
+        "webhook verify")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--signature --header --request --secret-file --secret-stdin --explain --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
+        "webhook sign")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--secret-file --secret-stdin --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
             fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
@@ -68,7 +90,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket webhook completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

@@ -145,7 +145,7 @@ final class WebhookExplainerTests: XCTestCase {
             body: large + [0x0a], provided: ProvidedSignature(headerValue: sign(large, key: key())), secrets: secrets,
             maxRewrittenBodyBytes: limit)
         XCTAssertEqual(withNewline.diagnosisIDs, [])
-        XCTAssertEqual(withNewline.notes, ["The body is larger than 1 KiB, so line-ending, newline and BOM variations were not tried."])
+        XCTAssertEqual(withNewline.notes, ["The body is larger than 1 KiB, so line-ending, newline, BOM and JSON re-serialisation variations were not tried."])
         // The same body under the limit is diagnosed, so the skip is what made the difference.
         let underLimit = MismatchExplainer.explain(
             body: large + [0x0a], provided: ProvidedSignature(headerValue: sign(large, key: key())), secrets: secrets)
@@ -164,7 +164,7 @@ final class WebhookExplainerTests: XCTestCase {
             "trailing-newline-added", "trailing-crlf-added", "trailing-newline-removed", "trailing-crlf-removed",
             "crlf-converted-to-lf", "lf-converted-to-crlf", "bom-added", "bom-removed",
             "secret-surrounding-whitespace", "secret-trailing-newline-kept", "sha1-signature", "base64-signature",
-            "empty-body-signed", "unkeyed-sha256",
+            "empty-body-signed", "unkeyed-sha256", "json-reserialised",
         ])
     }
 }

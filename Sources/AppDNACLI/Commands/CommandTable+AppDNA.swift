@@ -13,7 +13,9 @@ extension CommandTable {
             FlagSpec("help", short: "h", "Show help"),
             FlagSpec("version", "Show the version"),
         ],
-        groups: [],
+        groups: [
+            GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
+        ],
         commands: [
             CommandSpec(
                 ["bucket"],
@@ -62,6 +64,24 @@ extension CommandTable {
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
             CommandSpec(
+                ["webhook", "verify"],
+                summary: "Check a webhook delivery's signature, and say why it does not match",
+                discussion: WebhookCommand.verifyDiscussion,
+                operands: [WebhookCommand.bodyOperand],
+                flags: WebhookCommand.verifyFlags,
+                examples: WebhookCommand.examples,
+                alternativeUsages: ["--request FILE [OPTIONS]"],
+                run: WebhookCommand.verify),
+            CommandSpec(
+                ["webhook", "sign"],
+                summary: "Print the X-AppDNA-Signature value for a body",
+                discussion: WebhookCommand.signDiscussion,
+                operands: [WebhookCommand.bodyOperand],
+                flags: WebhookCommand.signFlags,
+                examples: [ExampleSpec("appdna webhook sign body.json --secret-file secret.txt",
+                                       "Sign a test delivery (prints sha256=<hex>).")],
+                run: WebhookCommand.sign),
+            CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",
                 discussion: "Prints the completion script for SHELL on stdout. The same scripts ship in completions/.",
@@ -79,6 +99,7 @@ extension CommandTable {
                 run: GeneratedDocsCommand.manpage),
         ],
         environment: [
+            ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for webhook verify and webhook sign (unless --secret-file or --secret-stdin is given)"),
             ("NO_COLOR", "When set and not empty, no colour (as does TERM=dumb)"),
         ])
 }

@@ -9,15 +9,43 @@ public struct MismatchCandidate: Sendable {
     public let sentence: String
     /// Candidates that rewrite the body are skipped for very large bodies (memory and time).
     public let rewritesBody: Bool
-    /// The secrets (by index, or nil for "no secret at all") under which the hypothesis
-    /// reproduces the provided signature. Empty when it does not.
-    let matches: @Sendable (MismatchContext) -> [Int?]
+    /// A tighter size limit than the explainer's, for candidates that cost more per byte
+    /// (parsing JSON builds a tree). Larger bodies skip this candidate, with a note.
+    public let maxBodyBytes: Int?
+    /// What the candidate found: one entry per secret (or nil: no secret involved) under which
+    /// the hypothesis reproduces the provided signature, optionally with a more specific
+    /// sentence. Empty when it does not.
+    let findings: @Sendable (MismatchContext) -> [MismatchFinding]
 
     public init(id: String, sentence: String, rewritesBody: Bool, matches: @escaping @Sendable (MismatchContext) -> [Int?]) {
         self.id = id
         self.sentence = sentence
         self.rewritesBody = rewritesBody
-        self.matches = matches
+        self.maxBodyBytes = nil
+        self.findings = { context in matches(context).map { MismatchFinding(secretIndex: $0) } }
+    }
+
+    /// A candidate whose findings can carry their own sentence (e.g. which JSON layout matched).
+    public init(id: String, sentence: String, rewritesBody: Bool, maxBodyBytes: Int?,
+                findings: @escaping @Sendable (MismatchContext) -> [MismatchFinding]) {
+        self.id = id
+        self.sentence = sentence
+        self.rewritesBody = rewritesBody
+        self.maxBodyBytes = maxBodyBytes
+        self.findings = findings
+    }
+}
+
+/// One reproduction of the provided signature under a candidate's hypothesis.
+public struct MismatchFinding: Sendable, Equatable {
+    /// The secret involved, or nil when the hypothesis needs none (an unkeyed hash).
+    public let secretIndex: Int?
+    /// Replaces the candidate's sentence when the finding knows more precisely what happened.
+    public let sentence: String?
+
+    public init(secretIndex: Int?, sentence: String? = nil) {
+        self.secretIndex = secretIndex
+        self.sentence = sentence
     }
 }
 
@@ -111,5 +139,6 @@ extension MismatchCandidate {
                 guard case .sha256(let given) = context.provided else { return [] }
                 return ConstantTime.equals(SHA256.hash(context.body), given) ? [nil] : []
             }),
+        JSONReserialisation.candidate,
     ]
 }

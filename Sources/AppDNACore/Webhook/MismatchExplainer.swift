@@ -18,17 +18,21 @@ public enum MismatchExplainer {
         var diagnoses: [MismatchDiagnosis] = []
         var notes: [String] = []
         if tooLarge {
-            notes.append("The body is larger than \(ByteCountText.describe(maxRewrittenBodyBytes)), so line-ending, newline and BOM variations were not tried.")
+            notes.append("The body is larger than \(ByteCountText.describe(maxRewrittenBodyBytes)), so line-ending, newline, BOM and JSON re-serialisation variations were not tried.")
         }
         if case .unusable = provided {
             notes.append("The signature could not be decoded at all, so nothing could be compared with it.")
         }
         for candidate in candidates where !(tooLarge && candidate.rewritesBody) {
-            for secretIndex in candidate.matches(context) {
+            if let limit = candidate.maxBodyBytes, body.count > limit {
+                notes.append("The body is larger than \(ByteCountText.describe(limit)), so \(candidate.id) was not tried.")
+                continue
+            }
+            for finding in candidate.findings(context) {
                 diagnoses.append(MismatchDiagnosis(
                     id: candidate.id,
-                    sentence: sentence(candidate.sentence, secretIndex: secretIndex, secrets: secrets),
-                    secretIndex: secretIndex))
+                    sentence: sentence(finding.sentence ?? candidate.sentence, secretIndex: finding.secretIndex, secrets: secrets),
+                    secretIndex: finding.secretIndex))
             }
         }
         return MismatchExplanation(

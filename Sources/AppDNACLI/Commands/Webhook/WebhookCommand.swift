@@ -1,0 +1,191 @@
+import AppDNACore
+
+/// `appdna webhook verify` and `appdna webhook sign`.
+enum WebhookCommand {
+    static let bodyOperand = OperandSpec("BODY", "The body bytes exactly as received: a file, or '-' (the default) for stdin",
+                                         optional: true, completion: .file)
+
+    static let secretFlags = [
+        FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file (repeat for rotation: any may match)",
+                 details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
+                 completion: .file, repeatable: true),
+        FlagSpec("secret-stdin", "Read the signing secret from stdin (the body must then be a file or --request)"),
+    ]
+
+    static let verifyFlags: [FlagSpec] = [
+        FlagSpec("signature", value: "VALUE", "The X-AppDNA-Signature value: sha256=<hex> or bare hex"),
+        FlagSpec("header", value: "LINE", "The signature as a header line: 'X-AppDNA-Signature: sha256=<hex>'"),
+        FlagSpec("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
+                 details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
+                 completion: .file),
+    ] + secretFlags + [
+        FlagSpec("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)"),
+        FlagSpec("json", "Print one JSON document"),
+    ]
+
+    static let verifyDiscussion = """
+    Checks the X-AppDNA-Signature of a webhook delivery: HMAC-SHA256 of the exact body bytes \
+    with the endpoint's signing secret, compared in constant time. The body is hashed while it \
+    is read, so any size works in constant memory.
+    The secret is never a flag value: it comes from APPDNA_WEBHOOK_SECRET, --secret-file PATH \
+    (repeatable, for rotation; takes precedence over the environment) or --secret-stdin. One \
+    trailing newline is removed; an empty secret is refused (status 78).
+    On a mismatch, --explain recomputes the signature under the usual mistakes (a newline added \
+    or removed, CRLF/LF conversion, a byte-order mark, the JSON re-serialised, whitespace around \
+    the secret, a SHA-1 or base64 signature, an unkeyed hash) and names the ones that reproduce \
+    it, with the body length and SHA-256 to compare with the sender. It never turns a mismatch \
+    into a pass. A body that is not an AppDNA webhook (a JSON object with id, type, created_at \
+    and data) gets a warning only.
+    No timestamp is signed: a captured delivery verifies forever and can be replayed. Receivers \
+    should deduplicate deliveries by their id.
+    Exit status: 0 valid, 1 mismatch, 64 usage error (e.g. no signature given), 65 malformed \
+    signature or request dump, 66 body file missing, 78 no secret, empty secret or unreadable \
+    secret file.
+    """
+
+    static let signDiscussion = """
+    Prints the X-AppDNA-Signature value AppDNA would send for BODY (sha256= and the hex \
+    HMAC-SHA256), for producing test deliveries. The secret comes from APPDNA_WEBHOOK_SECRET, \
+    --secret-file PATH or --secret-stdin, never from a flag value.
+    """
+
+    static let examples = [
+        ExampleSpec("APPDNA_WEBHOOK_SECRET=\"$(cat secret.txt)\" appdna webhook verify body.json --header 'X-AppDNA-Signature: sha256=5f3c…'",
+                    "Check a captured body against its header."),
+        ExampleSpec("appdna webhook verify --request delivery.http --secret-file new.txt --secret-file old.txt --explain",
+                    "Check a raw request dump during a secret rotation, and say why it fails if it does."),
+    ]
+
+    // MARK: - verify
+
+    @Sendable static func verify(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let explain = arguments.has("explain")
+        let source = try WebhookInputs.bodySource(invocation)
+        try WebhookInputs.signatureFlagsCheck(arguments)
+        let secrets = try WebhookInputs.secrets(invocation)
+
+        var request: RawHTTPRequest? = nil
+        if case .request(let path) = source {
+            request = try WebhookInputs.request(path)
+        }
+        let requestPath: String? = { if case .request(let path) = source { return path } else { return nil } }()
+        let given = try WebhookInputs.signature(arguments, request: request.map { (requestPath!, $0) })
+
+        let signature: WebhookSignature
+        do {
+            signature = try given.parse()
+        } catch {
+            // A SHA-1 or base64 signature is still malformed (65), but --explain can say
+            // whether it is this body's MAC under the wrong algorithm or encoding.
+            let provided = ProvidedSignature(headerValue: given.value)
+            if explain, provided.bytes != nil {
+                try explainMalformed(invocation, source: source, request: request, provided: provided, secrets: secrets)
+            }
+            throw error.located(given.origin)
+        }
+
+        var verifier = try WebhookVerifier(secrets: secrets)
+        let retainLimit = explain ? MismatchExplainer.maxRewrittenBodyBytes : WebhookBodyShape.maxCheckedBytes
+        let body = try WebhookInputs.streamBody(source, request: request, stdinDescriptor: invocation.io.stdinDescriptor,
+                                                retainLimit: retainLimit) { verifier.update($0) }
+        let verification = verifier.finish(expected: signature)
+
+        let warnings = bodyWarnings(invocation, body: body, request: request, requestPath: requestPath)
+        var explanation: MismatchExplanation? = nil
+        var explainNotes: [String] = []
+        if explain && !verification.isValid {
+            if let body, body.count <= MismatchExplainer.maxRewrittenBodyBytes {
+                explanation = MismatchExplainer.explain(body: body, provided: .sha256(signature.digest), secrets: secrets)
+            } else {
+                explainNotes.append("The body is larger than \(MismatchExplainer.maxRewrittenBodyBytes >> 20) MiB, so it was not kept in memory and no diagnoses were tried; compare its length and SHA-256 with the sender's.")
+            }
+        }
+        let report = VerifyReport(
+            verification: verification, secrets: secrets, signature: signature, signatureOrigin: given.origin,
+            bodySource: source, warnings: warnings, explain: explain, explanation: explanation, extraNotes: explainNotes)
+        if arguments.has("json") {
+            report.writeJSON(to: invocation.stdout)
+        } else {
+            report.writeText(invocation)
+            if !verification.isValid && !explain {
+                invocation.note("hint: run again with --explain to find out what would have matched")
+            }
+        }
+        return verification.isValid ? .success : .negative
+    }
+
+    /// For a SHA-1 or base64 signature under --explain: print the diagnoses, then the caller
+    /// fails with the parse error (65) as without --explain.
+    static func explainMalformed(_ invocation: Invocation, source: WebhookInputs.BodySource, request: RawHTTPRequest?,
+                                 provided: ProvidedSignature, secrets: [WebhookSecret]) throws {
+        guard let body = try WebhookInputs.streamBody(source, request: request, stdinDescriptor: invocation.io.stdinDescriptor,
+                                                      retainLimit: MismatchExplainer.maxRewrittenBodyBytes, { _ in }) else { return }
+        let explanation = MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
+        if invocation.arguments.has("json") {
+            var object = JSONObject()
+            object["valid"] = false
+            object["verdict"] = "malformed-signature"
+            object["explain"] = VerifyReport.explanationJSON(explanation, secrets: secrets, computed: [], notes: [])
+            invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)))
+            invocation.stdout.writeLine()
+        } else {
+            let rows = VerifyReport.explanationRows(explanation, secrets: secrets, style: invocation.options.stdoutStyle)
+            VerifyReport.writeRows(rows, to: invocation.stdout)
+        }
+    }
+
+    /// Shape warnings for the body, and request-dump oddities, printed on stderr and returned
+    /// for `--json`.
+    static func bodyWarnings(_ invocation: Invocation, body: [UInt8]?, request: RawHTTPRequest?, requestPath: String?) -> [WebhookBodyShape.Warning] {
+        var warnings: [WebhookBodyShape.Warning] = []
+        if let body, body.count <= WebhookBodyShape.maxCheckedBytes {
+            warnings += WebhookBodyShape.check(body)
+            if let request, let event = request.value(of: "X-AppDNA-Event"), let type = WebhookBodyShape.eventType(body),
+               HeaderText.trimmed(event) != type {
+                warnings.append(.init(code: "event-header-mismatch",
+                                      message: "the X-AppDNA-Event header says '\(HeaderText.trimmed(event))' but the body's type is '\(type)'"))
+            }
+        } else {
+            invocation.detail("the body is larger than \(WebhookBodyShape.maxCheckedBytes >> 20) MiB; its shape was not checked")
+        }
+        if let request, request.extraBytesAfterBody > 0, let requestPath {
+            let count = request.extraBytesAfterBody
+            warnings.append(.init(code: "extra-bytes-after-body",
+                                  message: "\(requestPath): \(count) byte\(count == 1 ? "" : "s") after the body (as framed by the headers) are not part of what was signed; ignored"))
+        }
+        for warning in warnings { invocation.warn(warning.message) }
+        return warnings
+    }
+
+    // MARK: - sign
+
+    static let signFlags = secretFlags
+
+    @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
+        let source = try WebhookInputs.bodySource(invocation)
+        let secrets = try WebhookInputs.secrets(invocation)
+        guard secrets.count == 1 else {
+            throw Failure(.usage, "webhook sign signs with one secret; \(secrets.count) were given")
+        }
+        var mac = HMACSHA256(key: secrets[0].bytes)
+        let body = try WebhookInputs.streamBody(source, request: nil, stdinDescriptor: invocation.io.stdinDescriptor,
+                                                retainLimit: WebhookBodyShape.maxCheckedBytes) { mac.update($0) }
+        _ = bodyWarnings(invocation, body: body, request: nil, requestPath: nil)
+        invocation.stdout.writeLine(WebhookSignature(digest: mac.finalize()).headerValue)
+        return .success
+    }
+}
+
+extension WebhookInputs {
+    /// `--signature` with `--header` is a usage error whatever the body source.
+    static func signatureFlagsCheck(_ arguments: ParsedArguments) throws {
+        if arguments.value("signature") != nil && arguments.value("header") != nil {
+            throw Failure(.usage, "--signature and --header both give the signature; use one")
+        }
+        if arguments.value("signature") == nil && arguments.value("header") == nil && arguments.value("request") == nil {
+            throw Failure(.usage, "no signature given",
+                          hint: "pass --signature sha256=<hex>, --header 'X-AppDNA-Signature: sha256=<hex>', or --request FILE with the captured delivery")
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import AppDNACore
+
+/// The secrets, signature and body of `webhook verify` / `webhook sign`, read and checked in
+/// the order that gives the most useful first error: usage, then secrets (78), then the
+/// signature (64/65), then the body (66).
+enum WebhookInputs {
+    static let environmentVariable = "APPDNA_WEBHOOK_SECRET"
+
+    /// Where the body comes from.
+    enum BodySource {
+        case stdin
+        case file(String)
+        case request(String)
+
+        var label: String {
+            switch self {
+            case .stdin: return "standard input"
+            case .file(let path): return path
+            case .request(let path): return "the body of request dump \(path)"
+            }
+        }
+    }
+
+    /// Checks the flag combinations that cannot work, before anything is read.
+    static func bodySource(_ invocation: Invocation) throws -> BodySource {
+        let arguments = invocation.arguments
+        let operand = arguments.operand(0)
+        if let request = arguments.value("request") {
+            if let operand {
+                throw Failure(.usage, "give the body either as BODY ('\(operand)') or inside --request \(request), not both")
+            }
+            return .request(request)
+        }
+        let source: BodySource = operand == nil || operand == "-" ? .stdin : .file(operand!)
+        if case .stdin = source {
+            if readsSecretFromStdin(arguments) {
+                throw Failure(.usage, "--secret-stdin reads the secret from standard input, so the body cannot come from it too",
+                              hint: "give the body as a file (BODY) or --request FILE")
+            }
+            if operand == nil && invocation.io.stdinIsTerminal {
+                throw Failure(.usage, "no body given: pass BODY (a file), '-' for standard input, or --request FILE",
+                              hint: "see 'appdna help \(invocation.command.name)'")
+            }
+        }
+        return source
+    }
+
+    static func readsSecretFromStdin(_ arguments: ParsedArguments) -> Bool {
+        arguments.has("secret-stdin") || arguments.all("secret-file").contains("-")
+    }
+
+    /// The secrets, from `--secret-file` (in order) and `--secret-stdin`, or else from the
+    /// environment. Never from argv. Messages name the source, never the bytes.
+    static func secrets(_ invocation: Invocation) throws -> [WebhookSecret] {
+        let arguments = invocation.arguments
+        let files = arguments.all("secret-file").filter { $0 != "-" }
+        var secrets: [WebhookSecret] = []
+        for path in files {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileReading.readAll(path: path)
+            } catch {
+                throw Failure(.configuration, "cannot read the webhook secret: \(error.message)",
+                              hint: "--secret-file takes the path of a file that holds only the secret")
+            }
+            secrets.append(try WebhookSecret(raw: bytes, source: "--secret-file \(path)"))
+        }
+        if readsSecretFromStdin(arguments) {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileReading.readAll(fileDescriptor: invocation.io.stdinDescriptor, name: "standard input")
+            } catch {
+                throw Failure(.configuration, "cannot read the webhook secret from standard input: \(error.message)")
+            }
+            secrets.append(try WebhookSecret(raw: bytes, source: "--secret-stdin"))
+        }
+        if !secrets.isEmpty { return secrets }
+        guard let value = invocation.io.environment[environmentVariable] else { throw SecretError.none }
+        return [try WebhookSecret(value, source: environmentVariable)]
+    }
+
+    /// The signature as given and where it came from, before parsing.
+    struct GivenSignature {
+        /// The header value (after `X-AppDNA-Signature:` for `--header`).
+        let value: String
+        let origin: String
+        let parse: () throws(SignatureHeaderError) -> WebhookSignature
+    }
+
+    /// `--signature`, `--header`, or the request dump's header.
+    static func signature(_ arguments: ParsedArguments, request: (path: String, dump: RawHTTPRequest)?) throws -> GivenSignature {
+        let flag = arguments.value("signature"), header = arguments.value("header")
+        if flag != nil && header != nil {
+            throw Failure(.usage, "--signature and --header both give the signature; use one")
+        }
+        if let flag {
+            return GivenSignature(value: flag, origin: "--signature", parse: { () throws(SignatureHeaderError) in try WebhookSignature.parse(flag) })
+        }
+        if let header {
+            let value = header.firstIndex(of: ":").map { String(header[header.index(after: $0)...]) } ?? header
+            return GivenSignature(value: value, origin: "--header", parse: { () throws(SignatureHeaderError) in try WebhookSignature.parse(headerLine: header) })
+        }
+        guard let request else {
+            throw Failure(.usage, "no signature given",
+                          hint: "pass --signature sha256=<hex>, --header 'X-AppDNA-Signature: sha256=<hex>', or --request FILE with the captured delivery")
+        }
+        let values = request.dump.values(of: WebhookSignature.headerName)
+        guard let value = values.first else {
+            throw Failure(.malformedInput, "\(request.path): the request has no \(WebhookSignature.headerName) header",
+                          hint: "pass the signature with --signature or --header")
+        }
+        if values.contains(where: { HeaderText.trimmed($0) != HeaderText.trimmed(value) }) {
+            throw Failure(.malformedInput, "\(request.path): the request has \(values.count) different \(WebhookSignature.headerName) headers",
+                          hint: "pick one with --signature")
+        }
+        return GivenSignature(value: value, origin: "the request's \(WebhookSignature.headerName) header",
+                              parse: { () throws(SignatureHeaderError) in try WebhookSignature.parse(value) })
+    }
+
+    /// Reads and parses a request dump (66 when missing, 65 when malformed).
+    static func request(_ path: String) throws -> RawHTTPRequest {
+        let bytes = try FileReading.readAll(path: path)
+        do {
+            return try RawHTTPRequest.parse(bytes)
+        } catch {
+            throw Failure(.malformedInput, "\(path): \(error.message)", hint: error.hint)
+        }
+    }
+
+    /// The body, hashed as it is read: calls `consume` with each chunk, and keeps the whole
+    /// body only while it is at most `retainLimit` bytes (nil when it was larger).
+    static func streamBody(_ source: BodySource, request: RawHTTPRequest?, stdinDescriptor: Int32,
+                           retainLimit: Int, _ consume: (UnsafeRawBufferPointer) -> Void) throws -> [UInt8]? {
+        if let request {
+            request.body.withUnsafeBytes { consume($0) }
+            return request.body.count <= retainLimit ? request.body : nil
+        }
+        var retained: [UInt8]? = []
+        let handle: (UnsafeRawBufferPointer) -> Void = { chunk in
+            consume(chunk)
+            if retained != nil {
+                if retained!.count + chunk.count <= retainLimit {
+                    retained!.append(contentsOf: chunk)
+                } else {
+                    retained = nil
+                }
+            }
+        }
+        switch source {
+        case .stdin, .request:
+            try ChunkReading.forEachChunk(fileDescriptor: stdinDescriptor, name: "standard input", handle)
+        case .file(let path):
+            let fd = try ChunkReading.open(path: path)
+            defer { close(fd) }
+            try ChunkReading.forEachChunk(fileDescriptor: fd, name: path, handle)
+        }
+        return retained
+    }
+}
+
+extension SignatureHeaderError {
+    /// The same error with where the signature came from in front.
+    func located(_ origin: String) -> Failure {
+        Failure(kind, "\(origin): \(message)", hint: hint)
+    }
+}
