@@ -184,3 +184,16 @@ final class BucketEndToEndTests: XCTestCase {
         XCTAssertTrue(try Binary.run(["--version"]).text.hasPrefix("appdna "))
     }
 }
+
+final class GroupHelpEndToEndTests: XCTestCase {
+    func testGroupsListTheirCommandsAndNeedOne() throws {
+        let help = try Binary.run(["webhook", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.text.contains("verify"))
+        XCTAssertEqual(try Binary.run(["help", "webhook"]).text, help.text)
+        let bare = try Binary.run(["webhook"])
+        XCTAssertEqual(bare.status, 64)
+        XCTAssertEqual(bare.stderr, "appdna: 'appdna webhook' needs a command: verify, sign\n")
+        XCTAssertTrue(try Binary.run(["webhook", "verfy"]).stderr.contains("did you mean 'webhook verify'?"))
+    }
+}
