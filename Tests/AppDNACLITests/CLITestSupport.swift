@@ -13,10 +13,16 @@ struct CapturedRun {
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
             terminal: Bool = false) -> CapturedRun {
+    runCLIBytes(arguments, environment: environment, stdin: stdin.map { Array($0.utf8) }, terminal: terminal)
+}
+
+/// `runCLI` with raw stdin bytes (nil: no stdin at all).
+func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]?,
+                 terminal: Bool = false) -> CapturedRun {
     var descriptor: Int32 = -1
     if let stdin {
         let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(stdin.utf8))
+        FileManager.default.createFile(atPath: path, contents: Data(stdin))
         descriptor = open(path, O_RDONLY)
         unlink(path)
     }

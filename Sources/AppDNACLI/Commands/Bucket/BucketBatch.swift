@@ -44,25 +44,21 @@ enum BucketBatch {
             }
             out.withBuffer { buffer in
                 switch format {
-                case .tsv:
-                    buffer.append(contentsOf: line)
-                    buffer.append(9)
+                case .tsv, .csv:
+                    // The same row either way; CSV quotes fields that need it, TSV marks "no variant" with "-".
+                    let separator: UInt8 = format == .tsv ? 9 : 44
+                    appendField(line, format: format, to: &buffer)
+                    buffer.append(separator)
                     appendDecimal(UInt64(result.hash), to: &buffer)
-                    buffer.append(9)
+                    buffer.append(separator)
                     appendDecimal(UInt64(result.bucket), to: &buffer)
                     if !variantNames.isEmpty {
-                        buffer.append(9)
-                        if let variant { buffer.append(contentsOf: variantNames[variant]) } else { buffer.append(45) }
-                    }
-                case .csv:
-                    appendCSVField(line, to: &buffer)
-                    buffer.append(44)
-                    appendDecimal(UInt64(result.hash), to: &buffer)
-                    buffer.append(44)
-                    appendDecimal(UInt64(result.bucket), to: &buffer)
-                    if !variantNames.isEmpty {
-                        buffer.append(44)
-                        if let variant { appendCSVField(UnsafeRawBufferPointer(start: variantNames[variant], count: variantNames[variant].count), to: &buffer) }
+                        buffer.append(separator)
+                        if let variant {
+                            variantNames[variant].withUnsafeBytes { appendField($0, format: format, to: &buffer) }
+                        } else if format == .tsv {
+                            buffer.append(45)
+                        }
                     }
                 case .ndjson:
                     let user = String(decoding: line, as: UTF8.self)
@@ -120,9 +116,11 @@ enum BucketBatch {
         }
     }
 
-    /// RFC 4180: quote a field holding a comma, quote or line break; double inner quotes.
-    static func appendCSVField(_ field: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
-        guard field.contains(where: { $0 == 44 || $0 == 34 || $0 == 13 || $0 == 10 }) else {
+    /// TSV fields go out as they are; CSV follows RFC 4180: a field holding a comma, quote or
+    /// line break is quoted, with inner quotes doubled.
+    @inline(__always)
+    static func appendField(_ field: UnsafeRawBufferPointer, format: Format, to buffer: inout [UInt8]) {
+        guard format == .csv, field.contains(where: { $0 == 44 || $0 == 34 || $0 == 13 || $0 == 10 }) else {
             buffer.append(contentsOf: field)
             return
         }
