@@ -13,7 +13,9 @@ extension CommandTable {
             FlagSpec("help", short: "h", "Show help"),
             FlagSpec("version", "Show the version"),
         ],
-        groups: [],
+        groups: [
+            GroupSpec("bundle", summary: "Check config bundles and what changes between them"),
+        ],
         commands: [
             CommandSpec(
                 ["bucket"],
@@ -61,6 +63,30 @@ extension CommandTable {
                 alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test"],
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
+            CommandSpec(
+                ["bundle", "validate"],
+                summary: "Check config bundles the way the SDK will read them",
+                discussion: """
+                Checks each FILE (either bundle shape: the SDK file, or the API response with a content \
+                wrapper) against every rule: JSON syntax with line and column, UTF-8, duplicate keys, \
+                bundle_version, experiments (variants, ids, weights in 0..1 summing to 1, status, \
+                traffic_allocation, blank salts, weights whose truncated bucket counts differ from the \
+                intended split), flag wrappers, API section names, onboarding.active_flow_id and integers \
+                beyond 2^53. Each finding has a stable code (E001.. errors, W001.. warnings, listed in the \
+                README), a JSON Pointer and FILE:LINE:COL. Input that is not JSON is a finding (E001/E002), \
+                so the status is 1, not 65. Exit 0 when every file is valid (warnings allowed), 1 when one \
+                is invalid, 66 when a file is missing.
+                """,
+                operands: BundleValidateCommand.operands,
+                flags: BundleValidateCommand.flags,
+                examples: [
+                    ExampleSpec("appdna bundle validate appdna-config.json", "Check the bundle an app ships."),
+                    ExampleSpec("appdna bundle validate --strict --format github Resources/appdna-config.json",
+                                "In GitHub Actions: fail on warnings too, and annotate the lines."),
+                    ExampleSpec("curl -s -H \"x-api-key: $APPDNA_SDK_KEY\" https://api.appdna.ai/api/v1/sdk/config-bundle | appdna bundle validate -",
+                                "Check what the API returns, from standard input."),
+                ],
+                run: BundleValidateCommand.run),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",
