@@ -27,7 +27,7 @@ _appdna() {
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle validate"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -54,6 +54,18 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
+        "bundle")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "validate" -- "$cur")
+            fi ;;
+        "bundle validate")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
@@ -68,7 +80,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0
