@@ -57,7 +57,13 @@ public struct BundleValidator {
                 rule = .syntax
                 message = "not JSON: " + message
             }
-            let at = shift.apply(error.location)
+            var location = error.location
+            if case .emptyInput = reason {
+                // Point past the white space, where a value was expected.
+                let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                location = bytes.withUnsafeBufferPointer { SourceLocation.scan($0, to: $0.count, contentStart: bom) }
+            }
+            let at = shift.apply(location)
             return [BundleFinding(rule: rule, message: message, pointer: .root,
                                   line: at.line, column: at.column, byteOffset: error.byteOffset)]
         }
@@ -230,7 +236,8 @@ public struct BundleValidator {
             add(.variantsMissing, "experiment \"\(id)\" has an empty variants list", at: variants, variantsPointer)
             return
         }
-        var seen: [String: Int] = [:]
+        // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
+        var seen: [[UInt8]: Int] = [:]
         var weights: [(variant: String, weight: Double)] = []
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
@@ -243,11 +250,11 @@ public struct BundleValidator {
             var name = "#\(index)"
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
                 name = text
-                if let first = seen[text] {
+                if let first = seen[Array(text.utf8)] {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
                 } else {
-                    seen[text] = index
+                    seen[Array(text.utf8)] = index
                 }
             } else if let idNode = variant["id"] {
                 add(.variantID, "variant \(index) of \"\(id)\": id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
@@ -279,10 +286,12 @@ public struct BundleValidator {
             add(.weightSum, "weights of \"\(id)\" sum to \(sum), not 1", at: variants, variantsPointer)
             return
         }
+        // The intended split is each weight × 10000 rounded; it is only a promise the SDK could
+        // keep when those whole numbers add up to 10000 (thirds cannot, whatever the rounding).
         let allocation = VariantAllocation(weights: weights)
-        let differs = allocation.ranges.contains { range in
-            Double(range.bucketCount) != (range.weight * 10_000).rounded()
-        }
+        let intended = weights.map { Int(($0.weight * 10_000).rounded()) }
+        let differs = intended.reduce(0, +) == 10_000
+            && zip(allocation.ranges, intended).contains { Int($0.bucketCount) != $1 }
         if differs {
             let detail = allocation.ranges.map { range in
                 "\(range.variant) \(Self.formatWeight(range.weight)) → \(range.bucketCount) buckets (intended \(Int((range.weight * 10_000).rounded())))"
