@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--installed-at|--platform|--prefix|--scheme|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--ignore|--installed-at|--platform|--prefix|--scheme|--trait|--variants) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle validate"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle validate"|"bundle diff"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -41,6 +41,7 @@ _appdna() {
         --country) COMPREPLY=(); return 0 ;;
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
+        --ignore) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
@@ -58,11 +59,17 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "validate" -- "$cur")
+                _appdna_reply < <(compgen -W "validate diff" -- "$cur")
             fi ;;
         "bundle validate")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
+        "bundle diff")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--format --stat --ignore --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;

@@ -12,7 +12,8 @@ complete -c appdna -n '__fish_use_subcommand' -a bundle -d 'Check config bundles
 complete -c appdna -n '__fish_use_subcommand' -a completions -d 'Print a shell completion script'
 complete -c appdna -n '__fish_use_subcommand' -a manpage -d 'Print the man page (mdoc)'
 complete -c appdna -n '__fish_use_subcommand' -a help -d 'Show help for a command'
-complete -c appdna -n '__fish_seen_subcommand_from bundle; and not __fish_seen_subcommand_from validate' -a validate -d 'Check config bundles the way the SDK will read them'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and not __fish_seen_subcommand_from validate diff' -a validate -d 'Check config bundles the way the SDK will read them'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and not __fish_seen_subcommand_from validate diff' -a diff -d 'Show what changed between two bundles and what it does to users'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l scheme -x -a 'sdk docs' -d 'sdk (what devices compute) or docs (the documented formula)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l variants -x -d 'Variants and weights, e.g. control=0.5,variant_b=0.5'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l bundle -r -F -d 'Take the experiment (salt, variants, status, targeting) from a config bundle'
@@ -32,4 +33,9 @@ complete -c appdna -n '__fish_seen_subcommand_from bucket' -l self-test -d 'Chec
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l strict -d 'Treat warnings as errors'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l format -x -a 'text json github' -d 'text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -F
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l format -x -a 'text json patch' -d 'text, json (changes and notes) or patch (RFC 6902 JSON Patch turning OLD into NEW)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l stat -d 'Print only a summary: changes per section'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l ignore -x -d 'Leave out changes at or under this JSON Pointer (e.g. /generated_at)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -F
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -F
 complete -c appdna -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish' -d 'bash, zsh or fish'

@@ -88,6 +88,30 @@ extension CommandTable {
                 ],
                 run: BundleValidateCommand.run),
             CommandSpec(
+                ["bundle", "diff"],
+                summary: "Show what changed between two bundles and what it does to users",
+                discussion: """
+                Compares OLD and NEW (files, or '-' for standard input; either bundle shape). Objects are \
+                compared by key; arrays of objects by a unique id, key or name (moves are shown as moves); \
+                other arrays by a linear-space sequence diff. Notes spell out what changes mean on devices: \
+                the exact share of users who change variant when weights or variants change (over the \
+                10,000 buckets, with the SDK's truncation), the expected share after a salt change \
+                (about 1 - sum of w^2), users entering or leaving with traffic_allocation, status, variant \
+                and flag changes, and bundle_version not increasing while the content changed. \
+                --format patch prints an RFC 6902 JSON Patch that turns OLD into NEW (with --ignore, ignored \
+                parts stay as in OLD). Live bundles (@remote) are not supported yet: save the live bundle \
+                to a file first. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is \
+                not JSON, 66 when a file is missing.
+                """,
+                operands: BundleDiffCommand.operands,
+                flags: BundleDiffCommand.flags,
+                examples: [
+                    ExampleSpec("appdna bundle diff old/appdna-config.json appdna-config.json", "What changed, and who switches variant?"),
+                    ExampleSpec("appdna bundle diff --stat --ignore /generated_at a.json b.json", "A summary, ignoring the generation time."),
+                    ExampleSpec("appdna bundle diff --format patch a.json b.json > change.json-patch", "An RFC 6902 patch from a.json to b.json."),
+                ],
+                run: BundleDiffCommand.run),
+            CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",
                 discussion: "Prints the completion script for SHELL on stdout. The same scripts ship in completions/.",
