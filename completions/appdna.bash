@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -42,6 +42,7 @@ _appdna() {
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
         --header) COMPREPLY=(); return 0 ;;
+        --ignore) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
@@ -57,6 +58,24 @@ _appdna() {
         "bucket")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "bundle")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "validate diff" -- "$cur")
+            fi ;;
+        "bundle validate")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
+        "bundle diff")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--format --stat --ignore --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
             fi ;;
         "webhook")
             if [[ "$cur" == -* ]]; then
@@ -90,7 +109,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket webhook completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

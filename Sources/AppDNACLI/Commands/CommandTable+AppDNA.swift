@@ -14,6 +14,7 @@ extension CommandTable {
             FlagSpec("version", "Show the version"),
         ],
         groups: [
+            GroupSpec("bundle", summary: "Check config bundles and what changes between them"),
             GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
         ],
         commands: [
@@ -63,6 +64,54 @@ extension CommandTable {
                 alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test"],
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
+            CommandSpec(
+                ["bundle", "validate"],
+                summary: "Check config bundles the way the SDK will read them",
+                discussion: """
+                Checks each FILE (either bundle shape: the SDK file, or the API response with a content \
+                wrapper) against every rule: JSON syntax with line and column, UTF-8, duplicate keys, \
+                bundle_version, experiments (variants, ids, weights in 0..1 summing to 1, status, \
+                traffic_allocation, blank salts, weights whose truncated bucket counts differ from the \
+                intended split), flag wrappers, API section names, onboarding.active_flow_id and integers \
+                beyond 2^53. Each finding has a stable code (E001.. errors, W001.. warnings, listed in the \
+                README), a JSON Pointer and FILE:LINE:COL. Input that is not JSON is a finding (E001/E002), \
+                so the status is 1, not 65. Exit 0 when every file is valid (warnings allowed), 1 when one \
+                is invalid, 66 when a file is missing.
+                """,
+                operands: BundleValidateCommand.operands,
+                flags: BundleValidateCommand.flags,
+                examples: [
+                    ExampleSpec("appdna bundle validate appdna-config.json", "Check the bundle an app ships."),
+                    ExampleSpec("appdna bundle validate --strict --format github Resources/appdna-config.json",
+                                "In GitHub Actions: fail on warnings too, and annotate the lines."),
+                    ExampleSpec("curl -s -H \"x-api-key: $APPDNA_SDK_KEY\" https://api.appdna.ai/api/v1/sdk/config-bundle | appdna bundle validate -",
+                                "Check what the API returns, from standard input."),
+                ],
+                run: BundleValidateCommand.run),
+            CommandSpec(
+                ["bundle", "diff"],
+                summary: "Show what changed between two bundles and what it does to users",
+                discussion: """
+                Compares OLD and NEW (files, or '-' for standard input; either bundle shape). Objects are \
+                compared by key; arrays of objects by a unique id, key or name (moves are shown as moves); \
+                other arrays by a linear-space sequence diff. Notes spell out what changes mean on devices: \
+                the exact share of users who change variant when weights or variants change (over the \
+                10,000 buckets, with the SDK's truncation), the expected share after a salt change \
+                (about 1 - sum of w^2), users entering or leaving with traffic_allocation, status, variant \
+                and flag changes, and bundle_version not increasing while the content changed. \
+                --format patch prints an RFC 6902 JSON Patch that turns OLD into NEW (with --ignore, ignored \
+                parts stay as in OLD). Live bundles (@remote) are not supported yet: save the live bundle \
+                to a file first. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is \
+                not JSON, 66 when a file is missing.
+                """,
+                operands: BundleDiffCommand.operands,
+                flags: BundleDiffCommand.flags,
+                examples: [
+                    ExampleSpec("appdna bundle diff old/appdna-config.json appdna-config.json", "What changed, and who switches variant?"),
+                    ExampleSpec("appdna bundle diff --stat --ignore /generated_at a.json b.json", "A summary, ignoring the generation time."),
+                    ExampleSpec("appdna bundle diff --format patch a.json b.json > change.json-patch", "An RFC 6902 patch from a.json to b.json."),
+                ],
+                run: BundleDiffCommand.run),
             CommandSpec(
                 ["webhook", "verify"],
                 summary: "Check a webhook delivery's signature, and say why it does not match",

@@ -1,0 +1,141 @@
+import AppDNACore
+
+/// `appdna bundle diff OLD NEW`: what changed between two bundles and what it does to users.
+enum BundleDiffCommand {
+    static let operands = [
+        OperandSpec("OLD", "The bundle before: a file, or '-' for standard input", completion: .file),
+        OperandSpec("NEW", "The bundle after: a file, or '-' for standard input", completion: .file),
+    ]
+
+    static let flags = [
+        FlagSpec("format", value: "FORMAT", "text, json (changes and notes) or patch (RFC 6902 JSON Patch turning OLD into NEW)",
+                 completion: .choices(["text", "json", "patch"]), default: "text"),
+        FlagSpec("stat", "Print only a summary: changes per section"),
+        FlagSpec("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", repeatable: true),
+    ]
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let oldPath = arguments.operand(0)!, newPath = arguments.operand(1)!
+        for path in [oldPath, newPath] where path.hasPrefix("@") {
+            throw Failure(.usage, "'\(path)': live bundles (@remote) are not supported yet; save one to a file first",
+                          hint: "curl -s -H \"x-api-key: $APPDNA_SDK_KEY\" https://api.appdna.ai/api/v1/sdk/config-bundle -o live.json")
+        }
+        if oldPath == "-" && newPath == "-" { throw Failure(.usage, "OLD and NEW cannot both be '-' (standard input)") }
+        var ignore: [JSONPointer] = []
+        for text in arguments.all("ignore") {
+            do {
+                ignore.append(try JSONPointer(parsing: text))
+            } catch {
+                throw Failure(.usage, "--ignore: '\(text)' is not a JSON Pointer (RFC 6901): \(error.problem)")
+            }
+        }
+        let stdin = invocation.io.stdinDescriptor
+        let old = try parse(try BundleInput.load(path: oldPath, stdinDescriptor: stdin))
+        let new = try parse(try BundleInput.load(path: newPath, stdinDescriptor: stdin))
+        let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
+        let out = invocation.stdout
+        if arguments.has("stat") {
+            writeStat(diff, to: out)
+        } else {
+            switch arguments.value("format") ?? "text" {
+            case "json": writeJSON(diff, to: out)
+            case "patch": writePatch(diff, to: out)
+            default: writeText(diff, style: invocation.options.stdoutStyle, to: out)
+            }
+        }
+        return diff.isEmpty ? .success : .negative
+    }
+
+    static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {
+        do {
+            return try JSONDocument(bytes: input.bytes)
+        } catch {
+            let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
+            let findings = BundleValidator.validate(bytes: input.bytes, shift: shift)
+            let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
+            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "'appdna bundle validate \(input.name == BundleInput.stdinName ? "-" : input.name)' lists every problem")
+        }
+    }
+
+    static func render(_ node: JSONNode?) -> String { BundleDiff.show(node, limit: 80) }
+
+    static func writeText(_ diff: BundleDiff, style: Styler, to out: OutputSink) {
+        for change in diff.changes {
+            switch change.kind {
+            case .add: out.writeLine(style.apply(.green, "+ \(change.path)") + "  \(render(change.new))")
+            case .remove: out.writeLine(style.apply(.red, "- \(change.path)") + "  \(render(change.old))")
+            case .replace: out.writeLine(style.apply(.yellow, "~ \(change.path)") + "  \(render(change.old)) → \(render(change.new))")
+            case .move: out.writeLine(style.apply(.cyan, "> \(change.from!) → \(change.path)") + "  (moved)")
+            }
+        }
+        for note in diff.notes {
+            out.writeLine(style.apply(.bold, "note:") + " \(note.message)")
+        }
+    }
+
+    /// Counts per top-level section (`content/…` counts one level deeper).
+    static func writeStat(_ diff: BundleDiff, to out: OutputSink) {
+        var order: [String] = []
+        var counts: [String: [JSONDiff.Change.Kind: Int]] = [:]
+        for change in diff.changes {
+            let tokens = (change.from ?? change.path).tokens
+            let section = tokens.first == "content" && tokens.count > 1 ? "content/" + tokens[1] : (tokens.first ?? "(root)")
+            if counts[section] == nil { order.append(section) }
+            counts[section, default: [:]][change.kind, default: 0] += 1
+        }
+        let width = order.map(\.count).max() ?? 0
+        for section in order {
+            let c = counts[section]!
+            let total = c.values.reduce(0, +)
+            let parts = [(JSONDiff.Change.Kind.add, "added"), (.remove, "removed"), (.replace, "changed"), (.move, "moved")]
+                .compactMap { kind, word in c[kind].map { "\($0) \(word)" } }
+            out.writeLine(" \(section)\(String(repeating: " ", count: width - section.count)) | \(total) (\(parts.joined(separator: ", ")))")
+        }
+        let kinds = diff.changes.reduce(into: [JSONDiff.Change.Kind: Int]()) { $0[$1.kind, default: 0] += 1 }
+        out.writeLine(" \(order.count) section\(order.count == 1 ? "" : "s") changed, \(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"): \(kinds[.add] ?? 0) added, \(kinds[.remove] ?? 0) removed, \(kinds[.replace] ?? 0) changed, \(kinds[.move] ?? 0) moved; \(diff.notes.count) note\(diff.notes.count == 1 ? "" : "s")")
+    }
+
+    static func writePatch(_ diff: BundleDiff, to out: OutputSink) {
+        out.write("[")
+        var first = true
+        for op in diff.structure.patch {
+            var object = JSONObject()
+            object["op"] = .string(op.op.rawValue)
+            if let from = op.from { object["from"] = .string(from.description) }
+            object["path"] = .string(op.path.description)
+            if let value = op.value { object["value"] = value.value }
+            out.write(first ? "\n  " : ",\n  ")
+            out.write(JSONWriter().write(.object(object)))
+            first = false
+        }
+        out.writeLine(first ? "]" : "\n]")
+    }
+
+    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?}]}`.
+    static func writeJSON(_ diff: BundleDiff, to out: OutputSink) {
+        let changes: [JSONValue] = diff.changes.map { change in
+            var object = JSONObject()
+            object["op"] = .string(change.kind.rawValue)
+            object["path"] = .string(change.path.description)
+            if let from = change.from { object["from"] = .string(from.description) }
+            if change.kind != .move {
+                if let old = change.old { object["old"] = old.value }
+                if let new = change.new { object["new"] = new.value }
+            }
+            return .object(object)
+        }
+        let notes: [JSONValue] = diff.notes.map { note in
+            var object = JSONObject()
+            object["kind"] = .string(note.kind.rawValue)
+            object["path"] = .string(note.path.description)
+            object["message"] = .string(note.message)
+            if let share = note.share { object["share"] = .number(JSONNumber(share)) }
+            if let buckets = note.buckets { object["buckets"] = .number(JSONNumber(buckets)) }
+            return .object(object)
+        }
+        let document: JSONValue = .object(JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))]))
+        out.write(JSONWriter(indent: 2).write(document))
+        out.writeLine()
+    }
+}

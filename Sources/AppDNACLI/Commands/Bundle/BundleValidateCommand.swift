@@ -1,0 +1,160 @@
+import AppDNACore
+
+/// `appdna bundle validate FILE…`: every rule of the contract, reported per file.
+enum BundleValidateCommand {
+    static let operands = [
+        OperandSpec("FILE", "Bundle files to check; '-' reads standard input", variadic: true, completion: .file),
+    ]
+
+    static let flags = [
+        FlagSpec("strict", "Treat warnings as errors"),
+        FlagSpec("format", value: "FORMAT", "text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)",
+                 completion: .choices(["text", "json", "github"]), default: "text"),
+    ]
+
+    /// One file's outcome.
+    struct Report {
+        let file: String
+        let findings: [BundleFinding]
+        /// Set when the file could not be read.
+        let failure: Failure?
+        var errors: Int { findings.filter { $0.severity == .error }.count }
+        var warnings: Int { findings.filter { $0.severity == .warning }.count }
+        var valid: Bool { failure == nil && errors == 0 }
+    }
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let strict = arguments.has("strict")
+        let format = arguments.value("format") ?? "text"
+        var reports: [Report] = []
+        var usedStdin = false
+        for path in arguments.operands {
+            if path == "-" {
+                if usedStdin { throw Failure(.usage, "'-' (standard input) is given more than once") }
+                usedStdin = true
+            }
+            reports.append(check(path: path, strict: strict, stdin: invocation.io.stdinDescriptor))
+        }
+        switch format {
+        case "json": writeJSON(reports, strict: strict, to: invocation.stdout)
+        case "github": writeGitHub(reports, to: invocation.stdout)
+        default: writeText(reports, style: invocation.options.stdoutStyle, to: invocation.stdout)
+        }
+        var status = ExitStatus.success
+        for report in reports {
+            if let failure = report.failure {
+                Runner.report(failure, io: invocation.io)
+                let mapped = ExitStatus(failure.kind)
+                // The most serious failure decides: unreadable beats invalid.
+                if status == .success || status == .negative { status = mapped }
+                continue
+            }
+            if report.errors > 0, status == .success { status = .negative }
+            if report.findings.isEmpty {
+                invocation.detail("\(report.file): valid")
+            } else {
+                invocation.note("\(report.file): \(report.valid ? "valid" : "invalid") (\(plural(report.errors, "error")), \(plural(report.warnings, "warning")))")
+            }
+        }
+        return status
+    }
+
+    static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+
+    static func check(path: String, strict: Bool, stdin: Int32) -> Report {
+        let input: BundleInput
+        do {
+            input = try BundleInput.load(path: path, stdinDescriptor: stdin)
+        } catch {
+            return Report(file: path == "-" ? BundleInput.stdinName : path, findings: [], failure: error)
+        }
+        let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
+        let findings = BundleValidator.validate(bytes: input.bytes, shift: shift).map { finding -> BundleFinding in
+            var f = finding
+            if strict { f.severity = .error }
+            return f
+        }
+        return Report(file: input.name, findings: findings, failure: nil)
+    }
+
+    // MARK: - Formats
+
+    static func writeText(_ reports: [Report], style: Styler, to out: OutputSink) {
+        for report in reports {
+            for f in report.findings {
+                let severity = f.severity == .error ? style.apply(.red, "error:") : style.apply(.yellow, "warning:")
+                out.writeLine("\(report.file):\(f.line):\(f.column): \(severity) \(f.message) [\(f.code)]")
+            }
+        }
+    }
+
+    /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=T::MESSAGE`.
+    static func writeGitHub(_ reports: [Report], to out: OutputSink) {
+        for report in reports {
+            for f in report.findings {
+                let file = escapeProperty(report.file)
+                let title = escapeProperty("appdna \(f.code)")
+                out.writeLine("::\(f.severity.rawValue) file=\(file),line=\(f.line),col=\(f.column),title=\(title)::\(escapeData(f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)"))")
+            }
+        }
+    }
+
+    static func escapeData(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            switch c {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func escapeProperty(_ text: String) -> String {
+        var out = ""
+        for c in escapeData(text).unicodeScalars {
+            switch c {
+            case ":": out += "%3A"
+            case ",": out += "%2C"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    /// `{"valid", "strict", "files": [{"file", "valid", "errors", "warnings", "findings": [...]}]}`.
+    static func writeJSON(_ reports: [Report], strict: Bool, to out: OutputSink) {
+        var files: [JSONValue] = []
+        for report in reports {
+            var object = JSONObject()
+            object["file"] = .string(report.file)
+            object["valid"] = .bool(report.valid)
+            if let failure = report.failure {
+                object["error"] = .string(failure.message)
+            }
+            object["errors"] = .number(JSONNumber(report.errors))
+            object["warnings"] = .number(JSONNumber(report.warnings))
+            object["findings"] = .array(report.findings.map { f in
+                .object(JSONObject([
+                    ("code", .string(f.code)),
+                    ("severity", .string(f.severity.rawValue)),
+                    ("message", .string(f.message)),
+                    ("path", .string(f.pointer.description)),
+                    ("line", .number(JSONNumber(f.line))),
+                    ("column", .number(JSONNumber(f.column))),
+                ]))
+            })
+            files.append(.object(object))
+        }
+        let document: JSONValue = .object(JSONObject([
+            ("valid", .bool(reports.allSatisfy(\.valid))),
+            ("strict", .bool(strict)),
+            ("files", .array(files)),
+        ]))
+        out.write(JSONWriter(indent: 2).write(document))
+        out.writeLine()
+    }
+}

@@ -1,0 +1,92 @@
+/// Reads a bundle file or standard input completely, except for leading white space, which is
+/// counted instead of kept: a gigabyte of blank lines on stdin costs no memory, and locations
+/// are shifted back afterwards so line:column still point into the real input.
+public struct BundleInput {
+    /// The name to show: the path, or "<stdin>".
+    public let name: String
+    public let bytes: [UInt8]
+    /// Lines and columns of leading white space that were dropped.
+    public let skippedLines: Int
+    public let skippedColumns: Int
+
+    public static let stdinName = "<stdin>"
+
+    /// `path` "-" is standard input (`stdinDescriptor`).
+    public static func load(path: String, stdinDescriptor: Int32 = 0) throws(Failure) -> BundleInput {
+        if path == "-" { return try load(fileDescriptor: stdinDescriptor, name: stdinName, sizeHint: 0) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let code = errno
+            throw Failure(.inputMissing, "\(path): \(SystemError.describe(code))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(.inputMissing, "\(path): is a directory")
+        }
+        if (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 {
+            // A regular file: its size is known, so read it straight into place (no skipping
+            // needed: the bytes are on disk already, and memory is the file's size either way).
+            return BundleInput(name: path, bytes: try readRegular(fd, name: path, size: Int(info.st_size)), skippedLines: 0, skippedColumns: 0)
+        }
+        return try load(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size))
+    }
+
+    /// Reads `size` bytes (and anything appended since) without zero-filling or copying.
+    static func readRegular(_ fd: Int32, name: String, size: Int) throws(Failure) -> [UInt8] {
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            while count < size {
+                let n = read(fd, buffer.baseAddress! + count, size - count)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { failure = errno; break }
+                if n == 0 { break }
+                count += n
+            }
+        }
+        if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
+        // The file grew while being read: take the rest the slow way.
+        let rest = try FileReading.readAll(fileDescriptor: fd, name: name)
+        bytes.append(contentsOf: rest)
+        return bytes
+    }
+
+    public static func load(fileDescriptor fd: Int32, name: String, sizeHint: Int) throws(Failure) -> BundleInput {
+        let chunk = 256 * 1024
+        var buffer = [UInt8]()
+        var lines = 0, columns = 0
+        var leading = true
+        var scratch = [UInt8](repeating: 0, count: chunk)
+        while true {
+            var got = 0
+            var failure: Int32 = 0
+            scratch.withUnsafeMutableBytes { raw in
+                while true {
+                    let n = read(fd, raw.baseAddress!, chunk)
+                    if n < 0 && errno == EINTR { continue }
+                    if n < 0 { failure = errno }
+                    got = max(n, 0)
+                    break
+                }
+            }
+            if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
+            if got == 0 { break }
+            var start = 0
+            if leading {
+                while start < got {
+                    let byte = scratch[start]
+                    if byte == 0x0A { lines += 1; columns = 0 }
+                    else if byte == 0x20 || byte == 0x09 || byte == 0x0D { columns += 1 }
+                    else { break }
+                    start += 1
+                }
+                if start == got { continue }
+                leading = false
+                buffer.reserveCapacity(max(sizeHint - start + 1, got - start))
+            }
+            buffer.append(contentsOf: scratch[start..<got])
+        }
+        return BundleInput(name: name, bytes: buffer, skippedLines: lines, skippedColumns: columns)
+    }
+}

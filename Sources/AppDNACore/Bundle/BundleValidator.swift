@@ -1,0 +1,370 @@
+/// `bundle validate`: every rule of the contract over one bundle of either shape.
+///
+/// Input that is not JSON is a finding (E001/E002), not an error: for a validator, "this is not
+/// a bundle" is the answer. Duplicate keys are parsed under `.record` so the rest of the file is
+/// still checked; where a key repeats, the last value is the one checked (as most readers do).
+public struct BundleValidator {
+    public static let weightSumTolerance = VariantWeights.sumTolerance
+    public static let statuses: Set<String> = ["running", "paused", "completed"]
+    /// 2^53: the largest integer every double-based reader holds exactly.
+    public static let maxSafeInteger = "9007199254740992"
+
+    private var findings: [BundleFinding] = []
+    private let document: JSONDocument
+    private let shift: LocationShift
+
+    /// Leading lines and columns dropped before parsing (see `BundleInput`): every location,
+    /// including those inside messages, is moved back by them.
+    public struct LocationShift: Sendable {
+        public var lines: Int
+        public var columns: Int
+        public init(lines: Int = 0, columns: Int = 0) {
+            self.lines = lines
+            self.columns = columns
+        }
+        public func apply(_ l: SourceLocation) -> SourceLocation {
+            SourceLocation(line: l.line + lines, column: l.line == 1 ? l.column + columns : l.column)
+        }
+    }
+
+    /// Validates `bytes`; findings are sorted by position in the file, then by code.
+    public static func validate(bytes: [UInt8], shift: LocationShift = LocationShift()) -> [BundleFinding] {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record))
+        } catch {
+            let rule: BundleRule
+            var reason = error.reason
+            switch reason {
+            case let .unexpectedEndOfInput(expected, open?):
+                let moved: JSONSyntaxError.OpenConstruct
+                switch open {
+                case let .string(at): moved = .string(shift.apply(at))
+                case let .array(at): moved = .array(shift.apply(at))
+                case let .object(at): moved = .object(shift.apply(at))
+                }
+                reason = .unexpectedEndOfInput(expected: expected, open: moved)
+            case let .duplicateKey(key, firstAt):
+                reason = .duplicateKey(key: key, firstAt: shift.apply(firstAt))
+            default:
+                break
+            }
+            var message = reason.explanation
+            if case .invalidUTF8 = reason {
+                rule = .invalidUTF8
+                message = "not UTF-8: " + message
+            } else {
+                rule = .syntax
+                message = "not JSON: " + message
+            }
+            var location = error.location
+            if case .emptyInput = reason {
+                // Point past the white space, where a value was expected.
+                let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                location = bytes.withUnsafeBufferPointer { SourceLocation.scan($0, to: $0.count, contentStart: bom) }
+            }
+            let at = shift.apply(location)
+            return [BundleFinding(rule: rule, message: message, pointer: .root,
+                                  line: at.line, column: at.column, byteOffset: error.byteOffset)]
+        }
+        return validate(document: document, shift: shift)
+    }
+
+    public static func validate(document: JSONDocument, shift: LocationShift = LocationShift()) -> [BundleFinding] {
+        var validator = BundleValidator(document: document, shift: shift)
+        validator.run()
+        return validator.findings.sorted { ($0.byteOffset, $0.code) < ($1.byteOffset, $1.code) }
+    }
+
+    private init(document: JSONDocument, shift: LocationShift) {
+        self.document = document
+        self.shift = shift
+    }
+
+    // MARK: - Reporting
+
+    private mutating func add(_ rule: BundleRule, _ message: String, at node: JSONNode, _ pointer: JSONPointer) {
+        let offset = node.byteRange.lowerBound
+        let location = shift.apply(document.location(ofByteOffset: offset))
+        findings.append(BundleFinding(rule: rule, message: message, pointer: pointer,
+                                      line: location.line, column: location.column, byteOffset: offset))
+    }
+
+    private static func show(_ node: JSONNode) -> String {
+        switch node.kind {
+        case .string:
+            var out: [UInt8] = []
+            JSONWriter.appendQuoted(node.string ?? "", to: &out)
+            let text = String(decoding: out, as: UTF8.self)
+            return text.count > 40 ? String(text.prefix(37)) + "…\"" : text
+        case .number: return node.numberText ?? "?"
+        case .bool: return node.bool == true ? "true" : "false"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    private static func kindName(_ node: JSONNode) -> String {
+        switch node.kind {
+        case .string: return "a string"
+        case .number: return "a number"
+        case .bool: return "a boolean"
+        case .null: return "null"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    // MARK: - Rules
+
+    private mutating func run() {
+        for duplicate in document.duplicateKeys {
+            let pointer = duplicate.objectPointer.appending(key: duplicate.key)
+            let location = shift.apply(duplicate.duplicate)
+            let first = shift.apply(duplicate.first)
+            var out: [UInt8] = []
+            JSONWriter.appendQuoted(duplicate.key, to: &out)
+            findings.append(BundleFinding(
+                rule: .duplicateKey,
+                message: "duplicate key \(String(decoding: out, as: UTF8.self)) (first at line \(first.line), column \(first.column)); readers disagree which value wins",
+                pointer: pointer, line: location.line, column: location.column, byteOffset: duplicate.duplicateByteOffset))
+        }
+        checkIntegers()
+        let root = document.root
+        guard root.kind == .object else {
+            add(.rootNotObject, "the top-level value is \(Self.kindName(root)), not an object", at: root, .root)
+            return
+        }
+        let bundle = BundleModel(root: root)
+        checkBundleVersion(bundle)
+        if bundle.shape == .api {
+            add(.contentWrapper, "the bundle has a \"content\" wrapper (API response shape): the SDK does not look under it and loads only bundle_version; write the file with 'appdna bundle fetch'",
+                at: bundle.sections.node, bundle.sections.pointer)
+        }
+        checkSectionTypes(bundle)
+        if let experiments = bundle.experiments, experiments.node.kind == .object {
+            for (id, experiment) in bundle.experimentList {
+                checkExperiment(id: id, experiment)
+            }
+        }
+        checkFlags(bundle)
+        checkOnboarding(bundle)
+    }
+
+    private mutating func checkBundleVersion(_ bundle: BundleModel) {
+        guard let version = bundle.bundleVersion else {
+            add(.bundleVersionMissing, "bundle_version is missing: the SDK cannot tell this bundle from another", at: bundle.root, .root)
+            return
+        }
+        let node = version.node
+        if node.kind != .number || !node.isInteger {
+            add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
+        } else if node.numberText?.hasPrefix("-") == true && node.numberText != "-0" {
+            add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
+        }
+    }
+
+    private mutating func checkSectionTypes(_ bundle: BundleModel) {
+        let parent = bundle.sections
+        for name in BundleModel.sdkSections + BundleModel.apiSectionRenames.map(\.0) {
+            guard let raw = parent.node[name] else { continue }
+            let pointer = parent.pointer.appending(key: name)
+            if raw.kind != .object {
+                let hint = name == "experiments" && raw.kind == .array ? " keyed by experiment id" : ""
+                add(.sectionType, "\(name) must be an object\(hint), not \(Self.kindName(raw))", at: raw, pointer)
+                continue
+            }
+            if BundleModel.wrappedMapSections.contains(name), let inner = raw[name], inner.kind != .object {
+                add(.sectionType, "\(name).\(name) must be an object, not \(Self.kindName(inner))", at: inner, pointer.appending(key: name))
+            }
+        }
+        for (apiName, sdkName) in BundleModel.apiSectionRenames {
+            guard let node = parent.node[apiName] else { continue }
+            add(.apiSectionName, "section \"\(apiName)\" is the API's name: the SDK reads \"\(sdkName)\"",
+                at: node, parent.pointer.appending(key: apiName))
+        }
+    }
+
+    private mutating func checkExperiment(id: String, _ located: BundleModel.Located) {
+        let node = located.node
+        let pointer = located.pointer
+        guard node.kind == .object else {
+            add(.experimentType, "experiment \"\(id)\" must be an object, not \(Self.kindName(node))", at: node, pointer)
+            return
+        }
+        // Status.
+        if let status = node["status"] {
+            if let text = status.string, Self.statuses.contains(text) {
+                // fine
+            } else {
+                add(.status, "status of \"\(id)\" is \(Self.show(status)), not running, paused or completed: devices assign no one",
+                    at: status, pointer.appending(key: "status"))
+            }
+        } else {
+            add(.status, "experiment \"\(id)\" has no status: devices assign no one (status must be \"running\")", at: node, pointer)
+        }
+        // Salt.
+        let salt = node["salt"]
+        if salt == nil || salt?.kind == .null || (salt?.string).map(BucketingScheme.isBlank) == true {
+            let what = salt == nil ? "no salt" : (salt?.kind == .null ? "a null salt" : "a blank salt")
+            add(.blankSalt, "experiment \"\(id)\" has \(what): iOS <= 1.0.69 hashes it literally, newer iOS and Android use the experiment id, so they assign differently",
+                at: salt ?? node, salt == nil ? pointer : pointer.appending(key: "salt"))
+        }
+        // Traffic allocation.
+        if let allocation = node["traffic_allocation"] {
+            let value = allocation.double
+            if allocation.kind != .number || value == nil || !(0...1).contains(value!) {
+                add(.trafficAllocation, "traffic_allocation of \"\(id)\" must be a number from 0 to 1, not \(Self.show(allocation))",
+                    at: allocation, pointer.appending(key: "traffic_allocation"))
+            }
+        }
+        checkVariants(id: id, node: node, pointer: pointer)
+    }
+
+    private mutating func checkVariants(id: String, node: JSONNode, pointer: JSONPointer) {
+        guard let variants = node["variants"] else {
+            add(.variantsMissing, "experiment \"\(id)\" has no variants", at: node, pointer)
+            return
+        }
+        let variantsPointer = pointer.appending(key: "variants")
+        guard variants.kind == .array else {
+            add(.variantsMissing, "variants of \"\(id)\" must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
+            return
+        }
+        guard variants.count > 0 else {
+            add(.variantsMissing, "experiment \"\(id)\" has an empty variants list", at: variants, variantsPointer)
+            return
+        }
+        // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
+        var seen: [[UInt8]: Int] = [:]
+        var weights: [(variant: String, weight: Double)] = []
+        var weightsUsable = true
+        for (index, variant) in variants.elements.enumerated() {
+            let vp = variantsPointer.appending(index: index)
+            guard variant.kind == .object else {
+                add(.variantType, "variant \(index) of \"\(id)\" must be an object, not \(Self.kindName(variant))", at: variant, vp)
+                weightsUsable = false
+                continue
+            }
+            var name = "#\(index)"
+            if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
+                name = text
+                if let first = seen[Array(text.utf8)] {
+                    add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
+                        at: idNode, vp.appending(key: "id"))
+                } else {
+                    seen[Array(text.utf8)] = index
+                }
+            } else if let idNode = variant["id"] {
+                add(.variantID, "variant \(index) of \"\(id)\": id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
+            } else {
+                add(.variantID, "variant \(index) of \"\(id)\" has no id", at: variant, vp)
+            }
+            guard let weightNode = variant["weight"] else {
+                add(.weightType, "variant \(name) of \"\(id)\" has no weight", at: variant, vp)
+                weightsUsable = false
+                continue
+            }
+            guard weightNode.kind == .number, let weight = weightNode.double, weight.isFinite else {
+                let what = weightNode.kind == .number ? "\(Self.show(weightNode)), too large for a double" : Self.show(weightNode)
+                add(.weightType, "weight of variant \(name) of \"\(id)\" must be a number, not \(what)", at: weightNode, vp.appending(key: "weight"))
+                weightsUsable = false
+                continue
+            }
+            guard (0...1).contains(weight) else {
+                add(.weightRange, "weight of variant \(name) of \"\(id)\" is \(Self.show(weightNode)); weights are from 0 to 1",
+                    at: weightNode, vp.appending(key: "weight"))
+                weightsUsable = false
+                continue
+            }
+            weights.append((name, weight))
+        }
+        guard weightsUsable else { return }
+        let sum = weights.reduce(0.0) { $0 + $1.weight }
+        guard abs(sum - 1) <= Self.weightSumTolerance else {
+            add(.weightSum, "weights of \"\(id)\" sum to \(sum), not 1", at: variants, variantsPointer)
+            return
+        }
+        // The intended split is each weight × 10000 rounded; it is only a promise the SDK could
+        // keep when those whole numbers add up to 10000 (thirds cannot, whatever the rounding).
+        let allocation = VariantAllocation(weights: weights)
+        let intended = weights.map { Int(($0.weight * 10_000).rounded()) }
+        let differs = intended.reduce(0, +) == 10_000
+            && zip(allocation.ranges, intended).contains { Int($0.bucketCount) != $1 }
+        if differs {
+            let detail = allocation.ranges.map { range in
+                "\(range.variant) \(Self.formatWeight(range.weight)) → \(range.bucketCount) buckets (intended \(Int((range.weight * 10_000).rounded())))"
+            }.joined(separator: ", ")
+            add(.weightTruncation, "devices truncate weight × 10000, so \"\(id)\" splits \(detail)", at: variants, variantsPointer)
+        }
+    }
+
+    static func formatWeight(_ weight: Double) -> String {
+        "\(weight)"
+    }
+
+    private mutating func checkFlags(_ bundle: BundleModel) {
+        for name in ["remote_config", "feature_flags"] {
+            guard let section = bundle.sections.node[name], section.kind == .object else { continue }
+            let pointer = bundle.sections.pointer.appending(key: name)
+            for member in section.members where member.value.kind == .object {
+                let value = member.value
+                guard value["value"] != nil, value["type"] != nil, value.count <= 3 else { continue }
+                add(.flagWrapper, "flag \"\(member.key)\" is a {value, type} wrapper: the app receives the dictionary, not the value; store the raw value",
+                    at: value, pointer.appending(key: member.key))
+            }
+        }
+    }
+
+    private mutating func checkOnboarding(_ bundle: BundleModel) {
+        guard let onboarding = bundle.onboarding, onboarding.node.kind == .object else { return }
+        let flows = onboarding.node["flows"]
+        if let flows, flows.kind != .object {
+            add(.sectionType, "onboarding flows must be an object keyed by flow id, not \(Self.kindName(flows))",
+                at: flows, onboarding.pointer.appending(key: "flows"))
+        }
+        guard let active = onboarding.node["active_flow_id"], active.kind != .null else { return }
+        let activePointer = onboarding.pointer.appending(key: "active_flow_id")
+        guard let name = active.string else {
+            add(.activeFlow, "active_flow_id must be a flow id (a string), not \(Self.show(active))", at: active, activePointer)
+            return
+        }
+        guard let flows, flows.kind == .object else {
+            add(.activeFlow, "active_flow_id \(Self.show(active)) names a flow, but onboarding has no flows", at: active, activePointer)
+            return
+        }
+        if flows[name] == nil {
+            let known = flows.members.map(\.key)
+            let listing = known.isEmpty ? "there are none" : "flows are " + known.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ") + (known.count > 5 ? ", …" : "")
+            add(.activeFlow, "active_flow_id \(Self.show(active)) names no flow in onboarding.flows; \(listing)", at: active, activePointer)
+        }
+    }
+
+    /// W008: every integer-written number whose magnitude exceeds 2^53, anywhere in the file.
+    private mutating func checkIntegers() {
+        let tape = document.tape
+        let limit = Array(Self.maxSafeInteger.utf8)
+        var hits: [Int] = []
+        document.bytes.withUnsafeBufferPointer { bytes in
+            for i in 0..<tape.count {
+                let n = tape[i]
+                guard n.kind == JSONKind.number.rawValue, n.flags & JSONTapeFlag.nonInteger == 0 else { continue }
+                var start = Int(n.start)
+                let end = Int(n.end)
+                if bytes[start] == UInt8(ascii: "-") { start += 1 }
+                let length = end - start
+                if length < limit.count { continue }
+                if length > limit.count { hits.append(i); continue }
+                var k = 0
+                while k < length && bytes[start + k] == limit[k] { k += 1 }
+                if k < length && bytes[start + k] > limit[k] { hits.append(i) }
+            }
+        }
+        for i in hits {
+            let node = JSONNode(document: document, index: i)
+            add(.unsafeInteger, "integer \(Self.show(node)) is beyond 2^53: Android and JavaScript read it as a double and lose precision",
+                at: node, document.pointer(toNode: i))
+        }
+    }
+}
