@@ -241,7 +241,8 @@ public struct BundleValidator {
         var weights: [(variant: String, weight: Double)] = []
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
-            let vp = variantsPointer.appending(index: index)
+            // Built only for a finding: most variants have none, and this loop runs per variant.
+            var vp: JSONPointer { variantsPointer.appending(index: index) }
             guard variant.kind == .object else {
                 add(.variantType, "variant \(index) of \"\(id)\" must be an object, not \(Self.kindName(variant))", at: variant, vp)
                 weightsUsable = false
@@ -250,11 +251,12 @@ public struct BundleValidator {
             var name = "#\(index)"
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
                 name = text
-                if let first = seen[Array(text.utf8)] {
+                let idBytes = Array(text.utf8)
+                if let first = seen[idBytes] {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
                 } else {
-                    seen[Array(text.utf8)] = index
+                    seen[idBytes] = index
                 }
             } else if let idNode = variant["id"] {
                 add(.variantID, "variant \(index) of \"\(id)\": id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
@@ -343,6 +345,7 @@ public struct BundleValidator {
 
     /// W008: every integer-written number whose magnitude exceeds 2^53, anywhere in the file.
     private mutating func checkIntegers() {
+        guard document.longIntegerCount > 0 else { return }
         let tape = document.tape
         let limit = Array(Self.maxSafeInteger.utf8)
         var hits: [Int] = []

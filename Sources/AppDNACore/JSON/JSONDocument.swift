@@ -8,6 +8,9 @@ public final class JSONDocument {
     public let bytes: [UInt8]
     /// The input started with a UTF-8 byte-order mark, which was skipped.
     public let hadByteOrderMark: Bool
+    /// How many integers are written with 16 or more characters (sign included): zero means no
+    /// integer in the document can exceed 2^53, and whole-document checks can skip the tape.
+    public let longIntegerCount: Int
     /// Repeated object keys, in document order (only ever non-empty under `.record`).
     public private(set) var duplicateKeys: [JSONDuplicateKey] = []
     let tape: JSONTape
@@ -19,6 +22,7 @@ public final class JSONDocument {
     public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
         let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
         let start = bom ? 3 : 0
+        var longIntegers = 0
         let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > start else {
                 return .failure(JSONSyntaxError(reason: .emptyInput, byteOffset: start, line: 1, column: 1))
@@ -34,6 +38,7 @@ public final class JSONDocument {
                 parser.tape.discard()
                 return .failure(error)
             }
+            longIntegers = parser.longIntegerCount
             return .success((parser.tape.finish(), parser.duplicates))
         }
         let (tape, duplicates): (JSONTape, [(object: Int, first: Int, second: Int)])
@@ -43,6 +48,7 @@ public final class JSONDocument {
         }
         self.bytes = bytes
         self.hadByteOrderMark = bom
+        self.longIntegerCount = longIntegers
         self.contentStart = start
         self.tape = tape
         if !duplicates.isEmpty {

@@ -32,6 +32,9 @@ struct JSONParser {
     var tables: [JSONKeyTable] = []
     /// Duplicates found under `.record`: tape indexes of the object, the first and the repeated key.
     var duplicates: [(object: Int, first: Int, second: Int)] = []
+    /// Integer tokens of 16 or more characters: only these can lie beyond 2^53, so checks for
+    /// such integers can skip the walk over the tape when there are none.
+    var longIntegerCount = 0
 
     /// Objects up to this many keys check duplicates by comparing with each earlier key; bigger
     /// ones switch to a hash table so a 100,000-key object stays linear.
@@ -74,6 +77,7 @@ struct JSONParser {
                     throw fail(.invalidNumber(problem.text), at: scan.end)
                 }
                 tape.append(kind: .number, flags: scan.isInteger ? 0 : JSONTapeFlag.nonInteger, start: p, end: scan.end)
+                if scan.isInteger && scan.end - p >= 16 { longIntegerCount += 1 }
                 p = scan.end
             case UInt8(ascii: "{"):
                 try open(at: p, isObject: true)
