@@ -27,29 +27,10 @@ public struct BundleInput {
         if (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 {
             // A regular file: its size is known, so read it straight into place (no skipping
             // needed: the bytes are on disk already, and memory is the file's size either way).
-            return BundleInput(name: path, bytes: try readRegular(fd, name: path, size: Int(info.st_size)), skippedLines: 0, skippedColumns: 0)
+            return BundleInput(name: path, bytes: try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size)),
+                               skippedLines: 0, skippedColumns: 0)
         }
         return try load(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size))
-    }
-
-    /// Reads `size` bytes (and anything appended since) without zero-filling or copying.
-    static func readRegular(_ fd: Int32, name: String, size: Int) throws(Failure) -> [UInt8] {
-        var failure: Int32 = 0
-        var bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            while count < size {
-                let n = read(fd, buffer.baseAddress! + count, size - count)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 { failure = errno; break }
-                if n == 0 { break }
-                count += n
-            }
-        }
-        if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
-        // The file grew while being read: take the rest the slow way.
-        let rest = try FileReading.readAll(fileDescriptor: fd, name: name)
-        bytes.append(contentsOf: rest)
-        return bytes
     }
 
     public static func load(fileDescriptor fd: Int32, name: String, sizeHint: Int) throws(Failure) -> BundleInput {
