@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--key-file|--min-version|--output|--platform|--prefix|--request|--retries|--scheme|--secret-file|--signature|--timeout|--trait|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -43,20 +43,36 @@ _appdna() {
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
         --header) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
+        --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --min-version) COMPREPLY=(); return 0 ;;
+        --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
         --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --retries) COMPREPLY=(); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
+        --timeout) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
         --variants) COMPREPLY=(); return 0 ;;
+        -o) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
     esac
 
     case "$path" in
         "bucket")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "bundle")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "fetch" -- "$cur")
+            fi ;;
+        "bundle fetch")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--output -o --key-file --force --raw --no-validate --timeout --retries --require-live --min-version --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "webhook")
             if [[ "$cur" == -* ]]; then
@@ -90,7 +106,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket webhook completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0
