@@ -396,6 +396,21 @@ final class BundleFetchEndToEndTests: XCTestCase {
         try assertUntouched()
     }
 
+    func testHTTPProxyVariableIsHonoured() throws {
+        // The proxy is the loopback server; the API host (127.0.0.2:9) is never contacted directly.
+        let proxy = try LoopbackHTTPServer { request, _ in
+            request.path.hasSuffix("/api/v1/sdk/config-bundle") ? .init(json: Self.apiBundle()) : .init(status: 404)
+        }
+        let result = try fetch(nil, [], environment: ["http_proxy": proxy.baseURL], url: "http://127.0.0.2:9")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(proxy.requests.first?.path, "http://127.0.0.2:9/api/v1/sdk/config-bundle")
+        XCTAssertEqual(proxy.requests.first?.header("x-api-key"), Self.key)
+        let bypassed = try fetch(nil, ["--force", "--retries", "0"], environment: ["http_proxy": proxy.baseURL, "no_proxy": "127.0.0.2"],
+                                 url: "http://127.0.0.2:9")
+        XCTAssertEqual(bypassed.status, 69, "no_proxy: connected directly, and nothing listens there")
+        XCTAssertEqual(proxy.requests.count, 1)
+    }
+
     // MARK: - configuration (78) before any request
 
     func testKeyRules() throws {
