@@ -39,47 +39,51 @@ public enum BundleFetchChecks {
         guard let experiments = BundleExperiments.map(in: root) else { return findings }
         let nested = experiments.index != (wrapped ? root["content"]?["experiments"] : root["experiments"])?.index
         let prefix = nested ? base + "/experiments" : base
+        // Pointers are built only for findings: a 5 MB bundle has tens of thousands of variants.
         for (id, _, experiment) in experiments.members {
-            let path = prefix + "/" + escape(id)
+            func path() -> String { prefix + "/" + escape(id) }
             guard experiment.kind == .object else {
-                findings.append(Finding(pointer: path, message: "the experiment is a JSON \(experiment.kind), not an object"))
+                findings.append(Finding(pointer: path(), message: "the experiment is a JSON \(experiment.kind), not an object"))
                 continue
             }
             if let allocation = experiment["traffic_allocation"], !allocation.isNull {
                 if !(allocation.double.map { $0 >= 0 && $0 <= 1 } ?? false) {
-                    findings.append(Finding(pointer: path + "/traffic_allocation", message: "traffic_allocation must be a number in 0..1"))
+                    findings.append(Finding(pointer: path() + "/traffic_allocation", message: "traffic_allocation must be a number in 0..1"))
                 }
             }
             guard let variants = experiment["variants"], variants.kind == .array, variants.count > 0 else {
-                findings.append(Finding(pointer: path + "/variants", message: "variants must be a non-empty array"))
+                findings.append(Finding(pointer: path() + "/variants", message: "variants must be a non-empty array"))
                 continue
             }
-            var ids = Set<String>()
+            var ids: [String] = []
             var sum = 0.0
             var weightsOK = true
-            for (i, variant) in variants.elements.enumerated() {
-                let vpath = path + "/variants/\(i)"
+            var i = 0
+            for variant in variants.elements {
+                defer { i += 1 }
+                func vpath() -> String { path() + "/variants/\(i)" }
                 guard variant.kind == .object else {
-                    findings.append(Finding(pointer: vpath, message: "the variant is a JSON \(variant.kind), not an object"))
+                    findings.append(Finding(pointer: vpath(), message: "the variant is a JSON \(variant.kind), not an object"))
                     weightsOK = false
                     continue
                 }
                 if let vid = variant["id"]?.string, !vid.isEmpty {
-                    if !ids.insert(vid).inserted {
-                        findings.append(Finding(pointer: vpath + "/id", message: "variant id \"\(vid)\" is used twice"))
+                    if ids.contains(vid) {
+                        findings.append(Finding(pointer: vpath() + "/id", message: "variant id \"\(vid)\" is used twice"))
                     }
+                    ids.append(vid)
                 } else {
-                    findings.append(Finding(pointer: vpath + "/id", message: "the variant needs a non-empty string id"))
+                    findings.append(Finding(pointer: vpath() + "/id", message: "the variant needs a non-empty string id"))
                 }
                 if let weight = variant["weight"]?.double, weight.isFinite, weight >= 0, weight <= 1 {
                     sum += weight
                 } else {
-                    findings.append(Finding(pointer: vpath + "/weight", message: "weight must be a number in 0..1"))
+                    findings.append(Finding(pointer: vpath() + "/weight", message: "weight must be a number in 0..1"))
                     weightsOK = false
                 }
             }
             if weightsOK && abs(sum - 1) > 1e-9 {
-                findings.append(Finding(pointer: path + "/variants", message: "the weights sum to \(sum), not 1"))
+                findings.append(Finding(pointer: path() + "/variants", message: "the weights sum to \(sum), not 1"))
             }
         }
         return findings
