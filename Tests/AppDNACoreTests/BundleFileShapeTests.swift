@@ -101,6 +101,17 @@ final class BundleFileShapeTests: XCTestCase {
             XCTAssertEqual(($0 as? Failure)?.kind, .cannotCreateOutput)
         }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["out.json"])
+        // A symbolic link stays a link to the replaced file; a device is written, not replaced.
+        let link = directory.appendingPathComponent("link.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        try AtomicFile.replace(path: link, with: Array("three\n".utf8))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), path)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "three\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted(), ["link.json", "out.json"])
+        try AtomicFile.replace(path: "/dev/null", with: Array("x".utf8))
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
         // A bare name goes into the current directory.
         XCTAssertEqual(AtomicFile.split("x.json").0, ".")
         XCTAssertEqual(AtomicFile.split("/x.json").0, "/")

@@ -3,13 +3,27 @@
 /// target, fsync the directory. On any failure the temporary file is removed and the old
 /// file is untouched.
 public enum AtomicFile {
-    public static func replace(path: String, with bytes: [UInt8]) throws(Failure) {
-        let (directory, name) = split(path)
+    ///
+    /// A symbolic link is followed (its target is replaced, the link stays); a path that is
+    /// not a regular file (`/dev/stdout`, `/dev/null`, a FIFO) is written to directly, since
+    /// renaming over it would replace the device or pipe itself.
+    public static func replace(path requested: String, with bytes: [UInt8]) throws(Failure) {
+        var path = requested
+        var linkInfo = stat()
+        if lstat(requested, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(requested, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        }
         var info = stat()
         let existing = stat(path, &info) == 0
         if existing && (info.st_mode & S_IFMT) == S_IFDIR {
-            throw Failure(.cannotCreateOutput, "\(path): is a directory")
+            throw Failure(.cannotCreateOutput, "\(requested): is a directory")
         }
+        if existing && (info.st_mode & S_IFMT) != S_IFREG {
+            try writeInPlace(path: requested, bytes)
+            return
+        }
+        let (directory, name) = split(path)
         // New files get 0644 minus the umask, like any editor; a replaced file keeps its mode.
         let mode: mode_t = existing ? (info.st_mode & 0o7777) : 0o644
         var temporary = ""
@@ -47,6 +61,20 @@ public enum AtomicFile {
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             close(directoryFD)
+        }
+    }
+
+    /// Writes to a device or pipe as it is (no temporary file, no rename).
+    static func writeInPlace(path: String, _ bytes: [UInt8]) throws(Failure) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw Failure(.cannotCreateOutput, "\(path): \(SystemError.describe(errno))") }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { throw Failure(.ioError, "\(path): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
+            written += n
         }
     }
 
