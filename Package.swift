@@ -18,14 +18,24 @@ let package = Package(
         // SHA-256 block function with the x86 SHA extensions, chosen at run time; the portable
         // Swift code in AppDNACore is the fallback and the reference (see Sources/CSHA256).
         .target(name: "CSHA256"),
+        // The one HTTP layer: requests with deadlines, retries, Retry-After, same-host
+        // redirects, over the system libcurl loaded at first use (never linked: commands that
+        // do not use the network do not load it). No Foundation here either.
+        .target(name: "AppDNANet", dependencies: ["AppDNACore", "CCurlLoader"]),
+        // dlopen/dlsym of libcurl with the few declarations it needs; no curl headers required.
+        .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // The command table, lexer, help/man/completion generators and the commands.
-        .target(name: "AppDNACLI", dependencies: ["AppDNACore"]),
+        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
         .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
+        .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
         // Runs the built `appdna` binary as a user would.
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer"]),
+        // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
+        // cut-off bodies, never answering). Test support only: no product uses it.
+        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
     ]
 )

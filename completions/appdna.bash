@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--key-file|--min-version|--output|--platform|--prefix|--request|--retries|--scheme|--secret-file|--signature|--timeout|--trait|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -44,14 +44,20 @@ _appdna() {
         --header) COMPREPLY=(); return 0 ;;
         --ignore) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
+        --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --min-version) COMPREPLY=(); return 0 ;;
+        --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
         --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --retries) COMPREPLY=(); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
+        --timeout) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
         --variants) COMPREPLY=(); return 0 ;;
+        -o) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
     esac
 
     case "$path" in
@@ -63,7 +69,11 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "validate diff" -- "$cur")
+                _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur")
+            fi ;;
+        "bundle fetch")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--output -o --key-file --force --raw --no-validate --timeout --retries --require-live --min-version --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             if [[ "$cur" == -* ]]; then

@@ -14,7 +14,7 @@ extension CommandTable {
             FlagSpec("version", "Show the version"),
         ],
         groups: [
-            GroupSpec("bundle", summary: "Check config bundles and what changes between them"),
+            GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
             GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
         ],
         commands: [
@@ -64,6 +64,13 @@ extension CommandTable {
                 alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test"],
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
+            CommandSpec(
+                ["bundle", "fetch"],
+                summary: "Download the config bundle, check it, and write it atomically in the SDK's shape",
+                discussion: BundleFetchCommand.discussion,
+                flags: BundleFetchCommand.flags,
+                examples: BundleFetchCommand.examples,
+                run: BundleFetchCommand.run),
             CommandSpec(
                 ["bundle", "validate"],
                 summary: "Check config bundles the way the SDK will read them",
@@ -148,6 +155,10 @@ extension CommandTable {
                 run: GeneratedDocsCommand.manpage),
         ],
         environment: [
+            ("APPDNA_SDK_KEY", "The SDK key for bundle fetch (adn_live_ or adn_test_ followed by the key), unless --key-file is given"),
+            ("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts"),
+            ("CONFIGURATION", "Set by Xcode: Release with a sandbox key makes bundle fetch print an Xcode warning"),
+            ("https_proxy, http_proxy, no_proxy", "Proxies for HTTPS and HTTP requests, and hosts that bypass them (as for curl)"),
             ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for webhook verify and webhook sign (unless --secret-file or --secret-stdin is given)"),
             ("NO_COLOR", "When set and not empty, no colour (as does TERM=dumb)"),
         ])

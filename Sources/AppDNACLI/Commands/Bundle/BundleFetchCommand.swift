@@ -1,0 +1,231 @@
+import AppDNACore
+import AppDNANet
+
+/// `appdna bundle fetch`: download the config bundle, check it, and write it atomically in the
+/// shape the SDK loads. Replaces `curl -s -H "x-api-key: …" …/config-bundle -o appdna-config.json`.
+enum BundleFetchCommand {
+    static let keyVariable = "APPDNA_SDK_KEY"
+    static let urlVariable = "APPDNA_API_URL"
+    static let defaultAPIURL = "https://api.appdna.ai"
+    static let bundlePath = "/api/v1/sdk/config-bundle"
+    static let versionPath = "/api/v1/sdk/config-bundle/version"
+    static let defaultOutput = "appdna-config.json"
+
+    static let flags: [FlagSpec] = [
+        FlagSpec("output", short: "o", value: "PATH", "Where to write the bundle ('-' for stdout)", completion: .file, default: defaultOutput),
+        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
+                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
+                 completion: .file),
+        FlagSpec("force", "Download even when the server's bundle_version equals the file's"),
+        FlagSpec("raw", "Write the response bytes exactly as received instead of the SDK file shape"),
+        FlagSpec("no-validate", "Write the bundle even when it fails the checks"),
+        FlagSpec("timeout", value: "SECONDS", "Bound on the whole command, retries included", default: "60"),
+        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, or Retry-After)", default: "3"),
+        FlagSpec("require-live", "Fail unless the key is a production (adn_live_) key"),
+        FlagSpec("min-version", value: "N", "Fail when the server's bundle_version is lower than N"),
+    ]
+
+    static let discussion = """
+    Downloads the config bundle (GET /api/v1/sdk/config-bundle with the x-api-key header) from \
+    APPDNA_API_URL (default https://api.appdna.ai), checks it, and writes it in the shape the \
+    SDK loads: a content wrapper is unwrapped, onboarding_flows becomes onboarding and \
+    in_app_messages becomes messages; keys keep the server's order and the output is 2-space \
+    JSON with a final newline, so the same bundle always gives the same bytes. --raw writes the \
+    response as received.
+    When the output file exists, GET /api/v1/sdk/config-bundle/version is asked first and \
+    nothing is downloaded or written when bundle_version is unchanged (--force downloads \
+    anyway).
+    Nothing is written unless the response is a JSON bundle with an integer bundle_version \
+    and well-formed experiments (variants with unique ids, weights in 0..1 summing to 1): a \
+    bundle that fails is not written (status 1) unless --no-validate. The file is replaced \
+    atomically (temporary file in the same directory, fsync, rename): on any failure the old \
+    file is left byte for byte as it was.
+    The key comes from APPDNA_SDK_KEY or --key-file, never from a flag value, and is shown \
+    only masked (adn_live_…3f9a). Plain http:// URLs are refused except for loopback hosts. \
+    Proxies: https_proxy, http_proxy and no_proxy, as for curl.
+    --timeout bounds the whole command, retries included; each attempt also has a 10 s \
+    connect timeout. 401 and 403 are never retried. When CONFIGURATION is Release (an Xcode \
+    build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
+    format; --require-live makes it an error.
+    Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
+    service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
+    the output file, 75 timeout or 429/503 after retries, 77 key rejected (401/403), 78 no \
+    key, malformed key, --require-live with a test key, or a plain http API URL.
+    """
+
+    static let examples = [
+        ExampleSpec("APPDNA_SDK_KEY=adn_live_… appdna bundle fetch -o MyApp/Resources/appdna-config.json",
+                    "Fetch the bundle into the app's resources (skipped when up to date)."),
+        ExampleSpec("appdna bundle fetch --key-file ~/.appdna-key --require-live --min-version 42 -o appdna-config.json",
+                    "In a release pipeline: production key only, and never an older bundle."),
+        ExampleSpec("appdna bundle fetch -o - --raw | jq .bundle_version", "Print the live bundle as the API returns it."),
+    ]
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let output = arguments.value("output") ?? defaultOutput
+        if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
+        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
+        let retries = try arguments.integer("retries", in: 0...100) ?? 3
+        let minVersion = try arguments.integer("min-version", in: 0...Int.max)
+        let raw = arguments.has("raw"), validate = !arguments.has("no-validate")
+
+        // Configuration first (78): nothing touches the network before it is right.
+        let key = try readKey(invocation)
+        let environment = invocation.io.environment
+        if key.environment == .test {
+            if arguments.has("require-live") {
+                throw Failure(.configuration, "--require-live: the key \(key.masked) is a sandbox (adn_test_) key",
+                              hint: "use the production key (adn_live_…) for builds that ship")
+            }
+            if environment["CONFIGURATION"] == "Release" {
+                // Xcode lists lines of this form in its issue navigator.
+                invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
+            }
+        }
+        let base = try apiBase(environment)
+        let deadline = Deadline(secondsFromNow: timeout)
+        let client = HTTPClient(
+            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
+            policy: RetryPolicy(maxRetries: retries),
+            onRetry: { notice in
+                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(formatSeconds(notice.delay))")
+            })
+        let headers: [(name: String, value: String)] = [("x-api-key", key.secret), ("Accept", "application/json")]
+
+        // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
+        if output != "-" && !arguments.has("force"), let local = localVersion(output) {
+            let url = base + versionPath
+            do {
+                let response = try client.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
+                if response.status == 401 || response.status == 403 {
+                    throw HTTPStatus.error(for: response, what: "GET \(url)")
+                }
+                if (200...299).contains(response.status), let document = try? JSONDocument(bytes: response.body),
+                   let remote = document.root["bundle_version"]?.int64 {
+                    if let minVersion, remote < Int64(minVersion) {
+                        return negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed")
+                    }
+                    if remote == local {
+                        invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
+                        return .success
+                    }
+                    invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
+                } else {
+                    invocation.detail("version check: \(response.statusText); downloading the bundle")
+                }
+            } catch let error as HTTPError where error.kind != .permissionDenied && !error.deadlineExpired {
+                invocation.detail("version check failed (\(error.message)); downloading the bundle")
+            }
+        }
+
+        // 2. Download.
+        let url = base + bundlePath
+        let response = try client.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
+        guard (200...299).contains(response.status) else { throw HTTPStatus.error(for: response, what: "GET \(url)") }
+        let body = response.body
+
+        // 3. Parse and check before anything is written.
+        var document: JSONDocument? = nil
+        do {
+            document = try JSONDocument(bytes: body, options: JSONParseOptions(duplicateKeys: .record))
+        } catch {
+            if !(raw && !validate) {
+                let type = response.header("Content-Type").map { " (Content-Type: \($0.prefix(60)))" } ?? ""
+                let looksHTML = body.prefix(512).contains(UInt8(ascii: "<"))
+                throw Failure(.unavailable, "GET \(url): the response is not JSON\(type): \(error.message); \(output) not changed",
+                              hint: looksHTML ? "an HTML page usually comes from a proxy, a captive portal or a wrong APPDNA_API_URL" : nil)
+            }
+        }
+        if validate, let document {
+            let errors = BundleFetchChecks.errors(document)
+            if !errors.isEmpty {
+                for finding in errors.prefix(20) {
+                    invocation.io.stderr.writeLine("appdna: bundle error: \(finding)")
+                }
+                if errors.count > 20 { invocation.io.stderr.writeLine("appdna: … and \(errors.count - 20) more") }
+                return negative(invocation, "the bundle from \(HTTPURL(url)?.hostAndPort ?? url) is invalid (\(errors.count) error\(errors.count == 1 ? "" : "s")); \(output) not changed",
+                              hint: "--no-validate writes it anyway")
+            }
+        }
+        let counts = document.map { BundleFileShape.counts($0.root) }
+        if let minVersion, let version = counts?.bundleVersion, version < Int64(minVersion) {
+            return negative(invocation, "the server's bundle_version \(version) is older than --min-version \(minVersion); \(output) not changed")
+        }
+
+        // 4. Write.
+        let bytes: [UInt8]
+        if raw || document == nil || document!.root.kind != .object {
+            bytes = body
+        } else {
+            bytes = BundleFileShape.sdkFileBytes(document!.root)
+        }
+        if output == "-" {
+            invocation.stdout.write(bytes)
+            invocation.stdout.flush()
+        } else {
+            try AtomicFile.replace(path: output, with: bytes)
+        }
+
+        var summary = "\(output == "-" ? "stdout" : output): bundle_version \(counts?.bundleVersion.map(String.init) ?? "?"), \(sizeText(bytes.count))"
+        if let counts {
+            summary += ", \(counts.experiments) experiment\(counts.experiments == 1 ? "" : "s"), \(counts.flags) flag\(counts.flags == 1 ? "" : "s")"
+        }
+        summary += raw ? " (raw response)" : " (SDK file shape)"
+        invocation.note(summary)
+        return .success
+    }
+
+    /// A negative answer (status 1): said like an error, but not a failure to run.
+    static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil) -> ExitStatus {
+        Runner.report(Failure(.usage, message, hint: hint), io: invocation.io)
+        return .negative
+    }
+
+    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
+    static func readKey(_ invocation: Invocation) throws -> APIKey {
+        if let path = invocation.arguments.value("key-file") {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileReading.readAll(path: path)
+            } catch {
+                throw Failure(.configuration, "cannot read the API key: \(error.message)",
+                              hint: "--key-file takes the path of a file that holds only the key")
+            }
+            return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
+        }
+        guard let value = invocation.io.environment[keyVariable], !value.isEmpty else {
+            throw Failure(.configuration, "no API key: set \(keyVariable) or pass --key-file PATH",
+                          hint: "the SDK key (adn_live_… or adn_test_…) is in the AppDNA console; in CI, store it as a secret")
+        }
+        return try APIKey(value, source: keyVariable)
+    }
+
+    /// APPDNA_API_URL without a trailing slash, checked (78 for plain http to a non-loopback host).
+    static func apiBase(_ environment: [String: String]) throws -> String {
+        var text = environment[urlVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAPIURL
+        while text.hasSuffix("/") { text.removeLast() }
+        _ = try HTTPURL.checkedForAPI(text, variable: urlVariable)
+        return text
+    }
+
+    /// The bundle_version of the existing output file, when it is readable JSON with one.
+    static func localVersion(_ path: String) -> Int64? {
+        guard let bytes = try? FileReading.readAll(path: path),
+              let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)) else { return nil }
+        return document.root["bundle_version"]?.int64
+    }
+
+    static func sizeText(_ count: Int) -> String {
+        if count < 1000 { return "\(count) bytes" }
+        if count < 1_000_000 { return "\(formatOne(Double(count) / 1000)) kB" }
+        return "\(formatOne(Double(count) / 1_000_000)) MB"
+    }
+
+    static func formatOne(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    static func formatSeconds(_ value: Double) -> String { formatOne(value) + " s" }
+}

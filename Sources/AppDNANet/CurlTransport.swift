@@ -1,0 +1,148 @@
+import AppDNACore
+import CCurlLoader
+
+/// One attempt of a request. `HTTPClient` adds retries and redirects on top of any transport;
+/// tests substitute a scripted one.
+public protocol HTTPTransport: Sendable {
+    /// Performs `request` once and returns the response whatever its status, without
+    /// following redirects. Must end by `deadline`.
+    func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse
+}
+
+/// The system libcurl, loaded on first use (see CCurlLoader). It brings TLS, the
+/// `http_proxy`/`https_proxy`/`no_proxy` variables (read by curl itself), gzip and deflate.
+public struct CurlTransport: HTTPTransport {
+    /// Each attempt's connect timeout (bounded by the deadline too).
+    public var connectTimeout: Double
+    /// Responses larger than this fail instead of exhausting memory.
+    public var maxBodyBytes: Int
+    public var userAgent: String
+
+    public init(connectTimeout: Double = 10, maxBodyBytes: Int = 512 << 20, userAgent: String = "appdna") {
+        self.connectTimeout = connectTimeout
+        self.maxBodyBytes = maxBodyBytes
+        self.userAgent = userAgent
+    }
+
+    public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
+        let where_ = HTTPURL(request.url)?.hostAndPort ?? request.url
+        var loadMessage = [CChar](repeating: 0, count: 512)
+        if appdna_curl_load(&loadMessage, loadMessage.count) != 0 {
+            let text = loadMessage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw HTTPError(.unavailable, text, hint: "install libcurl (Debian/Ubuntu: apt-get install libcurl4)")
+        }
+        if deadline.hasPassed {
+            throw HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout", deadlineExpired: true)
+        }
+        guard let handle = appdna_curl_easy_init() else {
+            throw HTTPError(.internalError, "curl_easy_init failed")
+        }
+        defer { appdna_curl_easy_cleanup(handle) }
+
+        let body = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)
+        let headerBlock = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)
+        let stop = UnsafeMutablePointer<appdna_deadline>.allocate(capacity: 1)
+        let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(APPDNA_CURL_ERROR_SIZE) + 1)
+        body.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: maxBodyBytes, over_limit: 0))
+        headerBlock.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: 1 << 20, over_limit: 0))
+        stop.initialize(to: appdna_deadline(deadline_ns: deadline.nanoseconds, expired: 0))
+        errorText.initialize(repeating: 0, count: Int(APPDNA_CURL_ERROR_SIZE) + 1)
+        var headerList: OpaquePointer? = nil
+        var requestBody: UnsafeMutablePointer<UInt8>? = nil
+        defer {
+            appdna_buffer_free(body); body.deallocate()
+            appdna_buffer_free(headerBlock); headerBlock.deallocate()
+            stop.deallocate(); errorText.deallocate()
+            appdna_curl_slist_free_all(headerList)
+            requestBody?.deallocate()
+        }
+
+        // Whole milliseconds rounded up, never 0 (0 means "no timeout" to curl).
+        let remainingMS = max(1, Int((deadline.remaining * 1000).rounded(.up)))
+        let connectMS = max(1, min(remainingMS, Int(connectTimeout * 1000)))
+        var rc: Int32 = 0
+        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_URL), request.url)
+        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_ERRORBUFFER), errorText)
+        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_NOSIGNAL), 1)
+        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_FOLLOWLOCATION), 0)
+        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_PROTOCOLS), Int(APPDNA_CURLPROTO_HTTP | APPDNA_CURLPROTO_HTTPS))
+        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_TIMEOUT_MS), remainingMS)
+        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_CONNECTTIMEOUT_MS), connectMS)
+        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_ACCEPT_ENCODING), "")
+        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_USERAGENT), userAgent)
+        rc |= appdna_curl_collect(handle, body, headerBlock)
+        rc |= appdna_curl_abort_after(handle, stop)
+        for header in request.headers {
+            headerList = appdna_curl_slist_append(headerList, "\(header.name): \(header.value)")
+        }
+        // Without this curl adds "Expect: 100-continue" to larger bodies and waits for it.
+        headerList = appdna_curl_slist_append(headerList, "Expect:")
+        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_HTTPHEADER), UnsafeRawPointer(headerList))
+        let method = request.method.uppercased()
+        if let payload = request.body {
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(payload.count, 1))
+            copy.initialize(from: payload, count: payload.count)
+            requestBody = copy
+            rc |= appdna_curl_setopt_int64(handle, Int32(APPDNA_CURLOPT_POSTFIELDSIZE_LARGE), Int64(payload.count))
+            rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_POSTFIELDS), copy)
+            if method != "POST" { rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_CUSTOMREQUEST), method) }
+        } else if method == "HEAD" {
+            rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_NOBODY), 1)
+        } else if method == "GET" {
+            rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_HTTPGET), 1)
+        } else {
+            rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_CUSTOMREQUEST), method)
+        }
+        if rc != 0 {
+            throw HTTPError(.internalError, "libcurl refused an option (\(String(cString: appdna_curl_version())))")
+        }
+
+        let code = Int(appdna_curl_easy_perform(handle))
+        if code != APPDNA_CURLE_OK {
+            let detail = errorText.pointee != 0 ? String(cString: errorText) : String(cString: appdna_curl_easy_strerror(Int32(code)))
+            throw classify(code: code, detail: detail, where_: where_, deadline: deadline,
+                           expired: stop.pointee.expired != 0, overLimit: body.pointee.over_limit != 0)
+        }
+        var status = 0
+        _ = appdna_curl_getinfo_long(handle, Int32(APPDNA_CURLINFO_RESPONSE_CODE), &status)
+        var redirect: UnsafePointer<CChar>? = nil
+        _ = appdna_curl_getinfo_string(handle, Int32(APPDNA_CURLINFO_REDIRECT_URL), &redirect)
+        let parsed = HTTPResponse.parseHeaderBlock(
+            Array(UnsafeBufferPointer(start: headerBlock.pointee.bytes, count: headerBlock.pointee.count)))
+        let bytes = Array(UnsafeBufferPointer(start: body.pointee.bytes, count: body.pointee.count))
+        return HTTPResponse(status: status, reason: parsed.reason, headers: parsed.headers, body: bytes,
+                            url: request.url, redirectURL: redirect.map { String(cString: $0) })
+    }
+
+    /// Turns a CURLcode into words and a kind; `retryable` for what another attempt may fix.
+    func classify(code: Int, detail: String, where_: String, deadline: Deadline, expired: Bool, overLimit: Bool) -> HTTPError {
+        if expired || (code == APPDNA_CURLE_OPERATION_TIMEDOUT && deadline.remaining < 0.05) || code == APPDNA_CURLE_ABORTED_BY_CALLBACK {
+            return HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout",
+                             hint: "the service is slow or unreachable; raise --timeout or retry later", deadlineExpired: true)
+        }
+        switch code {
+        case APPDNA_CURLE_OPERATION_TIMEDOUT:
+            return HTTPError(.temporary, "\(where_): \(detail)", retryable: true)
+        case APPDNA_CURLE_COULDNT_CONNECT, APPDNA_CURLE_COULDNT_RESOLVE_HOST:
+            return HTTPError(.unavailable, "cannot reach \(where_): \(detail)", retryable: true)
+        case APPDNA_CURLE_COULDNT_RESOLVE_PROXY:
+            return HTTPError(.unavailable, "cannot reach the proxy: \(detail)",
+                             hint: "check the https_proxy / http_proxy / no_proxy variables", retryable: true)
+        case APPDNA_CURLE_PEER_FAILED_VERIFICATION, APPDNA_CURLE_SSL_CACERT_BADFILE, APPDNA_CURLE_SSL_CERTPROBLEM, APPDNA_CURLE_SSL_CIPHER:
+            return HTTPError(.unavailable, "\(where_): TLS certificate check failed: \(detail)",
+                             hint: "a proxy that intercepts TLS needs its CA certificate installed (or CURL_CA_BUNDLE / SSL_CERT_FILE pointing at it)")
+        case APPDNA_CURLE_SSL_CONNECT_ERROR:
+            return HTTPError(.unavailable, "\(where_): TLS handshake failed: \(detail)", retryable: true)
+        case APPDNA_CURLE_UNSUPPORTED_PROTOCOL, APPDNA_CURLE_URL_MALFORMAT:
+            return HTTPError(.configuration, "\(where_): \(detail)")
+        case APPDNA_CURLE_WRITE_ERROR where overLimit:
+            return HTTPError(.unavailable, "\(where_): the response is larger than \(maxBodyBytes >> 20) MiB")
+        case APPDNA_CURLE_PARTIAL_FILE, APPDNA_CURLE_GOT_NOTHING, APPDNA_CURLE_RECV_ERROR, APPDNA_CURLE_SEND_ERROR:
+            return HTTPError(.unavailable, "\(where_): the connection broke off: \(detail)", retryable: true)
+        case APPDNA_CURLE_BAD_CONTENT_ENCODING:
+            return HTTPError(.unavailable, "\(where_): the compressed response is corrupt: \(detail)", retryable: true)
+        default:
+            return HTTPError(.unavailable, "\(where_): \(detail)", retryable: true)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import AppDNACore
+import CCurlLoader
+
+/// A point on the monotonic clock by which a whole operation (retries included) must end.
+public struct Deadline: Sendable {
+    /// CLOCK_MONOTONIC nanoseconds.
+    public let nanoseconds: Int64
+    /// The budget it was made from, for messages ("within 60 s").
+    public let budgetSeconds: Double
+
+    public init(secondsFromNow seconds: Double) {
+        budgetSeconds = seconds
+        let clamped = min(max(seconds, 0), 1e9)
+        nanoseconds = Deadline.now() + Int64(clamped * 1e9)
+    }
+
+    public static func now() -> Int64 { appdna_monotonic_ns() }
+
+    /// Seconds left, never negative.
+    public var remaining: Double { max(0, Double(nanoseconds - Deadline.now()) / 1e9) }
+    public var hasPassed: Bool { Deadline.now() >= nanoseconds }
+
+    /// "60 s", "2.5 s"
+    public var budgetText: String { Deadline.secondsText(budgetSeconds) }
+
+    static func secondsText(_ seconds: Double) -> String {
+        if seconds == seconds.rounded() && seconds < 1e9 { return "\(Int(seconds)) s" }
+        let tenths = (seconds * 10).rounded() / 10
+        return "\(tenths) s"
+    }
+}

@@ -1,0 +1,92 @@
+import AppDNACore
+
+/// One HTTP request: what `HTTPClient.send` sends (and re-sends on a retry).
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: String
+    /// Sent in this order. Values may be secrets (`x-api-key`): they are never logged.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]?
+
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// The final response of a request, after redirects and retries.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// The reason phrase of the status line ("Service Unavailable"), possibly empty (HTTP/2).
+    public var reason: String
+    /// The headers of the final response, in order; names as received.
+    public var headers: [(name: String, value: String)]
+    /// The body, decoded when it came gzip- or deflate-encoded.
+    public var body: [UInt8]
+    /// The URL that gave this response (differs from the request's after a redirect).
+    public var url: String
+    /// Where a 3xx response points, resolved to an absolute URL (not followed by the transport).
+    public var redirectURL: String?
+    /// How many attempts it took (1 = no retry).
+    public var attempts: Int
+
+    public init(status: Int, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+                url: String = "", redirectURL: String? = nil, attempts: Int = 1) {
+        self.status = status
+        self.reason = reason
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.redirectURL = redirectURL
+        self.attempts = attempts
+    }
+
+    /// The first header called `name` (case-insensitive), trimmed.
+    public func header(_ name: String) -> String? {
+        let wanted = name.lowercased()
+        for header in headers where header.name.lowercased() == wanted {
+            return HTTPText.trimmed(header.value)
+        }
+        return nil
+    }
+
+    /// "HTTP 503 Service Unavailable"
+    public var statusText: String { reason.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(reason)" }
+
+    /// Parses the header block curl collected: every line as received. Proxies (CONNECT) and
+    /// `100 Continue` add status lines and blocks of their own: only the last block counts.
+    static func parseHeaderBlock(_ bytes: [UInt8]) -> (reason: String, headers: [(name: String, value: String)]) {
+        var reason = ""
+        var headers: [(name: String, value: String)] = []
+        // By bytes: "\r\n" is one Character, so splitting a String at "\n" would not see it.
+        for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
+            let content = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
+            let line = Substring(String(decoding: content, as: UTF8.self))
+            if line.isEmpty { continue }
+            if line.hasPrefix("HTTP/") {
+                headers = []
+                let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+                reason = parts.count == 3 ? String(parts[2]) : ""
+                continue
+            }
+            if line.first == " " || line.first == "\t", !headers.isEmpty {
+                headers[headers.count - 1].value += " " + HTTPText.trimmed(String(line))   // obsolete folding
+                continue
+            }
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.append((String(line[..<colon]), HTTPText.trimmed(String(line[line.index(after: colon)...]))))
+        }
+        return (reason, headers)
+    }
+}
+
+enum HTTPText {
+    static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text)
+        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last == " " || last == "\t" || last == "\r" || last == "\n" { scalars = scalars.dropLast() }
+        return String(scalars)
+    }
+}

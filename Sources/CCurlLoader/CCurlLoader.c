@@ -1,0 +1,188 @@
+// See include/CCurlLoader.h. dlopen + dlsym of the handful of libcurl functions AppDNANet uses.
+#define _GNU_SOURCE
+#include "CCurlLoader.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef void *(*init_fn)(void);
+typedef void (*cleanup_fn)(void *);
+typedef int (*perform_fn)(void *);
+typedef const char *(*strerror_fn)(int);
+typedef char *(*version_fn)(void);
+typedef int (*setopt_fn)(void *, int, ...);
+typedef int (*getinfo_fn)(void *, int, ...);
+typedef void *(*slist_append_fn)(void *, const char *);
+typedef void (*slist_free_fn)(void *);
+typedef int (*global_init_fn)(long);
+
+static struct {
+    init_fn easy_init;
+    cleanup_fn easy_cleanup;
+    perform_fn easy_perform;
+    strerror_fn easy_strerror;
+    version_fn version;
+    setopt_fn easy_setopt;
+    getinfo_fn easy_getinfo;
+    slist_append_fn slist_append;
+    slist_free_fn slist_free_all;
+    global_init_fn global_init;
+} curl;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+static int load_status = -1;
+
+static const char *const candidates[] = {
+#if defined(__APPLE__)
+    "libcurl.4.dylib",
+    "/usr/lib/libcurl.4.dylib",
+#else
+    "libcurl.so.4",
+    "/usr/lib/x86_64-linux-gnu/libcurl.so.4",
+    "/usr/lib/aarch64-linux-gnu/libcurl.so.4",
+    "/usr/lib64/libcurl.so.4",
+    "/usr/lib/libcurl.so.4",
+    "libcurl-gnutls.so.4",
+    "libcurl.so",
+#endif
+};
+
+static void load(void) {
+    const char *override = getenv("APPDNA_LIBCURL");
+    void *library = NULL;
+    if (override && *override) library = dlopen(override, RTLD_NOW | RTLD_LOCAL);
+    for (size_t i = 0; !library && i < sizeof candidates / sizeof candidates[0]; i++) {
+        library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (!library) {
+        snprintf(load_error, sizeof load_error,
+                 "cannot load libcurl (libcurl.so.4), which appdna uses for HTTPS: %s", dlerror());
+        return;
+    }
+#define RESOLVE(field, name)                                                                   \
+    do {                                                                                       \
+        *(void **)(&curl.field) = dlsym(library, name);                                        \
+        if (!curl.field) {                                                                     \
+            snprintf(load_error, sizeof load_error, "the libcurl found has no %s", name);      \
+            return;                                                                            \
+        }                                                                                      \
+    } while (0)
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_perform, "curl_easy_perform");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(version, "curl_version");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+    RESOLVE(global_init, "curl_global_init");
+#undef RESOLVE
+    // CURL_GLOBAL_ALL (SSL | WIN32): initialise once, before any handle, as curl requires.
+    if (curl.global_init(3) != 0) {
+        snprintf(load_error, sizeof load_error, "curl_global_init failed");
+        return;
+    }
+    load_status = 0;
+}
+
+int appdna_curl_load(char *message, size_t size) {
+    pthread_once(&load_once, load);
+    if (load_status != 0 && message && size > 0) snprintf(message, size, "%s", load_error);
+    return load_status;
+}
+
+appdna_curl_handle *appdna_curl_easy_init(void) { return (appdna_curl_handle *)curl.easy_init(); }
+void appdna_curl_easy_cleanup(appdna_curl_handle *handle) { curl.easy_cleanup(handle); }
+int appdna_curl_easy_perform(appdna_curl_handle *handle) { return curl.easy_perform(handle); }
+const char *appdna_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
+const char *appdna_curl_version(void) { return curl.version(); }
+
+int appdna_curl_setopt_long(appdna_curl_handle *handle, int option, long value) {
+    return curl.easy_setopt(handle, option, value);
+}
+int appdna_curl_setopt_int64(appdna_curl_handle *handle, int option, int64_t value) {
+    return curl.easy_setopt(handle, option, (long long)value);   // curl_off_t
+}
+int appdna_curl_setopt_pointer(appdna_curl_handle *handle, int option, const void *value) {
+    return curl.easy_setopt(handle, option, value);
+}
+int appdna_curl_getinfo_long(appdna_curl_handle *handle, int info, long *value) {
+    return curl.easy_getinfo(handle, info, value);
+}
+int appdna_curl_getinfo_string(appdna_curl_handle *handle, int info, const char **value) {
+    return curl.easy_getinfo(handle, info, value);
+}
+
+appdna_curl_slist *appdna_curl_slist_append(appdna_curl_slist *list, const char *line) {
+    return (appdna_curl_slist *)curl.slist_append(list, line);
+}
+void appdna_curl_slist_free_all(appdna_curl_slist *list) {
+    if (list) curl.slist_free_all(list);
+}
+
+// --- callbacks ---------------------------------------------------------------------------
+
+void appdna_buffer_free(appdna_buffer *buffer) {
+    free(buffer->bytes);
+    buffer->bytes = NULL;
+    buffer->count = buffer->capacity = 0;
+}
+
+static size_t append(char *data, size_t size, size_t count, void *context) {
+    appdna_buffer *buffer = context;
+    size_t n = size * count;
+    if (buffer->limit && buffer->count + n > buffer->limit) {
+        buffer->over_limit = 1;
+        return 0;   // CURLE_WRITE_ERROR
+    }
+    if (buffer->count + n > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 64 * 1024;
+        while (capacity < buffer->count + n) capacity *= 2;
+        uint8_t *grown = realloc(buffer->bytes, capacity);
+        if (!grown) return 0;
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->count, data, n);
+    buffer->count += n;
+    return n;
+}
+
+int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers) {
+    int rc = 0;
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_WRITEFUNCTION, append);
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_WRITEDATA, body);
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_HEADERFUNCTION, append);
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_HEADERDATA, headers);
+    return rc;
+}
+
+int64_t appdna_monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+static int past_deadline(void *context, long long dltotal, long long dlnow, long long ultotal, long long ulnow) {
+    (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
+    appdna_deadline *deadline = context;
+    if (appdna_monotonic_ns() >= deadline->deadline_ns) {
+        deadline->expired = 1;
+        return 1;   // CURLE_ABORTED_BY_CALLBACK
+    }
+    return 0;
+}
+
+int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline) {
+    int rc = 0;
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_XFERINFOFUNCTION, past_deadline);
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_XFERINFODATA, deadline);
+    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_NOPROGRESS, 0L);
+    return rc;
+}
