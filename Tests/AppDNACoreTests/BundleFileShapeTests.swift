@@ -65,23 +65,6 @@ final class BundleFileShapeTests: XCTestCase {
         XCTAssertEqual(BundleFileShape.counts(sdk.root).flags, 2)
     }
 
-    func testFetchChecks() throws {
-        func errors(_ text: String) throws -> [String] {
-            try BundleFetchChecks.errors(JSONDocument(bytes: Array(text.utf8), options: JSONParseOptions(duplicateKeys: .record))).map(\.description)
-        }
-        XCTAssertEqual(try errors(#"{"bundle_version":1,"experiments":{"e":{"variants":[{"id":"a","weight":0.3},{"id":"b","weight":0.7}]}}}"#), [])
-        XCTAssertEqual(try errors(#"{"bundle_version":1,"experiments":{"experiments":{"e/1":{"variants":[{"id":"a","weight":0.3},{"id":"a","weight":0.6}]}}}}"#),
-                       [#"/experiments/experiments/e~11/variants/1/id: variant id "a" is used twice"#,
-                        "/experiments/experiments/e~11/variants: the weights sum to 0.8999999999999999, not 1"])
-        XCTAssertEqual(try errors(#"{"bundle_version":-1}"#), ["/bundle_version: bundle_version must be an integer >= 0"])
-        XCTAssertEqual(try errors(#"{"bundle_version":1.5}"#), ["/bundle_version: bundle_version must be an integer >= 0"])
-        XCTAssertEqual(try errors(#"[1]"#), ["/: the bundle is a JSON array, not an object"])
-        XCTAssertEqual(try errors(#"{"bundle_version":1,"content":{"experiments":{"e":{"variants":[],"traffic_allocation":2}}}}"#),
-                       ["/content/experiments/e/traffic_allocation: traffic_allocation must be a number in 0..1",
-                        "/content/experiments/e/variants: variants must be a non-empty array"])
-        XCTAssertEqual(try errors(#"{"bundle_version":1,"bundle_version":2}"#).count, 1)
-    }
-
     func testAtomicReplaceKeepsModeAndLeavesNoTemporaryFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-atomic-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -334,19 +334,29 @@ final class BundleFetchEndToEndTests: XCTestCase {
         let server = try LoopbackHTTPServer(Self.routes { _ in .init(json: Self.apiBundle(weights: (0.5, 0.4))) })
         let result = try fetch(server, ["--force"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("/content/experiments/exp_paywall_v3/variants: the weights sum to 0.9"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("/content/experiments/exp_paywall_v3/variants: weights of \"exp_paywall_v3\" sum to 0.9, not 1 [E014]"), result.stderr)
         try assertUntouched()
         let forced = try fetch(server, ["--force", "--no-validate"])
         XCTAssertEqual(forced.status, 0, forced.stderr)
         XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: output)), Data(Self.oldFile))
     }
 
-    func testBundleWithoutVersionIsInvalid() throws {
+    /// As `bundle validate` says: a missing bundle_version is a warning, not an error.
+    func testBundleWithoutVersionIsWrittenWithAWarning() throws {
         try writeOldFile()
         let server = try LoopbackHTTPServer(Self.routes { _ in .init(json: #"{"content": {"experiments": {}}}"#) })
         let result = try fetch(server, ["--force"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("appdna: warning: response:1:1: bundle_version is missing"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("W006"), "the content wrapper is what fetch fixes: no warning for it")
+    }
+
+    func testBundleVersionThatIsNotAnIntegerIsAnError() throws {
+        try writeOldFile()
+        let server = try LoopbackHTTPServer(Self.routes { _ in .init(json: #"{"bundle_version": 1.5, "content": {"experiments": {}}}"#) })
+        let result = try fetch(server, ["--force"])
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stderr.contains("bundle_version is missing"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("[E005]"), result.stderr)
         try assertUntouched()
     }
 

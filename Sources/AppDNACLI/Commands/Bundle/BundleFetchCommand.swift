@@ -138,10 +138,20 @@ enum BundleFetchCommand {
             }
         }
         if validate, let document {
-            let errors = BundleFetchChecks.errors(document)
+            // The same rules as `bundle validate`. Warnings are shown but do not stop a fetch; the
+            // two about the API's shape are moot, because fetch writes the SDK's shape.
+            let findings = BundleValidator.validate(document: document)
+            let errors = findings.filter { $0.severity == .error }
+            func describe(_ finding: BundleFinding) -> String {
+                let path = finding.pointer.description.isEmpty ? "" : "\(finding.pointer): "
+                return "response:\(finding.line):\(finding.column): \(path)\(finding.message) [\(finding.rule.rawValue)]"
+            }
+            for finding in findings.prefix(20) where finding.severity == .warning && finding.rule != .contentWrapper && finding.rule != .apiSectionName {
+                invocation.warn(describe(finding))
+            }
             if !errors.isEmpty {
                 for finding in errors.prefix(20) {
-                    invocation.io.stderr.writeLine("appdna: bundle error: \(finding)")
+                    invocation.io.stderr.writeLine("appdna: bundle error: " + describe(finding))
                 }
                 if errors.count > 20 { invocation.io.stderr.writeLine("appdna: … and \(errors.count - 20) more") }
                 return negative(invocation, "the bundle from \(HTTPURL(url)?.hostAndPort ?? url) is invalid (\(errors.count) error\(errors.count == 1 ? "" : "s")); \(output) not changed",
