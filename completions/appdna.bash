@@ -73,7 +73,7 @@ _appdna() {
             fi ;;
         "bundle fetch")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--output -o --key-file --force --raw --no-validate --timeout --retries --require-live --min-version --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             if [[ "$cur" == -* ]]; then
@@ -83,7 +83,7 @@ _appdna() {
             fi ;;
         "bundle diff")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--format --stat --ignore --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--format --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;

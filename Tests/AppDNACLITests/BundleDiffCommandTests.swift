@@ -29,7 +29,8 @@ final class BundleDiffCommandTests: XCTestCase {
         XCTAssertEqual(runCLI(["bundle", "diff", a, "-"], stdin: "\n\n{\"x\": }").status, 65)
         XCTAssertTrue(runCLI(["bundle", "diff", a, "-"], stdin: "\n\n{\"x\": }").stderr.hasPrefix("appdna: <stdin>:3:7: not JSON: "))
         XCTAssertEqual(runCLI(["bundle", "diff", a, "/nonexistent.json"]).status, 66)
-        XCTAssertEqual(runCLI(["bundle", "diff", a, "@remote"]).status, 64)
+        XCTAssertEqual(runCLI(["bundle", "diff", a, "@live"]).status, 64, "only @remote names the live bundle")
+        XCTAssertEqual(runCLI(["bundle", "diff", a, "@remote"]).status, 78, "no key: a configuration error before any request")
         XCTAssertEqual(runCLI(["bundle", "diff", "-", "-"]).status, 64)
         XCTAssertEqual(runCLI(["bundle", "diff", "--ignore", "x", a, b]).status, 64)
     }

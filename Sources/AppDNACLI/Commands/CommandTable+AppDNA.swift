@@ -107,9 +107,11 @@ extension CommandTable {
                 (about 1 - sum of w^2), users entering or leaving with traffic_allocation, status, variant \
                 and flag changes, and bundle_version not increasing while the content changed. \
                 --format patch prints an RFC 6902 JSON Patch that turns OLD into NEW (with --ignore, ignored \
-                parts stay as in OLD). Live bundles (@remote) are not supported yet: save the live bundle \
-                to a file first. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is \
-                not JSON, 66 when a file is missing.
+                parts stay as in OLD). @remote stands for the live bundle, downloaded as bundle fetch does \
+                (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries) and laid out in the SDK \
+                file shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
+                is stale. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
+                66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch.
                 """,
                 operands: BundleDiffCommand.operands,
                 flags: BundleDiffCommand.flags,
@@ -117,6 +119,7 @@ extension CommandTable {
                     ExampleSpec("appdna bundle diff old/appdna-config.json appdna-config.json", "What changed, and who switches variant?"),
                     ExampleSpec("appdna bundle diff --stat --ignore /generated_at a.json b.json", "A summary, ignoring the generation time."),
                     ExampleSpec("appdna bundle diff --format patch a.json b.json > change.json-patch", "An RFC 6902 patch from a.json to b.json."),
+                    ExampleSpec("appdna bundle diff --stat MyApp/Resources/appdna-config.json @remote", "Is the embedded bundle stale?"),
                 ],
                 run: BundleDiffCommand.run),
             CommandSpec(

@@ -3,8 +3,8 @@ import AppDNACore
 /// `appdna bundle diff OLD NEW`: what changed between two bundles and what it does to users.
 enum BundleDiffCommand {
     static let operands = [
-        OperandSpec("OLD", "The bundle before: a file, or '-' for standard input", completion: .file),
-        OperandSpec("NEW", "The bundle after: a file, or '-' for standard input", completion: .file),
+        OperandSpec("OLD", "The bundle before: a file, '-' for standard input, or @remote for the live bundle", completion: .file),
+        OperandSpec("NEW", "The bundle after: a file, '-' for standard input, or @remote for the live bundle", completion: .file),
     ]
 
     static let flags = [
@@ -12,16 +12,19 @@ enum BundleDiffCommand {
                  completion: .choices(["text", "json", "patch"]), default: "text"),
         FlagSpec("stat", "Print only a summary: changes per section"),
         FlagSpec("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", repeatable: true),
-    ]
+    ] + LiveBundleConnection.flags
+
+    /// The operand that stands for the live bundle.
+    static let remote = "@remote"
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let oldPath = arguments.operand(0)!, newPath = arguments.operand(1)!
-        for path in [oldPath, newPath] where path.hasPrefix("@") {
-            throw Failure(.usage, "'\(path)': live bundles (@remote) are not supported yet; save one to a file first",
-                          hint: "curl -s -H \"x-api-key: $APPDNA_SDK_KEY\" https://api.appdna.ai/api/v1/sdk/config-bundle -o live.json")
+        for path in [oldPath, newPath] where path.hasPrefix("@") && path != remote {
+            throw Failure(.usage, "'\(path)': the live bundle is spelled @remote (a file name starting with @ needs ./ before it)")
         }
         if oldPath == "-" && newPath == "-" { throw Failure(.usage, "OLD and NEW cannot both be '-' (standard input)") }
+        if oldPath == remote && newPath == remote { throw Failure(.usage, "OLD and NEW cannot both be @remote") }
         var ignore: [JSONPointer] = []
         for text in arguments.all("ignore") {
             do {
@@ -31,8 +34,11 @@ enum BundleDiffCommand {
             }
         }
         let stdin = invocation.io.stdinDescriptor
-        let old = try parse(try BundleInput.load(path: oldPath, stdinDescriptor: stdin))
-        let new = try parse(try BundleInput.load(path: newPath, stdinDescriptor: stdin))
+        func load(_ path: String) throws -> JSONDocument {
+            path == remote ? try liveBundle(invocation) : try parse(try BundleInput.load(path: path, stdinDescriptor: stdin))
+        }
+        let old = try load(oldPath)
+        let new = try load(newPath)
         let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
         let out = invocation.stdout
         if arguments.has("stat") {
@@ -45,6 +51,22 @@ enum BundleDiffCommand {
             }
         }
         return diff.isEmpty ? .success : .negative
+    }
+
+    /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape (the
+    /// shape `bundle fetch` writes), so comparing it with the embedded file shows content
+    /// changes, not the API's wrapper.
+    static func liveBundle(_ invocation: Invocation) throws -> JSONDocument {
+        let connection = try LiveBundleConnection(invocation)
+        let response = try connection.downloadBundle()
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: response.body)
+        } catch {
+            throw Failure(.unavailable, "@remote: the response of \(connection.base)\(BundleFetchCommand.bundlePath) is not JSON: \(error.message)")
+        }
+        guard document.root.kind == .object else { return document }
+        return try JSONDocument(bytes: BundleFileShape.sdkFileBytes(document.root))
     }
 
     static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {

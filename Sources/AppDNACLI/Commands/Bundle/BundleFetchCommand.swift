@@ -13,14 +13,10 @@ enum BundleFetchCommand {
 
     static let flags: [FlagSpec] = [
         FlagSpec("output", short: "o", value: "PATH", "Where to write the bundle ('-' for stdout)", completion: .file, default: defaultOutput),
-        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
-                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
-                 completion: .file),
+    ] + LiveBundleConnection.flags + [
         FlagSpec("force", "Download even when the server's bundle_version equals the file's"),
         FlagSpec("raw", "Write the response bytes exactly as received instead of the SDK file shape"),
         FlagSpec("no-validate", "Write the bundle even when it fails the checks"),
-        FlagSpec("timeout", value: "SECONDS", "Bound on the whole command, retries included", default: "60"),
-        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, or Retry-After)", default: "3"),
         FlagSpec("require-live", "Fail unless the key is a production (adn_live_) key"),
         FlagSpec("min-version", value: "N", "Fail when the server's bundle_version is lower than N"),
     ]
@@ -35,9 +31,9 @@ enum BundleFetchCommand {
     When the output file exists, GET /api/v1/sdk/config-bundle/version is asked first and \
     nothing is downloaded or written when bundle_version is unchanged (--force downloads \
     anyway).
-    Nothing is written unless the response is a JSON bundle with an integer bundle_version \
-    and well-formed experiments (variants with unique ids, weights in 0..1 summing to 1): a \
-    bundle that fails is not written (status 1) unless --no-validate. The file is replaced \
+    Nothing is written unless the bundle passes the rules of appdna bundle validate (its \
+    warnings are shown but do not stop the fetch): a bundle with errors is not written \
+    (status 1) unless --no-validate. The file is replaced \
     atomically (temporary file in the same directory, fsync, rename): on any failure the old \
     file is left byte for byte as it was.
     The key comes from APPDNA_SDK_KEY or --key-file, never from a flag value, and is shown \
@@ -65,13 +61,12 @@ enum BundleFetchCommand {
         let arguments = invocation.arguments
         let output = arguments.value("output") ?? defaultOutput
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
-        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
-        let retries = try arguments.integer("retries", in: 0...100) ?? 3
         let minVersion = try arguments.integer("min-version", in: 0...Int.max)
         let raw = arguments.has("raw"), validate = !arguments.has("no-validate")
 
         // Configuration first (78): nothing touches the network before it is right.
-        let key = try readKey(invocation)
+        let connection = try LiveBundleConnection(invocation)
+        let key = connection.key
         let environment = invocation.io.environment
         if key.environment == .test {
             if arguments.has("require-live") {
@@ -83,21 +78,13 @@ enum BundleFetchCommand {
                 invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
-        let base = try apiBase(environment)
-        let deadline = Deadline(secondsFromNow: timeout)
-        let client = HTTPClient(
-            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
-            policy: RetryPolicy(maxRetries: retries),
-            onRetry: { notice in
-                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(formatSeconds(notice.delay))")
-            })
-        let headers: [(name: String, value: String)] = [("x-api-key", key.secret), ("Accept", "application/json")]
+        let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
         if output != "-" && !arguments.has("force"), let local = localVersion(output) {
             let url = base + versionPath
             do {
-                let response = try client.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
+                let response = try connection.get(versionPath)
                 if response.status == 401 || response.status == 403 {
                     throw HTTPStatus.error(for: response, what: "GET \(url)")
                 }
@@ -121,8 +108,7 @@ enum BundleFetchCommand {
 
         // 2. Download.
         let url = base + bundlePath
-        let response = try client.send(HTTPRequest(url: url, headers: headers), deadline: deadline)
-        guard (200...299).contains(response.status) else { throw HTTPStatus.error(for: response, what: "GET \(url)") }
+        let response = try connection.downloadBundle()
         let body = response.body
 
         // 3. Parse and check before anything is written.

@@ -1,0 +1,53 @@
+import AppDNACore
+import AppDNANet
+
+/// The API connection `bundle fetch` and `bundle diff @remote` share: the key (from
+/// APPDNA_SDK_KEY or --key-file), the checked base URL, one deadline for the whole command and
+/// an HTTP client with the retry policy of --retries.
+struct LiveBundleConnection {
+    /// `--key-file`, `--timeout` and `--retries`: every command that talks to the API takes them.
+    static let flags: [FlagSpec] = [
+        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
+                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
+                 completion: .file),
+        FlagSpec("timeout", value: "SECONDS", "Bound on the whole command, retries included", default: "60"),
+        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, or Retry-After)", default: "3"),
+    ]
+
+    let key: APIKey
+    let base: String
+    let deadline: Deadline
+    let client: HTTPClient
+
+    /// Reads and checks the configuration (78 on any problem) before any request is made.
+    init(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
+        let retries = try arguments.integer("retries", in: 0...100) ?? 3
+        key = try BundleFetchCommand.readKey(invocation)
+        base = try BundleFetchCommand.apiBase(invocation.io.environment)
+        deadline = Deadline(secondsFromNow: timeout)
+        client = HTTPClient(
+            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
+            policy: RetryPolicy(maxRetries: retries),
+            onRetry: { notice in
+                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(BundleFetchCommand.formatSeconds(notice.delay))")
+            })
+    }
+
+    var headers: [(name: String, value: String)] { [("x-api-key", key.secret), ("Accept", "application/json")] }
+
+    /// GET `path` under the base URL, retried by the policy, within the deadline.
+    func get(_ path: String) throws -> HTTPResponse {
+        try client.send(HTTPRequest(url: base + path, headers: headers), deadline: deadline)
+    }
+
+    /// The live bundle's response; a status other than 2xx is an error (77 for 401/403, else 69/75).
+    func downloadBundle() throws -> HTTPResponse {
+        let response = try get(BundleFetchCommand.bundlePath)
+        guard (200...299).contains(response.status) else {
+            throw HTTPStatus.error(for: response, what: "GET \(base + BundleFetchCommand.bundlePath)")
+        }
+        return response
+    }
+}
