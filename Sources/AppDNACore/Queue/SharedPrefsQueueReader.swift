@@ -13,6 +13,9 @@ struct SharedPrefsQueueReader {
         var eventLine = 0
         var stopped = false
         var openLine = 0
+        // The newline ending a line inside event_queue separates events, unless the file ends
+        // there: then the last event is cut off.
+        var lineEndPending = false
 
         func emit(_ item: QueueItem) {
             if !stopped && !body(item) { stopped = true }
@@ -70,6 +73,10 @@ struct SharedPrefsQueueReader {
                     if state != .inside { return true }
                 }
                 guard state == .inside else { return false }
+                if lineEndPending {
+                    lineEndPending = false
+                    append(10, line: number)
+                }
                 while i < line.count {
                     let byte = line[i]
                     if byte == UInt8(ascii: "<") {
@@ -92,13 +99,14 @@ struct SharedPrefsQueueReader {
                     append(byte, line: number)
                     i += 1
                 }
-                append(10, line: number)
+                lineEndPending = true
                 return !stopped
             }
         } catch {
             throw Failure(.ioError, "\(path): \(error.message)")
         }
         if state == .inside && !stopped {
+            if lineEndPending && IOSQueueReader(path: path).endsWithNewline() { append(10, line: 0) }
             flush(truncated: true)
             emit(.problem(QueueProblem(.truncated, QueueLocation(path: path, line: openLine),
                                        "the file ends before </string> closes event_queue")))
