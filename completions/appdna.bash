@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--platform|--prefix|--request|--scheme|--secret-file|--signature|--trait|--variants) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--installed-at|--name|--now|--platform|--prefix|--request|--scheme|--secret-file|--signature|--since|--trait|--until|--user|--variants) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"webhook"|"webhook verify"|"webhook sign"|"queue"|"queue inspect"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -43,13 +43,18 @@ _appdna() {
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
         --header) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
+        --name) COMPREPLY=(); return 0 ;;
+        --now) COMPREPLY=(); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
         --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
+        --since) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
+        --until) COMPREPLY=(); return 0 ;;
+        --user) COMPREPLY=(); return 0 ;;
         --variants) COMPREPLY=(); return 0 ;;
     esac
 
@@ -76,6 +81,18 @@ _appdna() {
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;
+        "queue")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "inspect" -- "$cur")
+            fi ;;
+        "queue inspect")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
@@ -90,7 +107,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket webhook completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket webhook queue completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

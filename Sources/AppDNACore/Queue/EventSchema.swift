@@ -89,7 +89,8 @@ public struct EventFields {
                     switch field.key {
                     case "platform": platform = string(field.value, "/device/platform")
                     case "sdk_version": sdkVersion = string(field.value, "/device/sdk_version")
-                    case "os", "app_version", "locale", "country": _ = string(field.value, "/device/" + field.key)
+                    case "os", "app_version", "locale", "country":
+                        if field.value.kind != .string { _ = string(field.value, "/device/" + field.key) }
                     case "bundle_version": _ = integer(field.value, "/device/bundle_version")
                     default: break
                     }
@@ -99,7 +100,7 @@ public struct EventFields {
                 for field in value.members {
                     switch field.key {
                     case "session_id": sessionID = string(field.value, "/context/session_id")
-                    case "screen": _ = string(field.value, "/context/screen")
+                    case "screen": if field.value.kind != .string { _ = string(field.value, "/context/screen") }
                     case "client_seq":
                         clientSeq = integer(field.value, "/context/client_seq")
                         if let seq = clientSeq, seq < 0 {
@@ -107,13 +108,23 @@ public struct EventFields {
                         }
                     case "experiment_exposures":
                         guard kind(field.value, .array, "/context/experiment_exposures") else { continue }
-                        for (index, exposure) in field.value.elements.enumerated() {
-                            let pointer = "/context/experiment_exposures/\(index)"
-                            guard object(exposure, pointer) else { continue }
-                            for key in ["exp", "variant"] {
-                                if let item = exposure[key] { _ = string(item, pointer + "/" + key) } else {
-                                    findings.append(SchemaFinding(code: "missing-field", pointer: pointer + "/" + key, message: "\(pointer.dropFirst()) has no \(key)"))
+                        var index = 0
+                        for exposure in field.value.elements {
+                            defer { index += 1 }
+                            guard object(exposure, "/context/experiment_exposures/\(index)") else { continue }
+                            var sawExp = false, sawVariant = false
+                            for item in exposure.members {
+                                if item.key == "exp" {
+                                    sawExp = true
+                                    _ = string(item.value, "/context/experiment_exposures/\(index)/exp")
+                                } else if item.key == "variant" {
+                                    sawVariant = true
+                                    _ = string(item.value, "/context/experiment_exposures/\(index)/variant")
                                 }
+                            }
+                            for (key, seen) in [("exp", sawExp), ("variant", sawVariant)] where !seen {
+                                let pointer = "/context/experiment_exposures/\(index)"
+                                findings.append(SchemaFinding(code: "missing-field", pointer: pointer + "/" + key, message: "\(pointer.dropFirst()) has no \(key)"))
                             }
                         }
                     default: break
@@ -137,9 +148,10 @@ public struct EventFields {
         if !sawUser { findings.append(SchemaFinding(code: "missing-field", pointer: "/user", message: "user (with anon_id) is missing")) }
     }
 
-    private mutating func kind(_ node: JSONNode, _ expected: JSONKind, _ pointer: String) -> Bool {
+    private mutating func kind(_ node: JSONNode, _ expected: JSONKind, _ pointer: @autoclosure () -> String) -> Bool {
         let actual = node.kind
         if actual == expected { return true }
+        let pointer = pointer()
         let field = pointer.dropFirst().replacingSlashes()
         if actual == .null {
             findings.append(SchemaFinding(code: "null-field", pointer: pointer, message: "\(field) is null (optional fields are omitted, not null)"))
@@ -149,15 +161,16 @@ public struct EventFields {
         return false
     }
 
-    private mutating func string(_ node: JSONNode, _ pointer: String) -> String? {
-        kind(node, .string, pointer) ? node.string : nil
+    private mutating func string(_ node: JSONNode, _ pointer: @autoclosure () -> String) -> String? {
+        kind(node, .string, pointer()) ? node.string : nil
     }
 
-    private mutating func object(_ node: JSONNode, _ pointer: String) -> Bool { kind(node, .object, pointer) }
+    private mutating func object(_ node: JSONNode, _ pointer: @autoclosure () -> String) -> Bool { kind(node, .object, pointer()) }
 
-    private mutating func integer(_ node: JSONNode, _ pointer: String) -> Int64? {
-        guard kind(node, .number, pointer) else { return nil }
+    private mutating func integer(_ node: JSONNode, _ pointer: @autoclosure () -> String) -> Int64? {
+        guard kind(node, .number, pointer()) else { return nil }
         if let value = node.int64 { return value }
+        let pointer = pointer()
         let field = pointer.dropFirst().replacingSlashes()
         findings.append(SchemaFinding(code: "wrong-type", pointer: pointer,
                                       message: "\(field) is \(node.numberText ?? "?"), not an integer"))
