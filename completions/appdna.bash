@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--key-file|--min-version|--output|--platform|--prefix|--request|--retries|--scheme|--secret-file|--signature|--timeout|--trait|--variants|-o) continue ;;
+            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--key-file|--min-version|--name|--now|--output|--platform|--prefix|--request|--retries|--scheme|--secret-file|--signature|--since|--timeout|--trait|--until|--user|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"queue"|"queue inspect"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -46,6 +46,8 @@ _appdna() {
         --installed-at) COMPREPLY=(); return 0 ;;
         --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --min-version) COMPREPLY=(); return 0 ;;
+        --name) COMPREPLY=(); return 0 ;;
+        --now) COMPREPLY=(); return 0 ;;
         --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
@@ -54,8 +56,11 @@ _appdna() {
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
+        --since) COMPREPLY=(); return 0 ;;
         --timeout) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
+        --until) COMPREPLY=(); return 0 ;;
+        --user) COMPREPLY=(); return 0 ;;
         --variants) COMPREPLY=(); return 0 ;;
         -o) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
     esac
@@ -105,6 +110,18 @@ _appdna() {
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;
+        "queue")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "inspect" -- "$cur")
+            fi ;;
+        "queue inspect")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
@@ -119,7 +136,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket bundle webhook completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

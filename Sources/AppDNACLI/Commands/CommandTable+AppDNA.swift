@@ -16,6 +16,7 @@ extension CommandTable {
         groups: [
             GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
             GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
+            GroupSpec("queue", summary: "Inspect event queues taken from devices"),
         ],
         commands: [
             CommandSpec(
@@ -140,6 +141,15 @@ extension CommandTable {
                 examples: [ExampleSpec("appdna webhook sign body.json --secret-file secret.txt",
                                        "Sign a test delivery (prints sha256=<hex>).")],
                 run: WebhookCommand.sign),
+            CommandSpec(
+                ["queue", "inspect"],
+                summary: "Summarise device event queues and list the events the server would reject",
+                discussion: QueueInspectCommand.discussion,
+                operands: QueueInspectCommand.operands,
+                flags: QueueInspectCommand.flags,
+                examples: QueueInspectCommand.examples,
+                alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH..."],
+                run: QueueInspectCommand.run),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",

@@ -1,0 +1,187 @@
+import AppDNACore
+
+/// `appdna queue inspect PATH…`: what is in a device's event queue, without touching it.
+enum QueueInspectCommand {
+    static let operands = [
+        OperandSpec("PATH", "A queue file (pending_events.json, appdna_events.db, ai.appdna.sdk.xml) or a directory to search",
+                    variadic: true, completion: .file),
+    ]
+
+    static let flags: [FlagSpec] = [
+        FlagSpec("events", "List the live events (one per line) instead of the summary"),
+        FlagSpec("name", value: "NAME", "With --events: only events with this event_name (repeatable)", repeatable: true),
+        FlagSpec("user", value: "ID", "With --events: only events whose user.anon_id or user.user_id is ID"),
+        FlagSpec("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)"),
+        FlagSpec("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)"),
+        FlagSpec("now", value: "TIME", "The time ages and the 7-day horizon are measured from (default: now)"),
+        FlagSpec("json", "Print one JSON document (with --events: one JSON object per line)"),
+    ]
+
+    static let discussion = """
+    Reads event queues taken from devices and says what is in them: the format (detected from \
+    the content, not the name), live, cancelled (by a tombstone), malformed (with line numbers) \
+    and truncated events, events by name, the time range and how many events are past the \
+    7-day horizon, users and sessions, platforms and SDK versions, client_seq gaps (events lost \
+    on the device), _sdk_events_dropped totals, duplicate event_ids, consent-false events, the \
+    size against the SDK's caps (10000 events, 5 MB), and every event the ingest API would \
+    reject, with the reason.
+    PATH is an iOS pending_events.json (a JSON array, or NDJSON with a legacy first line, \
+    tombstone lines and a cut-off last line), an Android appdna_events.db (SQLite; events still \
+    in its -wal count) or ai.appdna.sdk.xml, or a directory (a device container dump) searched \
+    for those. The input is never modified: SQLite databases are copied to a private temporary \
+    directory and the copy is opened read-only. Memory stays bounded whatever the input size.
+    Exit status: 0 the queues were read (findings are in the report), 65 a file is no queue \
+    format or part of a database is unreadable, 66 a PATH is missing or holds no queue.
+    """
+
+    static let examples = [
+        ExampleSpec("appdna queue inspect pending_events.json", "Summarise an iOS queue."),
+        ExampleSpec("appdna queue inspect device-dump/ --json", "Find and summarise every queue in a container dump, as JSON."),
+        ExampleSpec("appdna queue inspect appdna_events.db --events --name purchase_completed --since 2026-02-18",
+                    "List the purchases queued since 18 February."),
+    ]
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let now = try time(arguments, "now") ?? currentMilliseconds()
+        var status = ExitStatus.success
+        var sources: [QueueSource] = []
+        for path in arguments.operands {
+            do throws(Failure) {
+                let found = try QueueSource.sources(at: path)
+                if found.isEmpty {
+                    throw Failure(.inputMissing, "\(path): no event queue found in this directory",
+                                  hint: "looked for pending_events.json, appdna_events.db and ai.appdna.sdk.xml by content")
+                }
+                sources += found
+            } catch {
+                Runner.report(error, io: invocation.io)
+                if status == .success { status = ExitStatus(error.kind) }
+            }
+        }
+        guard !sources.isEmpty else { return status }
+        let listing = arguments.has("events") || arguments.has("name") || arguments.has("user")
+            || arguments.has("since") || arguments.has("until")
+        if listing {
+            let filter = try EventFilter(arguments)
+            let unreadable = try QueueEventList.write(sources, filter: filter, json: arguments.has("json"), invocation: invocation)
+            if unreadable && status == .success { status = .malformedInput }
+            return status
+        }
+        let summary = try QueueInspector(now: now).inspect(sources)
+        if arguments.has("json") {
+            QueueInspectReport.writeJSON(summary, to: invocation.stdout)
+        } else {
+            QueueInspectReport.writeText(summary, invocation: invocation)
+        }
+        if summary.unreadable > 0 && status == .success { status = .malformedInput }
+        return status
+    }
+
+    static func time(_ arguments: ParsedArguments, _ flag: String) throws(Failure) -> Int64? {
+        guard let text = arguments.value(flag) else { return nil }
+        guard let ms = Timestamp.milliseconds(from: text) else {
+            throw Failure(.usage, "--\(flag) takes milliseconds since 1970 or an ISO 8601 time (2026-02-19T10:00:00Z), not '\(text)'")
+        }
+        return ms
+    }
+
+    static func currentMilliseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+}
+
+/// The `--events` filters.
+struct EventFilter {
+    let names: Set<String>
+    let user: String?
+    let since: Int64?
+    let until: Int64?
+
+    init(_ arguments: ParsedArguments) throws(Failure) {
+        names = Set(arguments.all("name"))
+        user = arguments.value("user")
+        since = try QueueInspectCommand.time(arguments, "since")
+        until = try QueueInspectCommand.time(arguments, "until")
+    }
+
+    func accepts(_ fields: EventFields) -> Bool {
+        if !names.isEmpty, !names.contains(fields.name ?? "") { return false }
+        if let user, fields.anonID != user && fields.userID != user { return false }
+        if since != nil || until != nil {
+            guard let ts = fields.timestamp else { return false }
+            if let since, ts < since { return false }
+            if let until, ts > until { return false }
+        }
+        return true
+    }
+}
+
+/// `--events`: one line (or NDJSON object) per live event, streamed.
+enum QueueEventList {
+    /// Returns whether part of some queue was unreadable.
+    static func write(_ sources: [QueueSource], filter: EventFilter, json: Bool, invocation: Invocation) throws -> Bool {
+        let out = invocation.stdout
+        var unreadable = false
+        for source in sources {
+            try source.read { item in
+                switch item {
+                case .problem(let problem):
+                    if problem.kind == .unreadable { unreadable = true }
+                    invocation.warn("\(problem.location): \(problem.kind.rawValue): \(problem.message)")
+                case .event(let event) where !event.cancelled:
+                    let fields = EventFields(event.root)
+                    guard filter.accepts(fields) else { break }
+                    if json { writeJSON(event, fields, to: out) } else { writeText(event, fields, to: out) }
+                default: break
+                }
+                return !out.isBroken
+            }
+        }
+        return unreadable
+    }
+
+    static func writeText(_ event: QueueEvent, _ fields: EventFields, to out: OutputSink) {
+        var columns = [
+            fields.timestamp.map { Timestamp.iso8601(milliseconds: $0) } ?? "-",
+            fields.name ?? "-",
+            fields.eventID ?? "-",
+            fields.anonID ?? "-",
+            event.location.description,
+        ]
+        if fields.rejected { columns.append("rejected: " + fields.findings.map(\.message).joined(separator: "; ")) }
+        out.writeLine(columns.map { $0.replacingTabs() }.joined(separator: "\t"))
+    }
+
+    static func writeJSON(_ event: QueueEvent, _ fields: EventFields, to out: OutputSink) {
+        var object = QueueInspectReport.locationJSON(event.location)
+        func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
+        func optional(_ value: Int64?) -> JSONValue { value.map { .number(JSONNumber($0)) } ?? .null }
+        object["event_id"] = optional(fields.eventID)
+        object["event_name"] = optional(fields.name)
+        object["ts_ms"] = optional(fields.timestamp)
+        object["time"] = optional(fields.timestamp.map { Timestamp.iso8601(milliseconds: $0) })
+        object["anon_id"] = optional(fields.anonID)
+        object["user_id"] = optional(fields.userID)
+        object["session_id"] = optional(fields.sessionID)
+        object["client_seq"] = optional(fields.clientSeq)
+        object["rejected"] = .array(fields.findings.map(QueueInspectReport.findingJSON))
+        var bytes = JSONWriter().write(.object(object))
+        bytes.removeLast()
+        bytes.append(contentsOf: ",\"event\":".utf8)
+        if event.document.bytes.contains(10) || event.document.bytes.contains(13) || event.document.hadByteOrderMark {
+            bytes.append(contentsOf: JSONWriter().write(event.root.value))
+        } else {
+            bytes.append(contentsOf: event.document.bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(10)
+        out.write(bytes)
+    }
+}
+
+extension String {
+    func replacingTabs() -> String { contains("\t") || contains("\n") ? String(map { $0 == "\t" || $0 == "\n" ? " " : $0 }) : self }
+}

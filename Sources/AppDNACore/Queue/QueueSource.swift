@@ -1,0 +1,125 @@
+/// One queue file, its format detected from its content (never from its name).
+public struct QueueSource: Sendable, Equatable {
+    public let path: String
+    /// As detected before reading; an iOS file starting with an array may turn out to be NDJSON
+    /// with a legacy first line (the reader then reports `.legacyArray`).
+    public let format: QueueFormat
+
+    public init(path: String, format: QueueFormat) {
+        self.path = path
+        self.format = format
+    }
+
+    static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    /// Detects the format of the file at `path`; throws 66 for a missing file and 65 when the
+    /// content is no queue format.
+    public static func detect(path: String) throws(Failure) -> QueueSource {
+        let head = try Self.head(path, count: 4096)
+        if let format = format(head: head, path: path) { return QueueSource(path: path, format: format) }
+        let what = head.isEmpty ? "the file is empty" : "the content is none of the queue formats"
+        throw Failure(.malformedInput, "\(path): not an event queue: \(what)",
+                      hint: "expected an iOS pending_events.json (JSON array or NDJSON), an Android appdna_events.db (SQLite) or ai.appdna.sdk.xml")
+    }
+
+    static func format(head: [UInt8], path: String) -> QueueFormat? {
+        if head.starts(with: sqliteMagic) { return .androidSQLite }
+        if head.isEmpty, hasWriteAheadLog(path) { return .androidSQLite }
+        guard let first = head.withUnsafeBytes({ IOSQueueReader.firstNonSpace($0) }) else { return nil }
+        switch head[first] {
+        case UInt8(ascii: "["): return .iosArray
+        case UInt8(ascii: "{"): return .iosNDJSON
+        case UInt8(ascii: "<"): return .androidSharedPrefs
+        default: return nil
+        }
+    }
+
+    /// A WAL-mode database never checkpointed can be an empty file beside its `-wal`.
+    static func hasWriteAheadLog(_ path: String) -> Bool {
+        guard let head = try? Self.head(path + "-wal", count: 4), head.count == 4 else { return false }
+        return head[0] == 0x37 && head[1] == 0x7F && head[2] == 0x06 && (head[3] == 0x82 || head[3] == 0x83)
+    }
+
+    static func head(_ path: String, count: Int) throws(Failure) -> [UInt8] {
+        let fd = try ChunkReading.open(path: path)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, count, 0) }
+        if n < 0 { throw Failure(.ioError, "\(path): \(SystemError.describe(errno))") }
+        buffer.removeLast(count - n)
+        return buffer
+    }
+
+    /// The queues in `path`: the file itself (whatever its content: an error if it is no
+    /// queue), or every queue file under a directory (a device container dump), found by
+    /// content: SQLite databases with a `pending_events` table, XML with an `event_queue`
+    /// string, JSON whose start names `event_id` or `appdna_removed`. Sorted by path.
+    public static func sources(at path: String) throws(Failure) -> [QueueSource] {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw Failure(.inputMissing, "\(path): \(SystemError.describe(errno))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [try detect(path: path)] }
+        var found: [QueueSource] = []
+        walk(path, depth: 0, into: &found)
+        return found
+    }
+
+    static func walk(_ directory: String, depth: Int, into found: inout [QueueSource]) {
+        guard depth < 32, let handle = opendir(directory) else { return }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        closedir(handle)
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: walk(path, depth: depth + 1, into: &found)
+            case S_IFREG: if let source = probe(path) { found.append(source) }
+            default: continue
+            }
+        }
+    }
+
+    /// A file in a directory dump that holds an AppDNA queue, or nil.
+    static func probe(_ path: String) -> QueueSource? {
+        guard let head = try? Self.head(path, count: 64 * 1024), let format = format(head: head, path: path) else { return nil }
+        func contains(_ text: String) -> Bool {
+            let needle = Array(text.utf8)
+            return head.withUnsafeBytes { ByteSearch.find(needle, in: $0) != nil }
+        }
+        switch format {
+        case .androidSQLite:
+            var hasTable = false
+            try? SQLiteQueueReader(path: path).read { item in
+                if case .problem(let problem) = item, problem.kind == .unreadable, problem.message.hasPrefix("no pending_events") {
+                    hasTable = false
+                } else {
+                    hasTable = true
+                }
+                return false
+            }
+            return hasTable || contains("pending_events") ? QueueSource(path: path, format: format) : nil
+        case .androidSharedPrefs:
+            return contains("event_queue") ? QueueSource(path: path, format: format) : nil
+        case .iosArray, .iosNDJSON:
+            return contains("\"event_id\"") || contains("\"appdna_removed\"") ? QueueSource(path: path, format: format) : nil
+        }
+    }
+
+    /// Reads the queue, calling `body` with each item in queue order until it returns false.
+    /// Never writes to the input (SQLite reads a private copy; see `SQLiteQueueReader`).
+    public func read(_ body: (QueueItem) -> Bool) throws(Failure) {
+        switch format {
+        case .iosArray, .iosNDJSON: try IOSQueueReader(path: path).read(body)
+        case .androidSQLite: try SQLiteQueueReader(path: path).read(body)
+        case .androidSharedPrefs: try SharedPrefsQueueReader(path: path).read(body)
+        }
+    }
+}

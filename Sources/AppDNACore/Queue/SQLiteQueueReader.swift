@@ -1,0 +1,163 @@
+/// Reads Android's `appdna_events.db` (`pending_events(_id, event_json, created_at)`) in
+/// `created_at, _id` order, the order the SDK sends.
+///
+/// The user's files are never opened for writing: the database and its `-wal` (events still in
+/// the write-ahead log count) and `-journal` are copied into a private temporary directory and
+/// the copy is opened read-only, so SQLite's `-shm` and any recovery happen there. Nothing is
+/// created or changed beside the input.
+struct SQLiteQueueReader {
+    let path: String
+
+    static let companions = ["-wal", "-journal"]
+
+    func read(_ body: (QueueItem) -> Bool) throws(Failure) {
+        let copy = try TemporaryCopy(of: path, companions: Self.companions)
+        defer { copy.remove() }
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: "file:" + Self.uriEscaped(copy.path) + "?mode=ro",
+                                          flags: SQLite.openReadOnly | SQLite.openURI)
+        } catch {
+            _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "cannot open the database: \(error.message)")))
+            return
+        }
+        do {
+            let check = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pending_events'")
+            guard try check.step() else {
+                _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "no pending_events table: not an AppDNA event database")))
+                return
+            }
+        } catch {
+            _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "cannot read the database: \(error.message)")))
+            return
+        }
+        var rows = 0
+        var stopped = false
+        func scan(_ sql: String) throws(Failure) {
+            let statement = try database.prepare(sql)
+            while try statement.step() {
+                rows += 1
+                let rowID = statement.int64(0)
+                let location = QueueLocation(path: path, rowID: rowID)
+                let text = statement.text(1)
+                let item: QueueItem
+                if statement.isNull(1) {
+                    item = .problem(QueueProblem(.malformed, location, "event_json is NULL"))
+                } else {
+                    do {
+                        let document = try JSONDocument(bytes: Array(text))
+                        if document.root.kind == .object {
+                            item = .event(QueueEvent(document: document, location: location, cancelled: false))
+                        } else {
+                            item = .problem(QueueProblem(.malformed, location, "event_json is a \(document.root.kind), not an event object"))
+                        }
+                    } catch {
+                        item = .problem(QueueProblem(.malformed, location, "event_json: \(error.message)"))
+                    }
+                }
+                if !body(item) {
+                    stopped = true
+                    return
+                }
+            }
+        }
+        do {
+            try scan("SELECT _id, event_json, created_at FROM pending_events ORDER BY created_at, _id")
+        } catch {
+            guard !stopped else { return }
+            if rows == 0 {
+                // Sorting reads every page first; in _id order the rows before the damage still come out.
+                do {
+                    try scan("SELECT _id, event_json, created_at FROM pending_events")
+                    _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path),
+                                                   "could not sort by created_at (\(error.message)); rows read in _id order")))
+                } catch let second {
+                    _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path),
+                                                   "the database is damaged: \(second.message); \(rows) row\(rows == 1 ? "" : "s") read in _id order before the damage, the rest is unreadable")))
+                }
+            } else {
+                _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path),
+                                               "the database is damaged: \(error.message); the rest after \(rows) rows is unreadable")))
+            }
+        }
+    }
+
+    /// A path as the path part of a `file:` URI.
+    static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "%"), ..<0x21, 0x7F...:
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 15)]], as: UTF8.self)
+            default:
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
+    }
+}
+
+/// A copy of a file (and whichever of its companions exist) in a fresh private directory.
+struct TemporaryCopy {
+    let directory: String
+    let path: String
+
+    init(of source: String, companions: [String]) throws(Failure) {
+        let base = (ProcessEnvironment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("appdna-queue-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw Failure(.cannotCreateOutput, "cannot create a temporary directory in \(base): \(SystemError.describe(errno))")
+        }
+        directory = String(cString: made)
+        path = directory + "/queue.db"
+        do {
+            try Self.copyFile(source, to: path, required: true)
+            for suffix in companions {
+                try Self.copyFile(source + suffix, to: path + suffix, required: false)
+            }
+        } catch {
+            remove()
+            throw error
+        }
+    }
+
+    func remove() {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        rmdir(directory)
+    }
+
+    static func copyFile(_ source: String, to destination: String, required: Bool) throws(Failure) {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        if input < 0 {
+            if !required && errno == ENOENT { return }
+            throw Failure(.inputMissing, "\(source): \(SystemError.describe(errno))")
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if output < 0 { throw Failure(.cannotCreateOutput, "\(destination): \(SystemError.describe(errno))") }
+        defer { close(output) }
+        var failure: Failure? = nil
+        try ChunkReading.forEachChunk(fileDescriptor: input, name: source) { chunk in
+            guard failure == nil else { return }
+            var offset = 0
+            while offset < chunk.count {
+                let n = write(output, chunk.baseAddress! + offset, chunk.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = Failure(.ioError, "copying \(source) to \(destination): \(SystemError.describe(errno))")
+                    return
+                }
+                offset += n
+            }
+        }
+        if let failure { throw failure }
+    }
+}
+
+extension ProcessEnvironment {
+    /// One variable, without building the whole dictionary.
+    static func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+}
