@@ -104,32 +104,13 @@ final class BundleValidatorRobustnessTests: XCTestCase {
         let directory = BundleValidatorFixtureTests.directory
         let seeds = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             .map { try [UInt8](Data(contentsOf: directory.appendingPathComponent($0))) }
-        let tokens: [[UInt8]] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u00", "\\ud800", "0", "-", "1e400", "0.57",
+        let mutator = ByteMutator(tokens: ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u00", "\\ud800", "0", "-", "1e400", "0.57",
                                  "9007199254740993", "null", "true", "\"weight\":", "\"variants\":[]", "\"salt\":\"\"",
-                                 "\"status\":\"paused\"", "\"content\":{}", "\"bundle_version\":", "\u{0}", "é", "\u{FEFF}", "\n", "\r\n"]
-            .map { Array($0.utf8) }
+                                 "\"status\":\"paused\"", "\"content\":{}", "\"bundle_version\":", "\u{0}", "é", "\u{FEFF}", "\n", "\r\n"])
         var generator = SplitMix64(seed: seed)
         var kinds: [String: Int] = [:]
         for _ in 0..<cases {
-            var bytes = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
-            for _ in 0..<Int.random(in: 1...4, using: &generator) {
-                let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &generator)
-                switch Int.random(in: 0..<6, using: &generator) {
-                case 0 where position < bytes.count:
-                    bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
-                case 1:
-                    bytes.insert(UInt8.random(in: 0...255, using: &generator), at: position)
-                case 2 where position < bytes.count:
-                    bytes.removeSubrange(position..<min(bytes.count, position + Int.random(in: 1...32, using: &generator)))
-                case 3 where position < bytes.count:
-                    let end = min(bytes.count, position + Int.random(in: 1...64, using: &generator))
-                    bytes.insert(contentsOf: Array(bytes[position..<end]), at: Int.random(in: 0...bytes.count, using: &generator))
-                case 4:
-                    bytes.insert(contentsOf: tokens[Int.random(in: 0..<tokens.count, using: &generator)], at: position)
-                default:
-                    bytes = Array(bytes.prefix(position))
-                }
-            }
+            let bytes = mutator.mutate(seeds[Int.random(in: 0..<seeds.count, using: &generator)], using: &generator)
             let findings = BundleValidator.validate(bytes: bytes)
             Self.checkInvariants(findings, input: bytes)
             for f in findings { kinds[f.code, default: 0] += 1 }

@@ -12,24 +12,12 @@ final class QueueFuzzTests: XCTestCase {
     override func setUpWithError() throws { directory = try QueueFixtures.directory() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
+    static let mutator = ByteMutator(tokens: ["{", "}", "[", "]", ",", ":", "\"", "\\", "\n", "\r", "&", ";", "<", ">", "/", " ", "0", "e", "-",
+                                              "\u{0}", "\u{FF}", "é", "&amp;", "&#x", "{\"appdna_removed\": [", "\"event_id\":"],
+                                     maxEdits: 8, maxDelete: 20, maxDuplicate: 200)
+
     static func mutate(_ input: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
-        var bytes = input
-        let interesting: [UInt8] = Array("{}[],:\"\\\n\r&;<>/ 0e-".utf8) + [0x00, 0xFF, 0xC3, 0x80, 0xE2]
-        for _ in 0..<Int.random(in: 1...8, using: &rng) {
-            guard !bytes.isEmpty else { break }
-            let at = Int.random(in: 0..<bytes.count, using: &rng)
-            switch Int.random(in: 0..<6, using: &rng) {
-            case 0: bytes[at] = interesting.randomElement(using: &rng)!
-            case 1: bytes[at] = UInt8.random(in: 0...255, using: &rng)
-            case 2: bytes.insert(interesting.randomElement(using: &rng)!, at: at)
-            case 3: bytes.removeSubrange(at..<min(bytes.count, at + Int.random(in: 1...20, using: &rng)))
-            case 4:
-                let end = min(bytes.count, at + Int.random(in: 1...200, using: &rng))
-                bytes.insert(contentsOf: bytes[at..<end], at: Int.random(in: 0...bytes.count, using: &rng))
-            default: bytes.removeSubrange(at...)
-            }
-        }
-        return bytes
+        mutator.mutate(input, using: &rng)
     }
 
     func fuzz(name: String, seed: UInt64, iterations: Int, _ make: () -> String) throws {

@@ -22,32 +22,12 @@ final class WebhookFuzzTests: XCTestCase {
         "POST / HTTP/1.1\r\nA: b\r\n  folded\r\n\r\n{\"id\":1}\n",
     ]
 
-    /// One random edit: flip, insert, delete, duplicate a span, or splice in an interesting token.
+    static let mutator = ByteMutator(tokens: ["\r\n", "\n", "\r", ":", "=", ";", " ", "0", "ffffffffffffffffff", "-1", "sha1=", "sha256=",
+                                              "Content-Length: 99999\r\n", "Transfer-Encoding: chunked\r\n", "==", "+/", "\u{0}", "é", "\r\n\r\n"],
+                                     maxDelete: 16, maxDuplicate: 32)
+
     static func mutate(_ input: [UInt8], _ generator: inout SplitMix64) -> [UInt8] {
-        var bytes = input
-        let tokens: [[UInt8]] = ["\r\n", "\n", "\r", ":", "=", ";", " ", "0", "ffffffffffffffffff", "-1", "sha1=", "sha256=",
-                                 "Content-Length: 99999\r\n", "Transfer-Encoding: chunked\r\n", "==", "+/", "\u{0}", "é", "\r\n\r\n"]
-            .map { Array($0.utf8) }
-        for _ in 0..<Int.random(in: 1...4, using: &generator) {
-            let position = bytes.isEmpty ? 0 : Int.random(in: 0...bytes.count, using: &generator)
-            switch Int.random(in: 0..<6, using: &generator) {
-            case 0 where position < bytes.count:
-                bytes[position] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
-            case 1:
-                bytes.insert(UInt8.random(in: 0...255, using: &generator), at: position)
-            case 2 where position < bytes.count:
-                let end = min(bytes.count, position + Int.random(in: 1...16, using: &generator))
-                bytes.removeSubrange(position..<end)
-            case 3 where position < bytes.count:
-                let end = min(bytes.count, position + Int.random(in: 1...32, using: &generator))
-                bytes.insert(contentsOf: bytes[position..<end], at: position)
-            case 4:
-                bytes.insert(contentsOf: tokens.randomElement(using: &generator)!, at: position)
-            default:
-                bytes = Array(bytes.prefix(position))
-            }
-        }
-        return bytes
+        mutator.mutate(input, using: &generator)
     }
 
     func testSignatureHeaderParserNeverCrashes() {

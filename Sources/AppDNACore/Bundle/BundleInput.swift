@@ -14,23 +14,16 @@ public struct BundleInput {
     /// `path` "-" is standard input (`stdinDescriptor`).
     public static func load(path: String, stdinDescriptor: Int32 = 0) throws(Failure) -> BundleInput {
         if path == "-" { return try load(fileDescriptor: stdinDescriptor, name: stdinName, sizeHint: 0) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            throw Failure(.inputMissing, "\(path): \(SystemError.describe(code))")
-        }
+        let file = try FileReading.openForReading(path)
+        let fd = file.descriptor
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw Failure(.inputMissing, "\(path): is a directory")
-        }
-        if (info.st_mode & S_IFMT) == S_IFREG && info.st_size > 0 {
+        if file.isRegular && file.size > 0 {
             // A regular file: its size is known, so read it straight into place (no skipping
             // needed: the bytes are on disk already, and memory is the file's size either way).
-            return BundleInput(name: path, bytes: try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size)),
+            return BundleInput(name: path, bytes: try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: file.size),
                                skippedLines: 0, skippedColumns: 0)
         }
-        return try load(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size))
+        return try load(fileDescriptor: fd, name: path, sizeHint: file.size)
     }
 
     public static func load(fileDescriptor fd: Int32, name: String, sizeHint: Int) throws(Failure) -> BundleInput {

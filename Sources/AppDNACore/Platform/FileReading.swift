@@ -3,17 +3,39 @@ public enum FileReading {
     /// Reads the file at `path` ("-" is standard input) completely.
     public static func readAll(path: String) throws(Failure) -> [UInt8] {
         if path == "-" { return try readAll(fileDescriptor: 0, name: "standard input") }
+        let file = try openForReading(path)
+        defer { close(file.descriptor) }
+        return try readAll(fileDescriptor: file.descriptor, name: path, sizeHint: file.size)
+    }
+
+    /// An input file opened for reading, with what `fstat` says of it.
+    public struct OpenedFile {
+        public let descriptor: Int32
+        /// The size of a regular file (0 for pipes and devices).
+        public let size: Int
+        public let isRegular: Bool
+    }
+
+    /// Opens `path` for reading; a missing, unreadable file or a directory is `.inputMissing`
+    /// (status 66) with the reason in words. The caller closes the descriptor.
+    public static func openForReading(_ path: String) throws(Failure) -> OpenedFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let code = errno
             throw Failure(.inputMissing, "\(path): \(SystemError.describe(code))")
         }
-        defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(.inputMissing, "\(path): \(SystemError.describe(code))")
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
             throw Failure(.inputMissing, "\(path): is a directory")
         }
-        return try readAll(fileDescriptor: fd, name: path, sizeHint: Int(info.st_size))
+        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+        return OpenedFile(descriptor: fd, size: isRegular ? Int(info.st_size) : 0, isRegular: isRegular)
     }
 
     /// Reads `fileDescriptor` to its end. `sizeHint` (a regular file's size) sizes the buffer
