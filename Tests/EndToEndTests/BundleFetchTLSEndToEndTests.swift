@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// TLS failures reported in words: a real TLS server (`openssl s_server`) on 127.0.0.1 with a
+/// self-signed certificate that the system trust store rightly rejects.
+extension BundleFetchEndToEndTests {
+    func testUntrustedCertificateIsExplainedAndNothingIsWritten() throws {
+        let openssl = "/usr/bin/openssl"
+        guard FileManager.default.isExecutableFile(atPath: openssl) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("openssl is needed (scripts/install-test-tools installs it)") }
+            throw XCTSkip("openssl is not installed")
+        }
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: openssl)
+        made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+                          "-days", "1", "-subj", "/CN=127.0.0.1"]
+        made.standardOutput = FileHandle.nullDevice
+        made.standardError = FileHandle.nullDevice
+        try made.run()
+        made.waitUntilExit()
+        XCTAssertEqual(made.terminationStatus, 0)
+
+        // A free port: bind one, note it, release it for the server.
+        let port = try freeLoopbackPort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: openssl)
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        server.standardInput = Pipe()
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        XCTAssertTrue(waitUntilListening(port: port), "openssl s_server did not start")
+
+        // The test files live in the fetch test's directory; keep only the bundle file there.
+        try FileManager.default.removeItem(atPath: certificate)
+        try FileManager.default.removeItem(atPath: key)
+        try writeOldFile()
+        let result = try fetch(nil, ["--retries", "0", "--timeout", "10"], url: "https://127.0.0.1:\(port)")
+        XCTAssertEqual(result.status, 69, result.stderr)
+        XCTAssertTrue(result.stderr.contains("TLS"), result.stderr)
+        XCTAssertTrue(result.stderr.lowercased().contains("certificate"), result.stderr)
+        try assertUntouched()
+    }
+
+    func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw XCTSkip("cannot bind a loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func waitUntilListening(port: Int) -> Bool {
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if connected { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
