@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ingest_server.py PORT COUNT_FILE: a loopback ingest API for bench/replay.sh that acks at once.
+"""ingest_server.py PORT COUNT_FILE [FAIL_AFTER]: a loopback ingest API for bench/replay.sh that acks at once.
 
 Answers POST /api/v1/ingest/events with 200 after checking the body inflates as raw DEFLATE
 to {"batch": [...]}; counts the events it received and writes the count to COUNT_FILE on
@@ -10,8 +10,11 @@ import sys
 import zlib
 
 port, count_file = int(sys.argv[1]), sys.argv[2]
+# Optional third argument N: answer 503 from the N+1st request on (to show an interrupted replay).
+fail_after = int(sys.argv[3]) if len(sys.argv) > 3 else None
 received = 0
 bad = 0
+requests = 0
 
 
 async def handle(reader, writer):
@@ -26,12 +29,17 @@ async def handle(reader, writer):
                     name, value = line.split(":", 1)
                     headers[name.strip().lower()] = value.strip()
             body = await reader.readexactly(int(headers.get("content-length", "0")))
+            global requests
+            requests += 1
             status = b"200 OK"
+            if fail_after is not None and requests > fail_after:
+                status = b"503 Service Unavailable"
             try:
                 events = json.loads(zlib.decompress(body, -15))["batch"]
                 if headers.get("content-encoding") != "deflate" or not headers.get("x-api-key"):
                     raise ValueError("headers")
-                received += len(events)
+                if status == b"200 OK":
+                    received += len(events)
             except Exception:  # noqa: BLE001 - any bad request is a 400 for the bench
                 bad += 1
                 status = b"400 Bad Request"

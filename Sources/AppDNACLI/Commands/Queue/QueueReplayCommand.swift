@@ -236,7 +236,7 @@ enum QueueReplayCommand {
         if options.json {
             writeJSON(plan, options: options, url: url, outcome: outcome, undelivered: undelivered, seconds: seconds, dryRun: false, to: invocation.stdout)
         } else {
-            writeSummary(outcome, toSend: toSend, undelivered: undelivered, seconds: seconds, options: options, invocation: invocation)
+            writeSummary(outcome, plan: plan, toSend: toSend, undelivered: undelivered, seconds: seconds, options: options, invocation: invocation)
         }
         if let stop = outcome.stop {
             Runner.report(stop, io: invocation.io)
@@ -314,9 +314,9 @@ enum QueueReplayCommand {
         for (reason, why) in skipReasons {
             guard let count = plan.skipped[reason], count > 0 else { continue }
             rows.append(("", "\(reason.rawValue) \(count): \(why)"))
-        }
-        for example in plan.invalidExamples {
-            rows.append(("", "  \(example.0): \(example.2)"))
+            if reason == .invalid {
+                for example in plan.invalidExamples { rows.append(("", "  \(example.0): \(example.2)")) }
+            }
         }
         rows.append(("destination", "POST \(url)" + (key.map { " with the key \($0.masked)" } ?? " (no key: set APPDNA_SDK_KEY or --key-file)")))
         rows.append(("journal", options.stateDirectory + "/journal"))
@@ -329,7 +329,7 @@ enum QueueReplayCommand {
         out.flush()
     }
 
-    static func writeSummary(_ outcome: ReplaySender.Outcome, toSend: Int, undelivered: Int, seconds: Double,
+    static func writeSummary(_ outcome: ReplaySender.Outcome, plan: Plan, toSend: Int, undelivered: Int, seconds: Double,
                              options: Options, invocation: Invocation) {
         let out = invocation.stdout
         let rate = seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / seconds).rounded()) : 0
@@ -340,6 +340,13 @@ enum QueueReplayCommand {
         if outcome.deadLettered > 0 {
             let statuses = outcome.deadLetterStatuses.sorted { $0.key < $1.key }.map { "HTTP \($0.key): \($0.value)" }.joined(separator: ", ")
             out.writeLine("  dead-lettered \(outcome.deadLettered) (\(statuses)): \(options.deadLetterPath)")
+        }
+        let invalid = plan.skipped[.invalid] ?? 0, deadBefore = plan.skipped[.deadLettered] ?? 0
+        if invalid > 0 {
+            out.writeLine("  never sent: \(invalid) event\(invalid == 1 ? "" : "s") the ingest API would reject (see the plan)")
+        }
+        if deadBefore > 0 {
+            out.writeLine("  dead-lettered by an earlier run: \(deadBefore) (\(options.deadLetterPath))")
         }
         if undelivered > 0 {
             out.writeLine("  undelivered \(undelivered): run the same command again to resume")
