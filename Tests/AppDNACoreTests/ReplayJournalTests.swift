@@ -23,13 +23,15 @@ final class ReplayJournalTests: XCTestCase {
     func testRecordsSurviveAndACutOffLineIsIgnored() throws {
         let a = "00000001-0000-4000-8000-000000000001", b = "00000002-0000-4000-8000-000000000002"
         let c = "00000003-0000-4000-8000-000000000003"
-        let journal = try ReplayJournal(directory: directory.path)
-        XCTAssertTrue(journal.delivered.isEmpty)
-        try journal.openForWriting()
-        try journal.record(deadLetter: false, status: 200, ids: [a, b])
-        try journal.record(deadLetter: true, status: 400, ids: [c])
+        var journal: ReplayJournal? = try ReplayJournal(directory: directory.path)
+        XCTAssertTrue(journal!.delivered.isEmpty)
+        try journal!.openForWriting()
+        try journal!.record(deadLetter: false, status: 200, ids: [a, b])
+        try journal!.record(deadLetter: true, status: 400, ids: [c])
+        let path = journal!.journalPath
+        journal = nil   // the process ends: the lock goes with it
         // A crash in the middle of the next write.
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: journal.journalPath))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         handle.seekToEndOfFile()
         handle.write(Data("delivered 200 00000004-0000-4000-8000-0000".utf8))
         try handle.close()
