@@ -21,9 +21,13 @@ let package = Package(
         // The one HTTP layer: requests with deadlines, retries, Retry-After, same-host
         // redirects, over the system libcurl loaded at first use (never linked: commands that
         // do not use the network do not load it). No Foundation here either.
-        .target(name: "AppDNANet", dependencies: ["AppDNACore", "CCurlLoader"]),
+        .target(name: "AppDNANet", dependencies: ["AppDNACore", "CCurlLoader", "CZlibLoader"]),
         // dlopen/dlsym of libcurl with the few declarations it needs; no curl headers required.
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // Raw DEFLATE for event ingest through the system zlib, loaded with dlopen at first use
+        // like libcurl (only zlib.h's types are needed at build time; nothing is linked).
+        .target(name: "CZlibLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])),
+                                                      .linkedLibrary("pthread", .when(platforms: [.linux]))]),
         // The command table, lexer, help/man/completion generators and the commands.
         .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
@@ -36,6 +40,6 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer"]),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
         // cut-off bodies, never answering). Test support only: no product uses it.
-        .target(name: "LoopbackHTTPServer", path: "Tests/LoopbackHTTPServer"),
+        .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),
     ]
 )

@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--bundle|--color|--count|--country|--find|--format|--header|--ignore|--installed-at|--key-file|--min-version|--name|--now|--output|--platform|--prefix|--request|--retries|--scheme|--secret-file|--signature|--since|--timeout|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--bundle|--color|--concurrency|--count|--country|--dead-letter|--find|--format|--header|--ignore|--installed-at|--key-file|--max-age|--min-version|--name|--now|--output|--platform|--prefix|--rate|--request|--retries|--scheme|--secret-file|--signature|--since|--state-dir|--timeout|--trait|--until|--user|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"queue"|"queue inspect"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -35,28 +35,34 @@ _appdna() {
     # The value of the flag just typed.
     case "$prev" in
         --app-version) COMPREPLY=(); return 0 ;;
+        --batch-size) COMPREPLY=(); return 0 ;;
         --bundle) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --color) _appdna_reply < <(compgen -W "auto always never" -- "$cur"); return 0 ;;
+        --concurrency) COMPREPLY=(); return 0 ;;
         --count) COMPREPLY=(); return 0 ;;
         --country) COMPREPLY=(); return 0 ;;
+        --dead-letter) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
         --header) COMPREPLY=(); return 0 ;;
         --ignore) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
         --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --max-age) COMPREPLY=(); return 0 ;;
         --min-version) COMPREPLY=(); return 0 ;;
         --name) COMPREPLY=(); return 0 ;;
         --now) COMPREPLY=(); return 0 ;;
         --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
+        --rate) COMPREPLY=(); return 0 ;;
         --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --retries) COMPREPLY=(); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
         --since) COMPREPLY=(); return 0 ;;
+        --state-dir) _appdna_reply < <(compgen -d -- "$cur"); return 0 ;;
         --timeout) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
         --until) COMPREPLY=(); return 0 ;;
@@ -114,11 +120,17 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "inspect" -- "$cur")
+                _appdna_reply < <(compgen -W "inspect replay" -- "$cur")
             fi ;;
         "queue inspect")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--events --name --user --since --until --now --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
+        "queue replay")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--yes -y --dry-run -n --batch-size --concurrency --rate --max-age --include-stale --now --state-dir --dead-letter --key-file --timeout --retries --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;

@@ -16,7 +16,7 @@ extension CommandTable {
         groups: [
             GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
             GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
-            GroupSpec("queue", summary: "Inspect event queues taken from devices"),
+            GroupSpec("queue", summary: "Inspect and replay event queues taken from devices"),
         ],
         commands: [
             CommandSpec(
@@ -150,6 +150,14 @@ extension CommandTable {
                 examples: QueueInspectCommand.examples,
                 alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH..."],
                 run: QueueInspectCommand.run),
+            CommandSpec(
+                ["queue", "replay"],
+                summary: "Deliver the live events of device queues to the ingest API, resumably",
+                discussion: QueueReplayCommand.discussion,
+                operands: QueueInspectCommand.operands,
+                flags: QueueReplayCommand.flags,
+                examples: QueueReplayCommand.examples,
+                run: QueueReplayCommand.run),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",

@@ -1,0 +1,240 @@
+/// An `event_id` (a lowercase UUID) as 128 bits: exact, and a fraction of a String's memory in
+/// the sets `queue replay` keeps of delivered and seen events.
+public struct EventID128: Hashable, Sendable {
+    public let high: UInt64
+    public let low: UInt64
+
+    /// Nil unless `text` is a lowercase UUID (the schema's rule for event_id).
+    public init?<Bytes: Collection>(utf8 text: Bytes) where Bytes.Element == UInt8 {
+        guard text.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0
+        for (index, byte) in text.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt64
+            switch byte {
+            case 48...57: value = UInt64(byte - 48)
+            case 97...102: value = UInt64(byte - 87)
+            default: return nil
+            }
+            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
+            digits += 1
+        }
+        self.high = high
+        self.low = low
+    }
+
+    public init?(_ text: String) { self.init(utf8: Array(text.utf8)) }
+}
+
+/// The state of a replay, in a directory of its own (never the input queue): an append-only
+/// journal of acknowledged batches, the dead-letter file, and a lock.
+///
+/// Journal: a first line `appdna-replay-journal 1`, then one line per batch the server answered
+/// for good, written with one `write` and fsynced before the next batch is counted:
+/// `delivered STATUS ID…` (2xx) or `dead-letter STATUS ID…` (a permanent 4xx). Only complete
+/// lines count: a line cut off by a crash is ignored (its events are sent again, which the server
+/// deduplicates by event_id).
+public final class ReplayJournal: @unchecked Sendable {
+    public static let header = "appdna-replay-journal 1"
+    public let directory: String
+    public var journalPath: String { directory + "/journal" }
+    public var lockPath: String { directory + "/lock" }
+
+    /// Ids the journal records as delivered / dead-lettered (read when opened).
+    public private(set) var delivered: Set<EventID128> = []
+    public private(set) var deadLettered: Set<EventID128> = []
+    /// Complete lines read, and lines ignored (cut off or not understood).
+    public private(set) var ignoredLines = 0
+
+    private var fd: Int32 = -1
+    private var lockFD: Int32 = -1
+    private var mutex = pthread_mutex_t()
+
+    /// Reads the journal in `directory` if there is one; creates nothing.
+    public init(directory: String) throws(Failure) {
+        self.directory = directory
+        pthread_mutex_init(&mutex, nil)
+        try load()
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        if lockFD >= 0 { close(lockFD) }
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// The same journal read again, keeping the lock and the open file (call after
+    /// `openForWriting`: another run may have finished while this one planned).
+    public func reloaded() throws(Failure) -> ReplayJournal {
+        delivered = []
+        deadLettered = []
+        ignoredLines = 0
+        try load()
+        return self
+    }
+
+    private func load() throws(Failure) {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.readAll(path: journalPath)
+        } catch {
+            var info = stat()
+            if stat(journalPath, &info) != 0 && errno == ENOENT { return }
+            throw Failure(.ioError, "cannot read the replay journal: \(error.message)")
+        }
+        var lineStart = 0
+        var first = true
+        for index in bytes.indices where bytes[index] == 10 {
+            let line = bytes[lineStart..<index]
+            lineStart = index + 1
+            if first {
+                first = false
+                if Array(line) == Array(Self.header.utf8) { continue }
+                throw Failure(.malformedInput, "\(journalPath): not an appdna replay journal",
+                              hint: "point --state-dir at a directory of its own")
+            }
+            parse(line)
+        }
+        if lineStart < bytes.count { ignoredLines += 1 }   // cut off by a crash
+    }
+
+    private func parse(_ line: ArraySlice<UInt8>) {
+        let words = line.split(separator: 0x20)
+        guard words.count >= 3 else { ignoredLines += 1; return }
+        let kind = String(decoding: words[0], as: UTF8.self)
+        var ids: [EventID128] = []
+        for word in words.dropFirst(2) {
+            guard let id = EventID128(utf8: word) else { ignoredLines += 1; return }
+            ids.append(id)
+        }
+        switch kind {
+        case "delivered": delivered.formUnion(ids)
+        case "dead-letter": deadLettered.formUnion(ids)
+        default: ignoredLines += 1
+        }
+    }
+
+    /// Creates the directory, takes the lock (or says who holds it) and opens the journal for
+    /// appending. Call once, before sending.
+    public func openForWriting() throws(Failure) {
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+            throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(SystemError.describe(errno))",
+                          hint: "use --state-dir to put it somewhere writable")
+        }
+        try lock()
+        var info = stat()
+        let existed = stat(journalPath, &info) == 0
+        fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 {
+            throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(SystemError.describe(errno))")
+        }
+        if !existed || info.st_size == 0 {
+            try append(Self.header + "\n")
+            Self.syncDirectory(directory)
+        } else if Self.lastByte(journalPath) != 10 {
+            try append("\n")   // end a line a crash cut off, so the next one starts clean
+        }
+    }
+
+    private func lock() throws(Failure) {
+        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if lockFD < 0 {
+            throw Failure(.cannotCreateOutput, "cannot create the lock \(lockPath): \(SystemError.describe(errno))")
+        }
+        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            let holder = (try? FileReading.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let pid = holder.split(separator: "\n").first.map(String.init) ?? ""
+            close(lockFD)
+            lockFD = -1
+            throw Failure(.temporary, "another appdna queue replay\(pid.isEmpty ? "" : " (pid \(pid))") is replaying this queue (lock \(lockPath))",
+                          hint: "wait for it to finish; the lock goes away with the process, even when it is killed")
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(lockFD, 0)
+        _ = text.withUnsafeBytes { pwrite(lockFD, $0.baseAddress!, text.count, 0) }
+    }
+
+    /// Records a batch the server answered for good, durably (write + fsync) before returning.
+    public func record(deadLetter: Bool, status: Int, ids: [String]) throws(Failure) {
+        var line = deadLetter ? "dead-letter " : "delivered "
+        line += String(status)
+        for id in ids { line += " " + id }
+        line += "\n"
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        try append(line)
+        if fdatasync(fd) != 0 {
+            throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.describe(errno))")
+        }
+    }
+
+    private func append(_ text: String) throws(Failure) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { throw Failure(.ioError, "\(journalPath): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
+            written += n
+        }
+    }
+
+    static func lastByte(_ path: String) -> UInt8? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
+        var byte: UInt8 = 0
+        return pread(fd, &byte, 1, info.st_size - 1) == 1 ? byte : nil
+    }
+
+    static func syncDirectory(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { _ = fsync(fd); close(fd) }
+    }
+}
+
+/// The dead-letter file: one JSON object per line for every event the server refused for good,
+/// appended and fsynced before the journal records them.
+public final class DeadLetterFile: @unchecked Sendable {
+    public let path: String
+    private var fd: Int32 = -1
+    private var mutex = pthread_mutex_t()
+
+    public init(path: String) {
+        self.path = path
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Appends `lines` (each ending in a newline) with one write, then fsyncs.
+    public func append(_ lines: [UInt8]) throws(Failure) {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        if fd < 0 {
+            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(SystemError.describe(errno))")
+            }
+            if let last = ReplayJournal.lastByte(path), last != 10 {
+                _ = write(fd, [UInt8(10)], 1)
+            }
+        }
+        var written = 0
+        while written < lines.count {
+            let n = lines.withUnsafeBytes { write(fd, $0.baseAddress! + written, lines.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { throw Failure(.ioError, "\(path): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
+            written += n
+        }
+        if fdatasync(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.describe(errno))") }
+    }
+}

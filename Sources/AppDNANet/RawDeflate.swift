@@ -1,0 +1,34 @@
+import AppDNACore
+import CZlibLoader
+
+/// Raw DEFLATE (RFC 1951: no zlib header, no Adler-32 trailer), the encoding of event ingest
+/// bodies despite their `Content-Encoding: deflate` header. zlib is loaded at first use.
+public enum RawDeflate {
+    public static func compress(_ bytes: [UInt8], level: Int32 = 6) throws(HTTPError) -> [UInt8] {
+        try load()
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var count = 0
+        let rc = bytes.withUnsafeBufferPointer { appdna_deflate_raw($0.baseAddress, $0.count, level, &output, &count) }
+        guard rc == 0, let output else { throw HTTPError(.internalError, "zlib could not compress a request body") }
+        defer { appdna_zlib_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: count))
+    }
+
+    /// Nil when `bytes` is not one complete raw DEFLATE stream or inflates beyond `limit`.
+    public static func inflate(_ bytes: [UInt8], limit: Int = 256 << 20) -> [UInt8]? {
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var count = 0
+        let rc = bytes.withUnsafeBufferPointer { appdna_inflate_raw($0.baseAddress, $0.count, limit, &output, &count) }
+        guard rc == 0, let output else { return nil }
+        defer { appdna_zlib_free(output) }
+        return Array(UnsafeBufferPointer(start: output, count: count))
+    }
+
+    static func load() throws(HTTPError) {
+        var message = [CChar](repeating: 0, count: 256)
+        if appdna_zlib_load(&message, message.count) != 0 {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw HTTPError(.unavailable, text, hint: "install zlib (Debian/Ubuntu: apt-get install zlib1g)")
+        }
+    }
+}
