@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+
+/// `appdna queue inspect` run as a binary on a queue file support received.
+final class QueueInspectEndToEndTests: XCTestCase {
+    typealias Replay = QueueReplayEndToEndTests
+
+    func testInspectSummarisesAndNeverChangesTheInput() throws {
+        // Live events 1–4, a tombstone cancelling 2, a garbage line and a cut-off last line.
+        let text = Replay.queue(1...4) + #"{"appdna_removed": ["\#(Replay.id(2))"]}"# + "\nnot json at all\n" + String(Replay.event(5).prefix(40))
+        let path = try temporaryFile(text, name: "pending_events.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try Binary.run(["queue", "inspect", path, "--now", String(Replay.now), "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        XCTAssertEqual(summary["live"] as? Int, 3)
+        XCTAssertEqual(summary["cancelled"] as? Int, 1)
+        XCTAssertEqual(summary["malformed"] as? Int, 1)
+        XCTAssertEqual(summary["truncated"] as? Int, 1)
+        let names = try XCTUnwrap(summary["events_by_name"] as? [[String: Any]])
+        XCTAssertEqual(names.first?["name"] as? String, "app_open")
+        XCTAssertEqual(names.first?["count"] as? Int, 3)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "inspect never changes its input")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path),
+                       ["pending_events.json"], "nothing is written beside the queue")
+
+        let text2 = try Binary.run(["queue", "inspect", path, "--now", String(Replay.now)])
+        XCTAssertEqual(text2.status, 0)
+        XCTAssertTrue(text2.text.contains("ios-ndjson"), text2.text)
+    }
+
+    func testMissingAndForeignFilesGiveTheDocumentedStatuses() throws {
+        let missing = try Binary.run(["queue", "inspect", "/nonexistent/pending_events.json"])
+        XCTAssertEqual(missing.status, 66, missing.stderr)
+        XCTAssertEqual(missing.stderrLines.count, 1, missing.stderr)
+        let foreign = try temporaryFile("just some notes\n", name: "notes.txt")
+        let result = try Binary.run(["queue", "inspect", foreign])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("appdna: "), result.stderr)
+    }
+}
