@@ -34,10 +34,12 @@ public struct CurlTransport: HTTPTransport {
         if deadline.hasPassed {
             throw HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout", deadlineExpired: true)
         }
-        guard let handle = appdna_curl_easy_init() else {
+        guard let handle = CurlHandlePool.shared.take() else {
             throw HTTPError(.internalError, "curl_easy_init failed")
         }
-        defer { appdna_curl_easy_cleanup(handle) }
+        // Returned after the buffers below are freed (defers run last to first), but reset
+        // before anything else can use it.
+        defer { CurlHandlePool.shared.give(handle) }
 
         let body = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)
         let headerBlock = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)

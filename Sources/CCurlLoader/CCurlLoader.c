@@ -23,6 +23,7 @@ typedef int (*global_init_fn)(long);
 static struct {
     init_fn easy_init;
     cleanup_fn easy_cleanup;
+    cleanup_fn easy_reset;
     perform_fn easy_perform;
     strerror_fn easy_strerror;
     version_fn version;
@@ -74,6 +75,7 @@ static void load(void) {
     } while (0)
     RESOLVE(easy_init, "curl_easy_init");
     RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_reset, "curl_easy_reset");
     RESOLVE(easy_perform, "curl_easy_perform");
     RESOLVE(easy_strerror, "curl_easy_strerror");
     RESOLVE(version, "curl_version");
@@ -99,6 +101,7 @@ int appdna_curl_load(char *message, size_t size) {
 
 appdna_curl_handle *appdna_curl_easy_init(void) { return (appdna_curl_handle *)curl.easy_init(); }
 void appdna_curl_easy_cleanup(appdna_curl_handle *handle) { curl.easy_cleanup(handle); }
+void appdna_curl_easy_reset(appdna_curl_handle *handle) { curl.easy_reset(handle); }
 int appdna_curl_easy_perform(appdna_curl_handle *handle) { return curl.easy_perform(handle); }
 const char *appdna_curl_easy_strerror(int code) { return curl.easy_strerror(code); }
 const char *appdna_curl_version(void) { return curl.version(); }

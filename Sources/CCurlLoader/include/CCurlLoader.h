@@ -84,6 +84,8 @@ int appdna_curl_load(char *message, size_t size);
 
 appdna_curl_handle *appdna_curl_easy_init(void);
 void appdna_curl_easy_cleanup(appdna_curl_handle *handle);
+/// Forgets every option but keeps the handle's open connections for the next request.
+void appdna_curl_easy_reset(appdna_curl_handle *handle);
 int appdna_curl_easy_perform(appdna_curl_handle *handle);
 const char *appdna_curl_easy_strerror(int code);
 /// libcurl's version string ("libcurl/8.5.0 OpenSSL/3.0.13 …").

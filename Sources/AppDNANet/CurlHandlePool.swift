@@ -1,0 +1,41 @@
+import AppDNACore
+import CCurlLoader
+
+/// Idle curl handles kept between requests, so consecutive requests to the same host reuse the
+/// open connection (curl keeps it in the handle) instead of connecting anew: `queue replay`
+/// sends thousands of batches. Thread-safe: replay's workers take and return handles
+/// concurrently; each handle is used by one request at a time.
+final class CurlHandlePool: @unchecked Sendable {
+    static let shared = CurlHandlePool()
+
+    /// More idle handles than this (the most in-flight requests replay allows) are closed.
+    private let capacity = 16
+    private var idle: [OpaquePointer] = []
+    private var lock = pthread_mutex_t()
+
+    private init() {
+        pthread_mutex_init(&lock, nil)
+    }
+
+    /// An idle handle (its connections kept), or a new one.
+    func take() -> OpaquePointer? {
+        pthread_mutex_lock(&lock)
+        let handle = idle.popLast()
+        pthread_mutex_unlock(&lock)
+        return handle ?? appdna_curl_easy_init()
+    }
+
+    /// Takes back a handle after its request. Its options are reset at once: they point at
+    /// buffers the finished request is about to free.
+    func give(_ handle: OpaquePointer) {
+        appdna_curl_easy_reset(handle)
+        pthread_mutex_lock(&lock)
+        if idle.count < capacity {
+            idle.append(handle)
+            pthread_mutex_unlock(&lock)
+        } else {
+            pthread_mutex_unlock(&lock)
+            appdna_curl_easy_cleanup(handle)
+        }
+    }
+}
