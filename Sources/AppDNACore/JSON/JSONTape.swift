@@ -55,6 +55,7 @@ struct JSONTapeBuilder {
             // Out of memory: there is nothing sensible left to do.
             fatalError("out of memory growing the JSON tape to \(capacity) nodes")
         }
+        HugePages.advise(raw, count: capacity * MemoryLayout<JSONTapeNode>.stride)
         // The node type is trivial, so binding the bytes is all the initialisation needed.
         return raw.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }
@@ -87,6 +88,9 @@ struct JSONTapeBuilder {
         capacity = max(count, 1)
         return JSONTape(base: base, count: count)
     }
+
+    /// Empties the tape, keeping its memory.
+    mutating func reset() { count = 0 }
 
     /// Frees the memory when parsing failed.
     func discard() { free(base) }
