@@ -2,10 +2,10 @@
 /// replaces recursion, so nesting depth is bounded by `maxDepth`, never by the thread's stack.
 /// The hot paths work on a raw pointer: no per-byte bounds checks, no String allocation.
 struct JSONParser {
-    let base: UnsafePointer<UInt8>
-    let end: Int
+    var base: UnsafePointer<UInt8>
+    var end: Int
     /// First byte after a byte-order mark, if there was one.
-    let contentStart: Int
+    var contentStart: Int
     let options: JSONParseOptions
     var tape: JSONTapeBuilder
 
@@ -17,6 +17,11 @@ struct JSONParser {
         var hasTable: Bool
         /// Where this object's keys start in `keys`.
         var keyBase: Int32
+        /// One bit per key fingerprint seen (of 64): a key whose bit is clear repeats no
+        /// earlier unescaped key, so most keys skip the comparisons.
+        var keyMask: UInt64 = 0
+        /// Whether a key so far had escapes (then every key is compared, after unescaping).
+        var escapedKeys = false
     }
     var frames: [Frame] = []
     /// A key of an open object, with a fingerprint so most unequal keys are told apart without
@@ -51,6 +56,21 @@ struct JSONParser {
         // A guess at the node count so typical documents never regrow; RSS only counts the
         // pages actually written.
         tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
+    }
+
+    /// Makes the parser ready for another input (no byte-order mark handling), keeping the
+    /// tape's and the stacks' memory: parsing many small documents (queue lines) one after
+    /// another then allocates nothing.
+    mutating func reset(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.end = count
+        self.contentStart = 0
+        tape.reset()
+        frames.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        tables.removeAll(keepingCapacity: true)
+        duplicates.removeAll(keepingCapacity: true)
+        longIntegerCount = 0
     }
 
     // MARK: - Driver
@@ -351,7 +371,11 @@ struct JSONParser {
             let keyBase = Int(frames[f].keyBase)
             let entry = keyEntry(keyIndex)
             let escaped = tape[keyIndex].flags & JSONTapeFlag.escaped != 0
-            var j = keyBase
+            let bit: UInt64 = 1 << ((entry.fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
+            let mayRepeat = escaped || frames[f].escapedKeys || frames[f].keyMask & bit != 0
+            frames[f].keyMask |= bit
+            if escaped { frames[f].escapedKeys = true }
+            var j = mayRepeat ? keyBase : keys.count
             while j < keys.count {
                 let other = keys[j]
                 // Unescaped keys with different lengths or fingerprints cannot be equal.

@@ -118,11 +118,11 @@ public final class QueueInspector {
 
     let listLimit: Int
     var summary: QueueSummary
-    private var names: [String: Int] = [:]
-    private var platforms: [String: Int] = [:]
-    private var versions: [String: Int] = [:]
+    private var names = CappedTable<Int>(limit: QueueInspector.nameLimit, initial: 0)
+    private var platforms = CappedTable<Int>(limit: 100, initial: 0)
+    private var versions = CappedTable<Int>(limit: 100, initial: 0)
     private var codes: [String: Int] = [:]
-    private var devices: [String: SequenceRanges] = [:]
+    private var devices = CappedTable<SequenceRanges>(limit: QueueInspector.deviceLimit, initial: SequenceRanges())
     private var bloom = IDBloomFilter()
     private var candidates: Set<UInt64> = []
 
@@ -135,9 +135,13 @@ public final class QueueInspector {
     public func inspect(_ sources: [QueueSource]) throws(Failure) -> QueueSummary {
         for source in sources {
             var part = QueueSourceSummary(path: source.path, format: source.format)
-            try source.read { item in
-                self.add(item, to: &part)
-                return true
+            if source.format == .iosNDJSON {
+                try inspectNDJSON(source.path, into: &part)
+            } else {
+                try source.read { item in
+                    self.add(item, to: &part)
+                    return true
+                }
             }
             summary.sources.append(part)
         }
@@ -176,17 +180,13 @@ public final class QueueInspector {
 
     private func track(sequence fields: EventFields) {
         guard let seq = fields.clientSeq else { return }
-        let device = fields.anonID ?? ""
-        if devices[device] == nil {
-            guard devices.count < Self.deviceLimit else { summary.devicesNotFollowed += 1; return }
-            devices[device] = SequenceRanges()
-        }
-        devices[device]!.insert(seq)
+        guard let slot = devices.slot(for: fields.anonID ?? "") else { summary.devicesNotFollowed += 1; return }
+        devices.values[slot].insert(seq)
     }
 
     private func count(_ fields: EventFields, event: QueueEvent) {
         if let name = fields.name {
-            if names[name] != nil || names.count < Self.nameLimit { names[name, default: 0] += 1 } else { summary.otherNames += 1 }
+            if let slot = names.slot(for: name) { names.values[slot] += 1 } else { summary.otherNames += 1 }
         } else {
             summary.unnamed += 1
         }
@@ -202,9 +202,9 @@ public final class QueueInspector {
         if let user = fields.userID { summary.identifiedUsers.insert(user) }
         if let session = fields.sessionID { summary.sessions.insert(session) }
         let platform = fields.platform ?? "(none)"
-        if platforms[platform] != nil || platforms.count < 100 { platforms[platform, default: 0] += 1 }
+        if let slot = platforms.slot(for: platform) { platforms.values[slot] += 1 }
         let version = platform + " " + (fields.sdkVersion ?? "(none)")
-        if versions[version] != nil || versions.count < 100 { versions[version, default: 0] += 1 }
+        if let slot = versions.slot(for: version) { versions.values[slot] += 1 }
         if fields.clientSeq == nil { summary.withoutSequence += 1 }
         if fields.name == EventFields.droppedEventName {
             summary.dropEvents += 1
@@ -227,14 +227,17 @@ public final class QueueInspector {
     }
 
     private func finishCounts() {
-        func sorted(_ map: [String: Int]) -> [(name: String, count: Int)] {
-            map.map { (name: $0.key, count: $0.value) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        func sorted(_ pairs: [(name: String, count: Int)]) -> [(name: String, count: Int)] {
+            pairs.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        }
+        func sorted(_ table: CappedTable<Int>) -> [(name: String, count: Int)] {
+            sorted(Array(zip(table.keys, table.values)).map { (name: $0.0, count: $0.1) })
         }
         summary.names = sorted(names)
         summary.platforms = sorted(platforms)
         summary.sdkVersions = sorted(versions)
-        summary.rejectionCodes = sorted(codes).map { (code: $0.name, count: $0.count) }
-        for (device, ranges) in devices.sorted(by: { $0.key < $1.key }) {
+        summary.rejectionCodes = sorted(codes.map { (name: $0.key, count: $0.value) }).map { (code: $0.name, count: $0.count) }
+        for (device, ranges) in zip(devices.keys, devices.values).sorted(by: { $0.0 < $1.0 }) {
             summary.repeatedSequenceNumbers += ranges.repeats
             let gaps = ranges.gaps
             guard !gaps.isEmpty else { continue }
@@ -248,7 +251,7 @@ public final class QueueInspector {
                 }
             }
         }
-        devices = [:]
+        devices.removeAll()
     }
 
     /// Second pass: exact occurrences of the candidate ids among live events.
@@ -278,5 +281,195 @@ public final class QueueInspector {
         duplicates.sort { ($0.locations[0].path, $0.locations[0].line, $0.locations[0].rowID ?? 0) < ($1.locations[0].path, $1.locations[0].line, $1.locations[0].rowID ?? 0) }
         summary.duplicates = Array(duplicates.prefix(listLimit))
         candidates = []
+    }
+}
+
+/// One NDJSON line as a worker left it for the in-order summary.
+struct QueueLineRecord {
+    enum Kind: UInt8 {
+        /// Only white space: nothing to count.
+        case blank
+        /// An event the fast path read completely (`fields`).
+        case event
+        /// Anything else: the general per-line path handles it.
+        case other
+    }
+    var kind: Kind
+    /// The line's offset in its chunk's region and its length (without `\n`, `\r`).
+    var start: Int
+    var length: Int
+    var fields: FastEventFields
+}
+
+/// A reusable line parser per worker thread.
+final class LineParserBox {
+    var parser: JSONParser
+    static let empty: [UInt8] = [0]
+
+    init() {
+        parser = Self.empty.withUnsafeBufferPointer { JSONParser(base: $0.baseAddress!, count: 0, contentStart: 0, options: JSONParseOptions()) }
+    }
+
+    deinit { parser.tape.discard() }
+
+    /// Parses one line (duplicate keys rejected, as `JSONDocument(bytes:)` does) and reads
+    /// its event fields when the fast path can.
+    func record(_ line: UnsafeRawBufferPointer, at offset: Int) -> QueueLineRecord {
+        var record = QueueLineRecord(kind: .other, start: offset, length: line.count, fields: FastEventFields())
+        guard IOSQueueReader.firstNonSpace(line) != nil else {
+            record.kind = .blank
+            return record
+        }
+        let base = line.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        parser.reset(base: base, count: line.count)
+        do throws(JSONSyntaxError) {
+            try parser.parse()
+        } catch {
+            return record
+        }
+        if record.fields.scan(parser.tape.base, base) { record.kind = .event }
+        return record
+    }
+}
+
+extension QueueInspector {
+    static let dropped = Array(EventFields.droppedEventName.utf8)
+    static let none = Array("(none)".utf8)
+
+    /// `read` of an iOS NDJSON queue plus `add` of every item, on all cores: worker threads
+    /// parse chunks of lines and read the fields of ordinary events; this thread takes the
+    /// chunks in file order and counts, so the summary is exactly that of the one-line-at-a-
+    /// time path (which still handles every unusual line: problems, tombstones, arrays,
+    /// events with findings).
+    func inspectNDJSON(_ path: String, into part: inout QueueSourceSummary) throws(Failure) {
+        let reader = IOSQueueReader(path: path)
+        let fd = try ChunkReading.open(path: path)
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(.ioError, "\(path): \(SystemError.describe(errno))") }
+        let size = Int(info.st_size)
+        let workers = ChunkPipeline.defaultWorkers
+
+        // Pass 1: tombstones, by the file offset of the last line naming each id.
+        let needle = Array(IOSQueueReader.tombstoneKey.utf8)
+        var cancelledAt: [String: Int] = [:]
+        let first = ChunkPipeline(fd: fd, size: size, workers: workers) { _, slot in
+            slot.hits.removeAll(keepingCapacity: true)
+            let region = slot.region
+            ChunkPipeline.forEachLine(region) { line, offset in
+                guard line.count >= needle.count, ByteSearch.find(needle, in: line) != nil else { return }
+                slot.hits.append((slot.fileOffset + slot.regionStart + offset, Array(line)))
+            }
+        }
+        var failure = first.run { slot in
+            for hit in slot.hits {
+                guard let document = try? JSONDocument(bytes: hit.line),
+                      let ids = document.root[IOSQueueReader.tombstoneKey], ids.kind == .array else { continue }
+                for id in ids.elements {
+                    if let text = id.string { cancelledAt[text] = hit.offset }
+                }
+            }
+        }
+        if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
+
+        // Pass 2: the events.
+        let finalNewline = reader.endsWithNewline()
+        let parsers = (0..<workers).map { _ in LineParserBox() }
+        let second = ChunkPipeline(fd: fd, size: size, workers: workers) { w, slot in
+            slot.records.removeAll(keepingCapacity: true)
+            let box = parsers[w]
+            ChunkPipeline.forEachLine(slot.region) { line, offset in
+                slot.records.append(box.record(line, at: offset))
+            }
+        }
+        var pending: IOSQueueReader.PendingLine? = nil
+        var number = 0
+        var scratch: [UInt8] = []
+        failure = second.run { slot in
+            let region = slot.region
+            let lineBase = slot.fileOffset + slot.regionStart
+            for record in slot.records {
+                number += 1
+                if let failed = pending {
+                    pending = nil
+                    add(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: failed.number), failed.message)), to: &part)
+                }
+                let line = UnsafeRawBufferPointer(rebasing: region[record.start..<(record.start + record.length)])
+                let lineOffset = lineBase + record.start
+                switch record.kind {
+                case .blank:
+                    continue
+                case .event:
+                    addFast(record.fields, line: line, lineOffset: lineOffset, cancelledAt: cancelledAt, scratch: &scratch, to: &part)
+                case .other:
+                    _ = reader.ndjsonLine(Array(line), number: number, pending: &pending,
+                                          cancelled: { id in cancelledAt[id].map { $0 > lineOffset } ?? false },
+                                          emit: { item in self.add(item, to: &part); return true })
+                }
+            }
+        }
+        if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
+        if let failed = pending {
+            let location = QueueLocation(path: path, line: failed.number)
+            if finalNewline {
+                add(.problem(QueueProblem(.malformed, location, failed.message)), to: &part)
+            } else {
+                add(.problem(QueueProblem(.truncated, location, "the last line is cut off (\(failed.count) bytes, no final newline): an append interrupted on the device; skipped")), to: &part)
+            }
+        }
+    }
+
+    /// `add(.event(…))` for an event the fast path read: the same counts, no Strings made
+    /// except for keys not seen before.
+    private func addFast(_ f: FastEventFields, line: UnsafeRawBufferPointer, lineOffset: Int, cancelledAt: [String: Int],
+                         scratch: inout [UInt8], to part: inout QueueSourceSummary) {
+        func bytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: line[start..<(start + count)])
+        }
+        let anon = bytes(f.anonStart, f.anonLength)
+        if f.hasClientSeq {
+            if let slot = devices.slot(bytes: anon, hash: f.anonHash) {
+                devices.values[slot].insert(f.clientSeq)
+            } else {
+                summary.devicesNotFollowed += 1
+            }
+        }
+        if !cancelledAt.isEmpty, let at = cancelledAt[String(decoding: bytes(f.idStart, f.idLength), as: UTF8.self)], at > lineOffset {
+            part.cancelled += 1
+            return
+        }
+        part.live += 1
+        part.liveBytes += line.count
+        let name = bytes(f.nameStart, f.nameLength)
+        if let slot = names.slot(bytes: name, hash: IDHash.hash(name)) { names.values[slot] += 1 } else { summary.otherNames += 1 }
+        let ts = f.timestamp
+        summary.oldest = min(summary.oldest ?? ts, ts)
+        summary.newest = max(summary.newest ?? ts, ts)
+        if ts < summary.horizon { summary.pastHorizon += 1 }
+        if ts > summary.now + 3_600_000 { summary.inFuture += 1 }
+        summary.users.insert(hash: f.anonHash)
+        if f.hasUser { summary.identifiedUsers.insert(hash: f.userHash) }
+        if f.hasSession { summary.sessions.insert(hash: f.sessionHash) }
+        scratch.removeAll(keepingCapacity: true)
+        if f.platformLength >= 0 { scratch.append(contentsOf: bytes(f.platformStart, f.platformLength)) } else { scratch.append(contentsOf: Self.none) }
+        let platformCount = scratch.count
+        scratch.withUnsafeBytes { all in
+            let platform = UnsafeRawBufferPointer(rebasing: all[0..<platformCount])
+            if let slot = platforms.slot(bytes: platform, hash: IDHash.hash(platform)) { platforms.values[slot] += 1 }
+        }
+        scratch.append(UInt8(ascii: " "))
+        if f.sdkLength >= 0 { scratch.append(contentsOf: bytes(f.sdkStart, f.sdkLength)) } else { scratch.append(contentsOf: Self.none) }
+        scratch.withUnsafeBytes { version in
+            if let slot = versions.slot(bytes: version, hash: IDHash.hash(version)) { versions.values[slot] += 1 }
+        }
+        if !f.hasClientSeq { summary.withoutSequence += 1 }
+        if name.elementsEqual(Self.dropped) || (name.contains { $0 >= 0x80 } && String(decoding: name, as: UTF8.self) == EventFields.droppedEventName) {
+            summary.dropEvents += 1
+            summary.droppedTotal += f.hasPropertiesCount ? f.propertiesCount : 0
+        }
+        if f.consent == 0 { summary.consentFalse += 1 }
+        if bloom.insert(f.idHash) {
+            if candidates.count < Self.candidateLimit { candidates.insert(f.idHash) } else { summary.duplicatesApproximate = true }
+        }
     }
 }
