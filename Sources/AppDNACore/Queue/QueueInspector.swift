@@ -258,18 +258,38 @@ public final class QueueInspector {
     private func verifyDuplicates(_ sources: [QueueSource]) throws(Failure) {
         var seen: [UInt64: DuplicateID] = [:]
         var counts: [UInt64: Int] = [:]
+        func occurrence(hash: UInt64, id: @autoclosure () -> String, at location: @autoclosure () -> QueueLocation) {
+            guard candidates.contains(hash) else { return }
+            counts[hash, default: 0] += 1
+            if seen[hash] == nil {
+                seen[hash] = DuplicateID(eventID: id(), locations: [location()])
+            } else if seen[hash]!.locations.count < 10 {
+                seen[hash]!.locations.append(location())
+            }
+        }
+        func item(_ item: QueueItem) -> Bool {
+            guard case .event(let event) = item, !event.cancelled, let node = event.root["event_id"], let id = node.string else { return true }
+            occurrence(hash: IDHash.hash(id), id: id, at: event.location)
+            return true
+        }
         for source in sources {
-            try source.read { item in
-                guard case .event(let event) = item, !event.cancelled, let node = event.root["event_id"], let id = node.string else { return true }
-                let hash = IDHash.hash(id)
-                guard self.candidates.contains(hash) else { return true }
-                counts[hash, default: 0] += 1
-                if seen[hash] == nil {
-                    seen[hash] = DuplicateID(eventID: id, locations: [event.location])
-                } else if seen[hash]!.locations.count < 10 {
-                    seen[hash]!.locations.append(event.location)
+            if source.format == .iosNDJSON {
+                // The same items as `read`, the ordinary events through the fast path.
+                let path = source.path
+                try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
+                    switch record.kind {
+                    case .blank: break
+                    case .event:
+                        let f = record.fields
+                        guard !cancelled(f) else { return }
+                        occurrence(hash: f.idHash, id: String(decoding: UnsafeRawBufferPointer(rebasing: line[f.idStart..<(f.idStart + f.idLength)]), as: UTF8.self),
+                                   at: QueueLocation(path: path, line: number))
+                    case .other:
+                        _ = reader(Array(line), number, &pending, item)
+                    }
                 }
-                return true
+            } else {
+                try source.read(item)
             }
         }
         var duplicates: [DuplicateID] = []
@@ -342,6 +362,43 @@ extension QueueInspector {
     /// time path (which still handles every unusual line: problems, tombstones, arrays,
     /// events with findings).
     func inspectNDJSON(_ path: String, into part: inout QueueSourceSummary) throws(Failure) {
+        var scratch: [UInt8] = []
+        var lastPending: IOSQueueReader.PendingLine? = nil
+        try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
+            if let failed = pending {
+                pending = nil
+                add(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: failed.number), failed.message)), to: &part)
+            }
+            switch record.kind {
+            case .blank:
+                break
+            case .event:
+                addFast(record.fields, line: line, cancelled: cancelled(record.fields), scratch: &scratch, to: &part)
+            case .other:
+                _ = reader(Array(line), number, &pending) { item in self.add(item, to: &part); return true }
+            }
+            lastPending = pending
+        }
+        if let failed = lastPending {
+            let location = QueueLocation(path: path, line: failed.number)
+            if IOSQueueReader(path: path).endsWithNewline() {
+                add(.problem(QueueProblem(.malformed, location, failed.message)), to: &part)
+            } else {
+                add(.problem(QueueProblem(.truncated, location, "the last line is cut off (\(failed.count) bytes, no final newline): an append interrupted on the device; skipped")), to: &part)
+            }
+        }
+    }
+
+    /// The general path for one line: `IOSQueueReader.ndjsonLine` with this line's cancellation.
+    typealias LineFallback = ([UInt8], Int, inout IOSQueueReader.PendingLine?, (QueueItem) -> Bool) -> Bool
+
+    /// The lines of an iOS NDJSON queue in file order, parsed on worker threads: `body` gets
+    /// each line's record, bytes and number, whether an event the fast path read is cancelled
+    /// by a later tombstone, the pending unparsed line (as `read` keeps it), and the general
+    /// path for lines the fast path left alone.
+    func forEachNDJSONLine(_ path: String,
+                           _ body: (QueueLineRecord, UnsafeRawBufferPointer, Int, (FastEventFields) -> Bool,
+                                    inout IOSQueueReader.PendingLine?, LineFallback) -> Void) throws(Failure) {
         let reader = IOSQueueReader(path: path)
         let fd = try ChunkReading.open(path: path)
         defer { close(fd) }
@@ -350,27 +407,30 @@ extension QueueInspector {
         let size = Int(info.st_size)
         let workers = ChunkPipeline.defaultWorkers
 
-        // Pass 1: tombstones, by the file offset of the last line naming each id.
+        // Pass 1: tombstones, by the file offset of the last line naming each id (offsets
+        // order lines as their numbers do).
         var cancelledAt: [String: Int] = [:]
-        let first = ChunkPipeline(fd: fd, size: size, workers: workers) { _, slot in
-            slot.hits.removeAll(keepingCapacity: true)
-            TombstoneSearch.forEachLine(containing: slot.region) { line, offset in
-                slot.hits.append((slot.fileOffset + slot.regionStart + offset, Array(line)))
+        var failure: Int32 = 0
+        do {
+            let first = ChunkPipeline(fd: fd, size: size, workers: workers) { _, slot in
+                slot.hits.removeAll(keepingCapacity: true)
+                TombstoneSearch.forEachLine(containing: slot.region) { line, offset in
+                    slot.hits.append((slot.fileOffset + slot.regionStart + offset, Array(line)))
+                }
             }
-        }
-        var failure = first.run { slot in
-            for hit in slot.hits {
-                guard let document = try? JSONDocument(bytes: hit.line),
-                      let ids = document.root[IOSQueueReader.tombstoneKey], ids.kind == .array else { continue }
-                for id in ids.elements {
-                    if let text = id.string { cancelledAt[text] = hit.offset }
+            failure = first.run { slot in
+                for hit in slot.hits {
+                    guard let document = try? JSONDocument(bytes: hit.line),
+                          let ids = document.root[IOSQueueReader.tombstoneKey], ids.kind == .array else { continue }
+                    for id in ids.elements {
+                        if let text = id.string { cancelledAt[text] = hit.offset }
+                    }
                 }
             }
         }
         if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
 
-        // Pass 2: the events.
-        let finalNewline = reader.endsWithNewline()
+        // Pass 2: the lines.
         let parsers = (0..<workers).map { _ in LineParserBox() }
         let second = ChunkPipeline(fd: fd, size: size, workers: workers) { w, slot in
             slot.records.removeAll(keepingCapacity: true)
@@ -381,44 +441,30 @@ extension QueueInspector {
         }
         var pending: IOSQueueReader.PendingLine? = nil
         var number = 0
-        var scratch: [UInt8] = []
         failure = second.run { slot in
             let region = slot.region
             let lineBase = slot.fileOffset + slot.regionStart
             for record in slot.records {
                 number += 1
-                if let failed = pending {
-                    pending = nil
-                    add(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: failed.number), failed.message)), to: &part)
-                }
                 let line = UnsafeRawBufferPointer(rebasing: region[record.start..<(record.start + record.length)])
                 let lineOffset = lineBase + record.start
-                switch record.kind {
-                case .blank:
-                    continue
-                case .event:
-                    addFast(record.fields, line: line, lineOffset: lineOffset, cancelledAt: cancelledAt, scratch: &scratch, to: &part)
-                case .other:
-                    _ = reader.ndjsonLine(Array(line), number: number, pending: &pending,
-                                          cancelled: { id in cancelledAt[id].map { $0 > lineOffset } ?? false },
-                                          emit: { item in self.add(item, to: &part); return true })
+                let cancelled = { (f: FastEventFields) -> Bool in
+                    guard !cancelledAt.isEmpty,
+                          let at = cancelledAt[String(decoding: UnsafeRawBufferPointer(rebasing: line[f.idStart..<(f.idStart + f.idLength)]), as: UTF8.self)] else { return false }
+                    return at > lineOffset
+                }
+                body(record, line, number, cancelled, &pending) { bytes, number, pending, emit in
+                    reader.ndjsonLine(bytes, number: number, pending: &pending,
+                                      cancelled: { id in cancelledAt[id].map { $0 > lineOffset } ?? false }, emit: emit)
                 }
             }
         }
         if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
-        if let failed = pending {
-            let location = QueueLocation(path: path, line: failed.number)
-            if finalNewline {
-                add(.problem(QueueProblem(.malformed, location, failed.message)), to: &part)
-            } else {
-                add(.problem(QueueProblem(.truncated, location, "the last line is cut off (\(failed.count) bytes, no final newline): an append interrupted on the device; skipped")), to: &part)
-            }
-        }
     }
 
     /// `add(.event(…))` for an event the fast path read: the same counts, no Strings made
     /// except for keys not seen before.
-    private func addFast(_ f: FastEventFields, line: UnsafeRawBufferPointer, lineOffset: Int, cancelledAt: [String: Int],
+    private func addFast(_ f: FastEventFields, line: UnsafeRawBufferPointer, cancelled: Bool,
                          scratch: inout [UInt8], to part: inout QueueSourceSummary) {
         func bytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer {
             UnsafeRawBufferPointer(rebasing: line[start..<(start + count)])
@@ -431,7 +477,7 @@ extension QueueInspector {
                 summary.devicesNotFollowed += 1
             }
         }
-        if !cancelledAt.isEmpty, let at = cancelledAt[String(decoding: bytes(f.idStart, f.idLength), as: UTF8.self)], at > lineOffset {
+        if cancelled {
             part.cancelled += 1
             return
         }
