@@ -85,7 +85,8 @@ struct JSONParser {
             switch c {
             case UInt8(ascii: "\""):
                 let (stop, escaped) = try scanString(p)
-                tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0, start: p, end: stop)
+                tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0,
+                            tag: JSONTapeNode.tag(base, from: p + 1, to: stop - 1), start: p, end: stop)
                 p = stop
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let scan = JSONNumberGrammar.scan(base, from: p, limit: end)
@@ -196,7 +197,8 @@ struct JSONParser {
     mutating func parseKey(_ q: Int) throws(JSONSyntaxError) -> Int {
         let (stop, escaped) = try scanString(q)
         let keyIndex = tape.count
-        tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0, start: q, end: stop)
+        tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0,
+                    tag: JSONTapeNode.tag(base, from: q + 1, to: stop - 1), start: q, end: stop)
         try checkDuplicate(keyIndex)
         var p = skipWhitespace(stop)
         guard p < end else { throw endOfInput(expected: "':' after an object key") }
