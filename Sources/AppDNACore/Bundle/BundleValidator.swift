@@ -195,7 +195,9 @@ public struct BundleValidator {
         }
         // Status.
         if let status = node["status"] {
-            if let text = status.string, Self.statuses.contains(text) {
+            if Self.isKnownStatus(status) {
+                // fine (the common case, without making a String)
+            } else if let text = status.string, Self.statuses.contains(text) {
                 // fine
             } else {
                 add(.status, "status of \"\(id)\" is \(Self.show(status)), not running, paused or completed: devices assign no one",
@@ -222,6 +224,17 @@ public struct BundleValidator {
         checkVariants(id: id, node: node, pointer: pointer)
     }
 
+    /// Whether `node` is written exactly as one of the statuses, byte for byte (an all-ASCII
+    /// word: no other spelling is canonically equivalent, so this agrees with the Set lookup).
+    private static func isKnownStatus(_ node: JSONNode) -> Bool {
+        let n = node.node
+        guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
+        return node.document.bytes.withUnsafeBufferPointer { bytes in
+            let raw = UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])
+            return raw.elementsEqual("running".utf8) || raw.elementsEqual("paused".utf8) || raw.elementsEqual("completed".utf8)
+        }
+    }
+
     private mutating func checkVariants(id: String, node: JSONNode, pointer: JSONPointer) {
         guard let variants = node["variants"] else {
             add(.variantsMissing, "experiment \"\(id)\" has no variants", at: node, pointer)
@@ -232,12 +245,21 @@ public struct BundleValidator {
             add(.variantsMissing, "variants of \"\(id)\" must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
             return
         }
-        guard variants.count > 0 else {
+        guard variants.index + 1 < variants.subtreeEnd else {
             add(.variantsMissing, "experiment \"\(id)\" has an empty variants list", at: variants, variantsPointer)
             return
         }
         // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
+        // Few variants per experiment: a list until there are many, then a dictionary.
+        var seenList: [(id: [UInt8], index: Int)] = []
         var seen: [[UInt8]: Int] = [:]
+        func firstIndex(of id: [UInt8]) -> Int? {
+            if seen.isEmpty {
+                for entry in seenList where entry.id == id { return entry.index }
+                return nil
+            }
+            return seen[id]
+        }
         var weights: [(variant: String, weight: Double)] = []
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
@@ -252,10 +274,13 @@ public struct BundleValidator {
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
                 name = text
                 let idBytes = Array(text.utf8)
-                if let first = seen[idBytes] {
+                if let first = firstIndex(of: idBytes) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
+                } else if seen.isEmpty && seenList.count < 16 {
+                    seenList.append((idBytes, index))
                 } else {
+                    if seen.isEmpty { for entry in seenList { seen[entry.id] = entry.index } }
                     seen[idBytes] = index
                 }
             } else if let idNode = variant["id"] {

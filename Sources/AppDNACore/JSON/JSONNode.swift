@@ -85,7 +85,8 @@ public struct JSONNode {
         guard kind == .object else { return nil }
         var key = key
         return key.withUTF8 { wanted -> JSONNode? in
-            document.bytes.withUnsafeBufferPointer { bytes -> JSONNode? in
+            let wantedTag = wanted.isEmpty ? 0 : UInt16(wanted[0]) | UInt16(wanted[wanted.count - 1]) << 8
+            return document.bytes.withUnsafeBufferPointer { bytes -> JSONNode? in
                 var found: JSONNode?
                 var i = index + 1
                 let stop = subtreeEnd
@@ -95,8 +96,8 @@ public struct JSONNode {
                     let start = Int(k.start) + 1, end = Int(k.end) - 1
                     let matches: Bool
                     if k.flags & JSONTapeFlag.escaped == 0 {
-                        matches = end - start == wanted.count
-                            && (wanted.isEmpty || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, wanted.count) == 0)
+                        // Keys are short: a byte loop beats a call to memcmp.
+                        matches = end - start == wanted.count && k.tag == wantedTag && Self.equal(bytes.baseAddress! + start, wanted)
                     } else {
                         var decoded: [UInt8] = []
                         JSONStringDecoding.appendUnescaped(bytes, from: start, to: end, into: &decoded)
@@ -108,6 +109,16 @@ public struct JSONNode {
                 return found
             }
         }
+    }
+
+    @inline(__always)
+    static func equal(_ p: UnsafePointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        var k = 0
+        while k < wanted.count {
+            if p[k] != wanted[k] { return false }
+            k += 1
+        }
+        return true
     }
 
     /// The element at `index` of an array; nil when out of range or not an array.

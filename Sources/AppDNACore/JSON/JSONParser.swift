@@ -2,10 +2,10 @@
 /// replaces recursion, so nesting depth is bounded by `maxDepth`, never by the thread's stack.
 /// The hot paths work on a raw pointer: no per-byte bounds checks, no String allocation.
 struct JSONParser {
-    let base: UnsafePointer<UInt8>
-    let end: Int
+    var base: UnsafePointer<UInt8>
+    var end: Int
     /// First byte after a byte-order mark, if there was one.
-    let contentStart: Int
+    var contentStart: Int
     let options: JSONParseOptions
     var tape: JSONTapeBuilder
 
@@ -17,6 +17,11 @@ struct JSONParser {
         var hasTable: Bool
         /// Where this object's keys start in `keys`.
         var keyBase: Int32
+        /// One bit per key fingerprint seen (of 64): a key whose bit is clear repeats no
+        /// earlier unescaped key, so most keys skip the comparisons.
+        var keyMask: UInt64 = 0
+        /// Whether a key so far had escapes (then every key is compared, after unescaping).
+        var escapedKeys = false
     }
     var frames: [Frame] = []
     /// A key of an open object, with a fingerprint so most unequal keys are told apart without
@@ -53,6 +58,21 @@ struct JSONParser {
         tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
     }
 
+    /// Makes the parser ready for another input (no byte-order mark handling), keeping the
+    /// tape's and the stacks' memory: parsing many small documents (queue lines) one after
+    /// another then allocates nothing.
+    mutating func reset(base: UnsafePointer<UInt8>, count: Int) {
+        self.base = base
+        self.end = count
+        self.contentStart = 0
+        tape.reset()
+        frames.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        tables.removeAll(keepingCapacity: true)
+        duplicates.removeAll(keepingCapacity: true)
+        longIntegerCount = 0
+    }
+
     // MARK: - Driver
 
     mutating func parse() throws(JSONSyntaxError) {
@@ -65,7 +85,8 @@ struct JSONParser {
             switch c {
             case UInt8(ascii: "\""):
                 let (stop, escaped) = try scanString(p)
-                tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0, start: p, end: stop)
+                tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0,
+                            tag: JSONTapeNode.tag(base, from: p + 1, to: stop - 1), start: p, end: stop)
                 p = stop
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let scan = JSONNumberGrammar.scan(base, from: p, limit: end)
@@ -176,7 +197,8 @@ struct JSONParser {
     mutating func parseKey(_ q: Int) throws(JSONSyntaxError) -> Int {
         let (stop, escaped) = try scanString(q)
         let keyIndex = tape.count
-        tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0, start: q, end: stop)
+        tape.append(kind: .string, flags: escaped ? JSONTapeFlag.escaped : 0,
+                    tag: JSONTapeNode.tag(base, from: q + 1, to: stop - 1), start: q, end: stop)
         try checkDuplicate(keyIndex)
         var p = skipWhitespace(stop)
         guard p < end else { throw endOfInput(expected: "':' after an object key") }
@@ -351,7 +373,11 @@ struct JSONParser {
             let keyBase = Int(frames[f].keyBase)
             let entry = keyEntry(keyIndex)
             let escaped = tape[keyIndex].flags & JSONTapeFlag.escaped != 0
-            var j = keyBase
+            let bit: UInt64 = 1 << ((entry.fingerprint &* 0x9E37_79B9_7F4A_7C15) >> 58)
+            let mayRepeat = escaped || frames[f].escapedKeys || frames[f].keyMask & bit != 0
+            frames[f].keyMask |= bit
+            if escaped { frames[f].escapedKeys = true }
+            var j = mayRepeat ? keyBase : keys.count
             while j < keys.count {
                 let other = keys[j]
                 // Unescaped keys with different lengths or fingerprints cannot be equal.

@@ -5,12 +5,31 @@ struct JSONTapeNode {
     var kind: UInt8
     /// `JSONTapeFlag` bits.
     var flags: UInt8
+    /// For strings: the first and last bytes of the raw content (`JSONTapeNode.tag`), so a
+    /// lookup by key rejects most other keys without reading the document's bytes (which, in
+    /// a large document, are no longer in cache). Fits in what was padding: still 16 bytes.
+    var tag: UInt16 = 0
     /// Byte offset of the value's first byte (the opening quote or bracket).
     var start: UInt32
     /// Byte offset one past the value's last byte (after the closing quote or bracket).
     var end: UInt32
     /// Index of the node after this value's subtree (its next sibling), so siblings skip in O(1).
     var next: UInt32
+
+    init(kind: UInt8, flags: UInt8, tag: UInt16 = 0, start: UInt32, end: UInt32, next: UInt32) {
+        self.kind = kind
+        self.flags = flags
+        self.tag = tag
+        self.start = start
+        self.end = end
+        self.next = next
+    }
+
+    /// The tag of raw string content `bytes[from..<to]`: first byte | last byte << 8 (0 when empty).
+    @inline(__always)
+    static func tag(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int) -> UInt16 {
+        from < to ? UInt16(bytes[from]) | UInt16(bytes[to - 1]) << 8 : 0
+    }
 }
 
 enum JSONTapeFlag {
@@ -55,14 +74,15 @@ struct JSONTapeBuilder {
             // Out of memory: there is nothing sensible left to do.
             fatalError("out of memory growing the JSON tape to \(capacity) nodes")
         }
+        HugePages.advise(raw, count: capacity * MemoryLayout<JSONTapeNode>.stride)
         // The node type is trivial, so binding the bytes is all the initialisation needed.
         return raw.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }
 
     @inline(__always)
-    mutating func append(kind: JSONKind, flags: UInt8, start: Int, end: Int) {
+    mutating func append(kind: JSONKind, flags: UInt8, tag: UInt16 = 0, start: Int, end: Int) {
         if count == capacity { grow() }
-        base[count] = JSONTapeNode(kind: kind.rawValue, flags: flags, start: UInt32(truncatingIfNeeded: start),
+        base[count] = JSONTapeNode(kind: kind.rawValue, flags: flags, tag: tag, start: UInt32(truncatingIfNeeded: start),
                                    end: UInt32(truncatingIfNeeded: end), next: UInt32(truncatingIfNeeded: count + 1))
         count += 1
     }
@@ -87,6 +107,9 @@ struct JSONTapeBuilder {
         capacity = max(count, 1)
         return JSONTape(base: base, count: count)
     }
+
+    /// Empties the tape, keeping its memory.
+    mutating func reset() { count = 0 }
 
     /// Frees the memory when parsing failed.
     func discard() { free(base) }

@@ -46,6 +46,7 @@ public enum FileReading {
         var filled = 0
         var failure: Int32 = 0
         var buffer = [UInt8](unsafeUninitializedCapacity: capacity) { raw, count in
+            HugePages.advise(UnsafeMutableRawPointer(raw.baseAddress!), count: capacity)
             while true {
                 if filled == capacity { break }
                 let n = read(fd, raw.baseAddress! + filled, capacity - filled)

@@ -57,7 +57,7 @@ struct IOSQueueReader {
         var announcedLegacy = false
         var stopped = false
         // A line that did not parse is reported when the next line shows it was not the last.
-        var pending: (number: Int, count: Int, message: String)? = nil
+        var pending: PendingLine? = nil
 
         func emit(_ item: QueueItem) -> Bool {
             if !body(item) { stopped = true }
@@ -68,33 +68,11 @@ struct IOSQueueReader {
             pending = nil
             return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: failed.number), failed.message)))
         }
-        func event(_ document: JSONDocument, line: Int) -> Bool {
-            let root = document.root
-            if root.kind == .object, let ids = root[Self.tombstoneKey] {
-                if ids.kind == .array, ids.elements.allSatisfy({ $0.kind == .string }) {
-                    return emit(.tombstone(QueueLocation(path: path, line: line), ids: ids.count))
-                }
-                return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
-                                                  "a tombstone whose \(Self.tombstoneKey) is not an array of event ids")))
-            }
-            var cancelled = false
-            if !cancelledAt.isEmpty, root.kind == .object, let id = root["event_id"]?.string, let at = cancelledAt[id] {
-                cancelled = at > line
-            }
-            return emit(.event(QueueEvent(document: document, location: QueueLocation(path: path, line: line), cancelled: cancelled)))
-        }
         func element(_ bytes: [UInt8], line: Int) -> Bool {
-            do {
-                let document = try JSONDocument(bytes: bytes)
-                if document.root.kind != .object {
-                    return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
-                                                      "an array element that is a \(document.root.kind), not an event object")))
-                }
-                return event(document, line: line)
-            } catch {
-                return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
-                                                  "array element: \(Self.relocate(error, line: line))")))
+            if !self.element(bytes, line: line, cancelled: { id in cancelledAt[id].map { $0 > line } ?? false }, emit: emit) {
+                stopped = true
             }
+            return !stopped
         }
 
         try forEachLine { line, number in
@@ -125,37 +103,10 @@ struct IOSQueueReader {
                 announcedLegacy = true
                 guard emit(.legacyArray(QueueLocation(path: path, line: arrayLine))) else { return false }
             }
-            let bytes = Array(line)
-            do throws(JSONSyntaxError) {
-                let document = try JSONDocument(bytes: bytes)
-                if document.root.kind == .array {
-                    // A legacy array on its own line (the first line, in files the SDK migrated).
-                    for item in document.root.elements {
-                        guard item.kind == .object else {
-                            guard emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
-                                                             "an array element that is a \(item.kind), not an event object"))) else { return false }
-                            continue
-                        }
-                        guard element(Array(bytes[item.byteRange]), line: number) else { return false }
-                    }
-                    return true
-                }
-                if document.root.kind != .object {
-                    return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
-                                                      "a \(document.root.kind), not an event object")))
-                }
-                return event(document, line: number)
-            } catch {
-                // A crash cut this line off and a later append continued on the same line:
-                // the complete event at the end of the line is still there.
-                if let start = Self.recoverableSuffix(bytes) {
-                    guard emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
-                                                     "a cut-off event (\(start) bytes) followed by a complete one on the same line; the cut-off part skipped"))) else { return false }
-                    return event(try! JSONDocument(bytes: Array(bytes[start...])), line: number)
-                }
-                pending = (number, bytes.count, Self.relocate(error, line: number))
-                return true
-            }
+            let keepGoing = ndjsonLine(Array(line), number: number, pending: &pending,
+                                       cancelled: { id in cancelledAt[id].map { $0 > number } ?? false }, emit: emit)
+            if !keepGoing { stopped = true }
+            return keepGoing
         }
         if stopped { return }
         if let failed = pending {
@@ -173,6 +124,79 @@ struct IOSQueueReader {
         } else if scanner != nil, !arrayClosed {
             _ = body(.problem(QueueProblem(.truncated, QueueLocation(path: path, line: arrayLine),
                                            "the file ends before the array's closing ']'")))
+        }
+    }
+
+    /// A line that did not parse, reported once the next line shows it was not the last.
+    typealias PendingLine = (number: Int, count: Int, message: String)
+
+    /// One NDJSON line with content (after any legacy array): an event, a tombstone, a legacy
+    /// array, or a problem; a line that does not parse is left in `pending`. `cancelled` tells
+    /// whether a later tombstone names an event id (the line being this one). Returns false
+    /// when `emit` asks to stop.
+    func ndjsonLine(_ bytes: [UInt8], number: Int, pending: inout PendingLine?,
+                    cancelled: (String) -> Bool, emit: (QueueItem) -> Bool) -> Bool {
+        do throws(JSONSyntaxError) {
+            let document = try JSONDocument(bytes: bytes)
+            if document.root.kind == .array {
+                // A legacy array on its own line (the first line, in files the SDK migrated).
+                for item in document.root.elements {
+                    guard item.kind == .object else {
+                        guard emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
+                                                         "an array element that is a \(item.kind), not an event object"))) else { return false }
+                        continue
+                    }
+                    guard element(Array(bytes[item.byteRange]), line: number, cancelled: cancelled, emit: emit) else { return false }
+                }
+                return true
+            }
+            if document.root.kind != .object {
+                return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
+                                                  "a \(document.root.kind), not an event object")))
+            }
+            return event(document, line: number, cancelled: cancelled, emit: emit)
+        } catch {
+            // A crash cut this line off and a later append continued on the same line:
+            // the complete event at the end of the line is still there.
+            if let start = Self.recoverableSuffix(bytes) {
+                guard emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
+                                                 "a cut-off event (\(start) bytes) followed by a complete one on the same line; the cut-off part skipped"))) else { return false }
+                return event(try! JSONDocument(bytes: Array(bytes[start...])), line: number, cancelled: cancelled, emit: emit)
+            }
+            pending = (number, bytes.count, Self.relocate(error, line: number))
+            return true
+        }
+    }
+
+    /// An event object (or a tombstone) parsed from `line`.
+    func event(_ document: JSONDocument, line: Int, cancelled: (String) -> Bool, emit: (QueueItem) -> Bool) -> Bool {
+        let root = document.root
+        if root.kind == .object, let ids = root[Self.tombstoneKey] {
+            if ids.kind == .array, ids.elements.allSatisfy({ $0.kind == .string }) {
+                return emit(.tombstone(QueueLocation(path: path, line: line), ids: ids.count))
+            }
+            return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
+                                              "a tombstone whose \(Self.tombstoneKey) is not an array of event ids")))
+        }
+        var isCancelled = false
+        if root.kind == .object, let id = root["event_id"]?.string {
+            isCancelled = cancelled(id)
+        }
+        return emit(.event(QueueEvent(document: document, location: QueueLocation(path: path, line: line), cancelled: isCancelled)))
+    }
+
+    /// One element of a legacy array.
+    func element(_ bytes: [UInt8], line: Int, cancelled: (String) -> Bool, emit: (QueueItem) -> Bool) -> Bool {
+        do {
+            let document = try JSONDocument(bytes: bytes)
+            if document.root.kind != .object {
+                return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
+                                                  "an array element that is a \(document.root.kind), not an event object")))
+            }
+            return event(document, line: line, cancelled: cancelled, emit: emit)
+        } catch {
+            return emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: line),
+                                              "array element: \(Self.relocate(error, line: line))")))
         }
     }
 

@@ -3,6 +3,19 @@ enum IDHash {
     static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return finish(h)
+    }
+
+    /// The same value as `hash(_:)` of the String these UTF-8 bytes spell.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return finish(h)
+    }
+
+    @inline(__always)
+    private static func finish(_ value: UInt64) -> UInt64 {
+        var h = value
         h = (h ^ (h >> 30)) &* 0xbf58_476d_1ce4_e5b9
         h = (h ^ (h >> 27)) &* 0x94d0_49bb_1331_11eb
         return h ^ (h >> 31)
@@ -130,5 +143,84 @@ struct IDBloomFilter {
             }
         }
         return present
+    }
+}
+
+/// Counts (or other values) per key for at most `limit` distinct keys, admitted in the order
+/// first seen, keys compared as Swift Strings (as the dictionary it replaces did). A cache keyed
+/// by the exact UTF-8 bytes lets the fast NDJSON path find a key without making a String.
+struct CappedTable<Value> {
+    let limit: Int
+    let initial: Value
+    private var ids: [String: Int] = [:]
+    private(set) var keys: [String] = []
+    var values: [Value] = []
+    private var cache = ByteKeyCache()
+
+    init(limit: Int, initial: Value) {
+        self.limit = limit
+        self.initial = initial
+    }
+
+    var count: Int { keys.count }
+
+    /// The slot of `key`, admitting it when there is room; nil when the table is full.
+    mutating func slot(for key: String) -> Int? {
+        if let id = ids[key] { return id }
+        guard keys.count < limit else { return nil }
+        ids[key] = keys.count
+        keys.append(key)
+        values.append(initial)
+        return keys.count - 1
+    }
+
+    /// The same as `slot(for: String(decoding: bytes, as: UTF8.self))`; `hash` is `IDHash.hash(bytes)`.
+    mutating func slot(bytes: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
+        if let id = cache.find(bytes, hash: hash) { return id }
+        guard let id = slot(for: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        cache.insert(bytes, hash: hash, id: id)
+        return id
+    }
+
+    mutating func removeAll() {
+        ids = [:]
+        keys = []
+        values = []
+        cache = ByteKeyCache()
+    }
+}
+
+/// Exact UTF-8 bytes → small integer, open addressing; stops accepting entries when full.
+struct ByteKeyCache {
+    private var slots = [Int32](repeating: -1, count: 8192)
+    private var hashes = [UInt64](repeating: 0, count: 8192)
+    private var entries: [(start: Int, count: Int, id: Int)] = []
+    private var storage: [UInt8] = []
+    static let maxEntries = 4096
+
+    func find(_ bytes: UnsafeRawBufferPointer, hash: UInt64) -> Int? {
+        var slot = Int(truncatingIfNeeded: hash) & 8191
+        while true {
+            let e = slots[slot]
+            if e < 0 { return nil }
+            if hashes[slot] == hash {
+                let entry = entries[Int(e)]
+                if entry.count == bytes.count
+                    && storage.withUnsafeBytes({ bytes.count == 0 || memcmp($0.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0 }) {
+                    return entry.id
+                }
+            }
+            slot = (slot + 1) & 8191
+        }
+    }
+
+    mutating func insert(_ bytes: UnsafeRawBufferPointer, hash: UInt64, id: Int) {
+        guard entries.count < Self.maxEntries, bytes.count <= 4096 else { return }
+        var slot = Int(truncatingIfNeeded: hash) & 8191
+        while slots[slot] >= 0 { slot = (slot + 1) & 8191 }
+        slots[slot] = Int32(entries.count)
+        hashes[slot] = hash
+        entries.append((storage.count, bytes.count, id))
+        storage.append(contentsOf: bytes)
     }
 }

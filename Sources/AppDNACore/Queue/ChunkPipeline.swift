@@ -1,0 +1,244 @@
+/// Reads a file in fixed-size chunks of whole lines on worker threads and hands each chunk's
+/// result to the calling thread strictly in file order, so whatever the caller computes from
+/// them is exactly what one sequential pass would give. Memory is bounded: at most `slotCount`
+/// chunks (each one chunk plus the longest line that starts in it) are in flight.
+///
+/// A chunk owns the lines that start in its byte range; it reads on past its end to finish
+/// its last line.
+final class ChunkPipeline: @unchecked Sendable {
+    /// One chunk's lines and what a worker made of them.
+    final class Slot {
+        var buffer: UnsafeMutableRawPointer
+        var capacity: Int
+        /// The chunk's lines are `buffer[regionStart..<regionEnd]`; `buffer[0]` is at file
+        /// offset `fileOffset`.
+        var regionStart = 0, regionEnd = 0
+        var fileOffset = 0
+        /// The chunk whose result this is; -1 while free or being filled.
+        var readyChunk = -1
+        var failure: Int32 = 0
+        /// Per-use results (only one of them is used by a given pipeline).
+        var records: [QueueLineRecord] = []
+        var hits: [(offset: Int, line: [UInt8])] = []
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 64)
+        }
+
+        deinit { buffer.deallocate() }
+
+        func reserve(_ count: Int) {
+            guard count > capacity else { return }
+            var bigger = capacity
+            while bigger < count { bigger *= 2 }
+            let fresh = UnsafeMutableRawPointer.allocate(byteCount: bigger, alignment: 64)
+            fresh.copyMemory(from: buffer, byteCount: capacity)
+            buffer.deallocate()
+            buffer = fresh
+            capacity = bigger
+        }
+
+        var region: UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(start: buffer + regionStart, count: regionEnd - regionStart)
+        }
+    }
+
+    let fd: Int32
+    let size: Int
+    let chunkSize: Int
+    let chunkCount: Int
+    let workerCount: Int
+    let slots: [Slot]
+    /// Work on a filled slot: worker index, slot.
+    let work: (Int, Slot) -> Void
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var consumed = 0
+    private var aborted = false
+
+    init(fd: Int32, size: Int, workers: Int, chunkSize: Int = 1 << 20, work: @escaping (Int, Slot) -> Void) {
+        self.fd = fd
+        self.size = size
+        self.chunkSize = chunkSize
+        chunkCount = (size + chunkSize - 1) / chunkSize
+        workerCount = max(1, workers)
+        slots = (0..<(workerCount * 3)).map { _ in Slot(capacity: chunkSize + 64 * 1024) }
+        self.work = work
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        pthread_cond_destroy(condition)
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// How many workers to use: the online processors, at most 4.
+    static var defaultWorkers: Int {
+        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return n < 1 ? 1 : min(Int(n), 4)
+    }
+
+    /// Runs the workers; calls `consume` with each chunk's slot in file order. A read error
+    /// stops everything and is returned (errno).
+    func run(_ consume: (Slot) -> Void) -> Int32 {
+        final class Start {
+            let pipeline: ChunkPipeline
+            let worker: Int
+            init(_ pipeline: ChunkPipeline, _ worker: Int) {
+                self.pipeline = pipeline
+                self.worker = worker
+            }
+        }
+        var threads: [pthread_t] = []
+        var hasThread = [Bool](repeating: false, count: workerCount)
+        for w in 0..<workerCount {
+            var thread = pthread_t()
+            let start = Unmanaged.passRetained(Start(self, w)).toOpaque()
+            let status = pthread_create(&thread, nil, { raw in
+                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+                start.pipeline.workerLoop(start.worker)
+                return nil
+            }, start)
+            if status != 0 {
+                Unmanaged<Start>.fromOpaque(start).release()
+                // No thread: this worker's chunks are done here, one at a time, below.
+                continue
+            }
+            threads.append(thread)
+            hasThread[w] = true
+        }
+        var failure: Int32 = 0
+        for c in 0..<chunkCount {
+            let slot = slots[c % slots.count]
+            if !hasThread[c % workerCount] {
+                fill(slot, chunk: c)
+                if slot.failure == 0 { work(c % workerCount, slot) }
+                slot.readyChunk = c
+            }
+            pthread_mutex_lock(mutex)
+            while slot.readyChunk != c { pthread_cond_wait(condition, mutex) }
+            pthread_mutex_unlock(mutex)
+            if slot.failure != 0 {
+                failure = slot.failure
+                break
+            }
+            consume(slot)
+            pthread_mutex_lock(mutex)
+            slot.readyChunk = -1
+            consumed = c + 1
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        pthread_mutex_lock(mutex)
+        aborted = true
+        pthread_cond_broadcast(condition)
+        pthread_mutex_unlock(mutex)
+        for thread in threads { pthread_join(thread, nil) }
+        return failure
+    }
+
+    private func workerLoop(_ w: Int) {
+        var c = w
+        while c < chunkCount {
+            let slot = slots[c % slots.count]
+            pthread_mutex_lock(mutex)
+            while !aborted && c - consumed >= slots.count { pthread_cond_wait(condition, mutex) }
+            let stop = aborted
+            pthread_mutex_unlock(mutex)
+            if stop { return }
+            fill(slot, chunk: c)
+            if slot.failure == 0 { work(w, slot) }
+            pthread_mutex_lock(mutex)
+            slot.readyChunk = c
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+            if slot.failure != 0 { return }
+            c += workerCount
+        }
+    }
+
+    /// Reads chunk `c`'s lines into `slot`.
+    private func fill(_ slot: Slot, chunk c: Int) {
+        slot.failure = 0
+        let lo = c * chunkSize, hi = min(lo + chunkSize, size)
+        let readStart = c == 0 ? 0 : lo - 1
+        slot.fileOffset = readStart
+        slot.reserve(hi - readStart)
+        var filled = 0
+        guard readFully(slot, at: readStart, count: hi - readStart, filled: &filled), filled == hi - readStart else {
+            if slot.failure == 0 { slot.failure = EIO }
+            return
+        }
+        // The first line that starts in [lo, hi).
+        var start = 0
+        if c > 0 {
+            guard let newline = memchr(slot.buffer, 10, filled) else {
+                slot.regionStart = filled; slot.regionEnd = filled
+                return
+            }
+            start = newline - slot.buffer + 1
+        }
+        slot.regionStart = start
+        guard start < filled else {
+            slot.regionEnd = filled
+            return
+        }
+        // Finish the last line past `hi`.
+        if hi == size || slot.buffer.load(fromByteOffset: filled - 1, as: UInt8.self) == 10 {
+            slot.regionEnd = filled
+            return
+        }
+        while true {
+            let before = filled
+            slot.reserve(filled + 64 * 1024)
+            guard readFully(slot, at: readStart + filled, count: min(64 * 1024, size - (readStart + filled)), filled: &filled) else { return }
+            if filled == before {
+                slot.regionEnd = filled
+                return
+            }
+            if let newline = memchr(slot.buffer + before, 10, filled - before) {
+                slot.regionEnd = newline - slot.buffer + 1
+                return
+            }
+        }
+    }
+
+    private func readFully(_ slot: Slot, at offset: Int, count: Int, filled: inout Int) -> Bool {
+        var got = 0
+        while got < count {
+            let n = pread(fd, slot.buffer + filled, count - got, off_t(offset + got))
+            if n < 0 {
+                if errno == EINTR { continue }
+                slot.failure = errno
+                return false
+            }
+            if n == 0 { break }
+            got += n
+            filled += n
+        }
+        return true
+    }
+
+    /// Calls `body` with each line of `region` (without `\n` and a `\r` before it) and the
+    /// line's offset in the region, the way `LineReader` splits lines.
+    @inline(__always)
+    static func forEachLine(_ region: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        guard let base = region.baseAddress else { return }
+        var p = 0
+        let n = region.count
+        while p < n {
+            let end: Int
+            if let hit = memchr(base + p, 10, n - p) { end = UnsafeRawPointer(hit) - base } else { end = n }
+            var stop = end
+            if stop > p && base.load(fromByteOffset: stop - 1, as: UInt8.self) == 13 { stop -= 1 }
+            body(UnsafeRawBufferPointer(start: base + p, count: stop - p), p)
+            p = end + 1
+        }
+    }
+}

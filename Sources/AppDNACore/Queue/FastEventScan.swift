@@ -1,0 +1,331 @@
+/// The fields `queue inspect` counts, read straight from a parsed line's tape: no `JSONNode`,
+/// no `String`. Only for the common case, an event `EventFields` would find nothing wrong
+/// with; anything else (a schema finding, an escaped key or value, a tombstone) makes `scan`
+/// return false and the line goes through the general path, so results are identical.
+struct FastEventFields {
+    /// Byte ranges are offsets into the line (without quotes).
+    var idStart = 0, idLength = 0
+    var nameStart = 0, nameLength = 0
+    var anonStart = 0, anonLength = 0
+    /// -1 when absent.
+    var platformStart = 0, platformLength = -1
+    var sdkStart = 0, sdkLength = -1
+    var idHash: UInt64 = 0, anonHash: UInt64 = 0
+    var userHash: UInt64 = 0, hasUser = false
+    var sessionHash: UInt64 = 0, hasSession = false
+    var timestamp: Int64 = 0
+    var clientSeq: Int64 = 0, hasClientSeq = false
+    /// -1 absent, 0 false, 1 true.
+    var consent: Int8 = -1
+    var propertiesCount: Int64 = 0, hasPropertiesCount = false
+
+    /// Reads the event on `tape` (a successful parse of `base[0..<count]`). False when the
+    /// event needs the general path.
+    mutating func scan(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ base: UnsafePointer<UInt8>) -> Bool {
+        let root = tape[0]
+        guard root.kind == JSONKind.object.rawValue else { return false }
+        var sawID = false, sawName = false, sawTimestamp = false, sawUser = false
+        var i = 1
+        let stop = Int(root.next)
+        while i < stop {
+            let key = tape[i]
+            let v = i + 1
+            let value = tape[v]
+            i = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
+            let k = base + ks
+            switch kl {
+            case 14:
+                if Self.equal(k, "schema_version") {
+                    guard let version = Self.integer(value, base), version == 1 else { return false }
+                } else if Self.equal(k, "appdna_removed") {
+                    return false
+                }
+            case 8:
+                if Self.equal(k, "event_id") {
+                    sawID = true
+                    guard let (s, l) = Self.string(value) else { return false }
+                    guard Self.isLowercaseUUID(base + s, l) else { return false }
+                    idStart = s; idLength = l; idHash = Self.hash(base + s, l)
+                }
+            case 10:
+                if Self.equal(k, "event_name") {
+                    sawName = true
+                    guard let (s, l) = Self.string(value), l > 0 else { return false }
+                    nameStart = s; nameLength = l
+                } else if Self.equal(k, "properties") {
+                    guard scanProperties(tape, v, base) else { return false }
+                }
+            case 5:
+                if Self.equal(k, "ts_ms") {
+                    sawTimestamp = true
+                    guard let ms = Self.integer(value, base), ms >= 0 else { return false }
+                    timestamp = ms
+                }
+            case 4:
+                if Self.equal(k, "user") {
+                    sawUser = true
+                    guard scanUser(tape, v, base) else { return false }
+                }
+            case 6:
+                if Self.equal(k, "device") {
+                    guard scanDevice(tape, v, base) else { return false }
+                }
+            case 7:
+                if Self.equal(k, "context") {
+                    guard scanContext(tape, v, base) else { return false }
+                } else if Self.equal(k, "privacy") {
+                    guard scanPrivacy(tape, v, base) else { return false }
+                }
+            default: break
+            }
+        }
+        return sawID && sawName && sawTimestamp && sawUser
+    }
+
+    private mutating func scanProperties(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        hasPropertiesCount = false
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], value = tape[j + 1]
+            j = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1
+            guard Int(key.end) - ks - 1 == 5 && Self.equal(base + ks, "count") else { continue }
+            // `value["count"]`, counted only when written as an integer that fits.
+            if value.kind == JSONKind.number.rawValue && value.flags & JSONTapeFlag.nonInteger == 0, let n = Self.parseInt64(value, base) {
+                propertiesCount = n
+                hasPropertiesCount = true
+            } else {
+                hasPropertiesCount = false
+            }
+        }
+        return true
+    }
+
+    private mutating func scanUser(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        var sawAnon = false
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], value = tape[j + 1]
+            j = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
+            guard kl == 7 else { continue }
+            if Self.equal(base + ks, "anon_id") {
+                sawAnon = true
+                guard let (s, l) = Self.string(value), l > 0 else { return false }
+                anonStart = s; anonLength = l; anonHash = Self.hash(base + s, l)
+            } else if Self.equal(base + ks, "user_id") {
+                guard let (s, l) = Self.string(value) else { return false }
+                userHash = Self.hash(base + s, l); hasUser = true
+            }
+        }
+        return sawAnon
+    }
+
+    private mutating func scanDevice(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], value = tape[j + 1]
+            j = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
+            let k = base + ks
+            switch kl {
+            case 8:
+                if Self.equal(k, "platform") {
+                    guard let (s, l) = Self.string(value) else { return false }
+                    platformStart = s; platformLength = l
+                }
+            case 11:
+                if Self.equal(k, "sdk_version") {
+                    guard let (s, l) = Self.string(value) else { return false }
+                    sdkStart = s; sdkLength = l
+                } else if Self.equal(k, "app_version") {
+                    guard value.kind == JSONKind.string.rawValue else { return false }
+                }
+            case 2:
+                if Self.equal(k, "os") { guard value.kind == JSONKind.string.rawValue else { return false } }
+            case 6:
+                if Self.equal(k, "locale") { guard value.kind == JSONKind.string.rawValue else { return false } }
+            case 7:
+                if Self.equal(k, "country") { guard value.kind == JSONKind.string.rawValue else { return false } }
+            case 14:
+                if Self.equal(k, "bundle_version") { guard Self.integer(value, base) != nil else { return false } }
+            default: break
+            }
+        }
+        return true
+    }
+
+    private mutating func scanContext(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], v = j + 1, value = tape[j + 1]
+            j = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
+            let k = base + ks
+            switch kl {
+            case 10:
+                if Self.equal(k, "session_id") {
+                    guard let (s, l) = Self.string(value) else { return false }
+                    sessionHash = Self.hash(base + s, l); hasSession = true
+                } else if Self.equal(k, "client_seq") {
+                    guard let seq = Self.integer(value, base), seq >= 0 else { return false }
+                    clientSeq = seq; hasClientSeq = true
+                }
+            case 6:
+                if Self.equal(k, "screen") { guard value.kind == JSONKind.string.rawValue else { return false } }
+            case 20:
+                if Self.equal(k, "experiment_exposures") {
+                    guard value.kind == JSONKind.array.rawValue else { return false }
+                    var e = v + 1
+                    let stop = Int(value.next)
+                    while e < stop {
+                        let exposure = tape[e]
+                        guard exposure.kind == JSONKind.object.rawValue else { return false }
+                        var sawExp = false, sawVariant = false
+                        var m = e + 1
+                        let mEnd = Int(exposure.next)
+                        while m < mEnd {
+                            let mk = tape[m], mv = tape[m + 1]
+                            m = Int(mv.next)
+                            guard mk.flags & JSONTapeFlag.escaped == 0 else { return false }
+                            let ms = Int(mk.start) + 1, ml = Int(mk.end) - ms - 1
+                            if ml == 3 && Self.equal(base + ms, "exp") {
+                                sawExp = true
+                                guard mv.kind == JSONKind.string.rawValue else { return false }
+                            } else if ml == 7 && Self.equal(base + ms, "variant") {
+                                sawVariant = true
+                                guard mv.kind == JSONKind.string.rawValue else { return false }
+                            }
+                        }
+                        guard sawExp && sawVariant else { return false }
+                        e = mEnd
+                    }
+                }
+            default: break
+            }
+        }
+        return true
+    }
+
+    private mutating func scanPrivacy(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        // `value["consent"]` then `consent["analytics"]`: the last of each wins, so scan all.
+        var consentIndex = -1
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], value = tape[j + 1]
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1
+            if Int(key.end) - ks - 1 == 7 && Self.equal(base + ks, "consent") { consentIndex = j + 1 }
+            j = Int(value.next)
+        }
+        consent = -1
+        guard consentIndex >= 0 else { return true }
+        let consentNode = tape[consentIndex]
+        guard consentNode.kind == JSONKind.object.rawValue else { return false }
+        var analytics = -1
+        j = consentIndex + 1
+        let stop = Int(consentNode.next)
+        while j < stop {
+            let key = tape[j], value = tape[j + 1]
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1
+            if Int(key.end) - ks - 1 == 9 && Self.equal(base + ks, "analytics") { analytics = j + 1 }
+            j = Int(value.next)
+        }
+        guard analytics >= 0 else { return true }
+        let node = tape[analytics]
+        guard node.kind == JSONKind.bool.rawValue else { return false }
+        consent = node.flags & JSONTapeFlag.isTrue != 0 ? 1 : 0
+        return true
+    }
+
+    // MARK: - Helpers
+
+    /// Whether the `literal.utf8CodeUnitCount` bytes at `p` spell `literal` (word compares
+    /// rather than a call to memcmp: this runs for every key of every event).
+    @inline(__always)
+    static func equal(_ p: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        let q = literal.utf8Start
+        if n >= 8 {
+            let a = UnsafeRawPointer(p), b = UnsafeRawPointer(q)
+            var i = 0
+            while i + 8 <= n {
+                if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+                i += 8
+            }
+            return i == n || a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        }
+        for i in 0..<n where p[i] != q[i] { return false }
+        return true
+    }
+
+    /// An unescaped string's content range; nil for anything else.
+    @inline(__always)
+    static func string(_ node: JSONTapeNode) -> (Int, Int)? {
+        guard node.kind == JSONKind.string.rawValue, node.flags & JSONTapeFlag.escaped == 0 else { return nil }
+        return (Int(node.start) + 1, Int(node.end) - Int(node.start) - 2)
+    }
+
+    /// An integer-written number that fits in Int64; nil for anything else.
+    @inline(__always)
+    static func integer(_ node: JSONTapeNode, _ base: UnsafePointer<UInt8>) -> Int64? {
+        guard node.kind == JSONKind.number.rawValue, node.flags & JSONTapeFlag.nonInteger == 0 else { return nil }
+        return parseInt64(node, base)
+    }
+
+    /// `Int64(text)` for a JSON integer token.
+    static func parseInt64(_ node: JSONTapeNode, _ base: UnsafePointer<UInt8>) -> Int64? {
+        var p = Int(node.start)
+        let end = Int(node.end)
+        let negative = base[p] == UInt8(ascii: "-")
+        if negative { p += 1 }
+        guard end - p <= 18 else { return Int64(String(decoding: UnsafeBufferPointer(start: base + Int(node.start), count: end - Int(node.start)), as: UTF8.self)) }
+        var value: Int64 = 0
+        while p < end {
+            value = value * 10 + Int64(base[p] &- 48)
+            p += 1
+        }
+        return negative ? -value : value
+    }
+
+    static func isLowercaseUUID(_ p: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        guard count == 36 else { return false }
+        for index in 0..<36 {
+            let byte = p[index]
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !((48...57).contains(byte) || (97...102).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// `IDHash.hash` of the bytes (the same value as for the decoded String).
+    @inline(__always)
+    static func hash(_ p: UnsafePointer<UInt8>, _ count: Int) -> UInt64 {
+        IDHash.hash(UnsafeRawBufferPointer(start: p, count: count))
+    }
+}
