@@ -38,4 +38,18 @@ final class QueueInspectEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 65, result.stderr)
         XCTAssertTrue(result.stderr.hasPrefix("appdna: "), result.stderr)
     }
+
+    /// Duplicate ids first seen on one line (a legacy array line) are listed by id, not in the
+    /// per-process hash order: the same queue gives the same bytes on every run.
+    func testDuplicateListIsTheSameOnEveryRun() throws {
+        let ids = (1...6).map { Replay.event($0) }
+        let text = "[" + ids.joined(separator: ",") + "]\n" + ids.joined(separator: "\n") + "\n"
+        let path = try temporaryFile(text, name: "pending_events.json")
+        let first = try Binary.run(["queue", "inspect", path, "--now", String(Replay.now), "--json"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.text.contains(Replay.id(6)), "the duplicates are listed")
+        for _ in 0..<8 {
+            XCTAssertEqual(try Binary.run(["queue", "inspect", path, "--now", String(Replay.now), "--json"]).stdout, first.stdout)
+        }
+    }
 }

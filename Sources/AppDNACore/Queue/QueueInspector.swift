@@ -298,7 +298,12 @@ public final class QueueInspector {
             summary.duplicateEvents += count - 1
             duplicates.append(seen[hash]!)
         }
-        duplicates.sort { ($0.locations[0].path, $0.locations[0].line, $0.locations[0].rowID ?? 0) < ($1.locations[0].path, $1.locations[0].line, $1.locations[0].rowID ?? 0) }
+        // By first location, then by id: two ids first seen on one line (a legacy array line)
+        // must not come out in hash order, which changes from run to run.
+        duplicates.sort {
+            ($0.locations[0].path, $0.locations[0].line, $0.locations[0].rowID ?? 0, $0.eventID)
+                < ($1.locations[0].path, $1.locations[0].line, $1.locations[0].rowID ?? 0, $1.eventID)
+        }
         summary.duplicates = Array(duplicates.prefix(listLimit))
         candidates = []
     }
