@@ -44,21 +44,7 @@ enum QueueInspectCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let now = try time(arguments, "now") ?? currentMilliseconds()
-        var status = ExitStatus.success
-        var sources: [QueueSource] = []
-        for path in arguments.operands {
-            do throws(Failure) {
-                let found = try QueueSource.sources(at: path)
-                if found.isEmpty {
-                    throw Failure(.inputMissing, "\(path): no event queue found in this directory",
-                                  hint: "looked for pending_events.json, appdna_events.db and ai.appdna.sdk.xml by content")
-                }
-                sources += found
-            } catch {
-                Runner.report(error, io: invocation.io)
-                if status == .success { status = ExitStatus(error.kind) }
-            }
-        }
+        var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
         let listing = arguments.has("events") || arguments.has("name") || arguments.has("user")
             || arguments.has("since") || arguments.has("until")
@@ -90,6 +76,28 @@ enum QueueInspectCommand {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    /// The queues behind every PATH operand (files, or directories searched by content). A
+    /// PATH that cannot be read is reported at once and gives the status of its error; the
+    /// others are still returned, so the caller decides whether partial input is enough.
+    static func queueSources(_ invocation: Invocation) -> (sources: [QueueSource], status: ExitStatus) {
+        var status = ExitStatus.success
+        var sources: [QueueSource] = []
+        for path in invocation.arguments.operands {
+            do throws(Failure) {
+                let found = try QueueSource.sources(at: path)
+                if found.isEmpty {
+                    throw Failure(.inputMissing, "\(path): no event queue found in this directory",
+                                  hint: "looked for pending_events.json, appdna_events.db and ai.appdna.sdk.xml by content")
+                }
+                sources += found
+            } catch {
+                Runner.report(error, io: invocation.io)
+                if status == .success { status = ExitStatus(error.kind) }
+            }
+        }
+        return (sources, status)
     }
 }
 

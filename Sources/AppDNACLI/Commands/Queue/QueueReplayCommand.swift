@@ -117,21 +117,7 @@ enum QueueReplayCommand {
         options.dryRun = arguments.has("dry-run")
 
         // The queues.
-        var status = ExitStatus.success
-        var sources: [QueueSource] = []
-        for path in arguments.operands {
-            do throws(Failure) {
-                let found = try QueueSource.sources(at: path)
-                if found.isEmpty {
-                    throw Failure(.inputMissing, "\(path): no event queue found in this directory",
-                                  hint: "looked for pending_events.json, appdna_events.db and ai.appdna.sdk.xml by content")
-                }
-                sources += found
-            } catch {
-                Runner.report(error, io: invocation.io)
-                if status == .success { status = ExitStatus(error.kind) }
-            }
-        }
+        let (sources, status) = QueueInspectCommand.queueSources(invocation)
         guard status == .success, !sources.isEmpty else { return status }
 
         // Configuration (78) before anything else; a dry run does without a key.
