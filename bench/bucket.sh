@@ -13,7 +13,6 @@ IDS_10M="$OUT/ids-10m.txt"
 IDS_1M="$OUT/ids-1m.txt"
 IDS_100K="$OUT/ids-100k.txt"
 REF_C="$OUT/bucket_ref"
-HELLO="$OUT/hello"
 
 # --- tools --------------------------------------------------------------------------------
 need gcc "install gcc (apt-get install -y gcc)"
@@ -32,11 +31,7 @@ if [[ ! -x "$REF_C" || "$BENCH_DIR/bucket_ref.c" -nt "$REF_C" ]]; then
     note "compiling bench/bucket_ref.c (gcc -O2)"
     gcc -O2 -Wall -Wextra -o "$REF_C" "$BENCH_DIR/bucket_ref.c"
 fi
-if [[ ! -x "$HELLO" ]]; then
-    note "building the Swift hello-world (swiftc -O -wmo, dynamic stdlib as in the release build)"
-    printf 'print("hello")\n' > "$OUT/hello.swift"
-    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
-fi
+ensure_hello
 
 # --- data (generated once, deterministic) -------------------------------------------------
 if [[ ! -s "$IDS_10M" || "$BENCH_DIR/make_ids.py" -nt "$IDS_10M" ]]; then

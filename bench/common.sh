@@ -37,6 +37,17 @@ ensure_hyperfine() {
 
 need() { command -v "$1" >/dev/null || die "$1 is missing: $2"; }
 
+# The Swift hello-world every start-up comparison measures against, built like the release
+# binary (-O -wmo, dynamic stdlib), once: $OUT/hello.
+HELLO="$OUT/hello"
+ensure_hello() {
+    [[ -x "$HELLO" ]] && return
+    need swiftc "install a Swift toolchain"
+    note "building the Swift hello-world (swiftc -O -wmo, dynamic stdlib as in the release build)"
+    printf 'print("hello")\n' > "$OUT/hello.swift"
+    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
+}
+
 # mean_of JSON [INDEX]: mean seconds of result INDEX (default 0) in a hyperfine --export-json file.
 mean_of() { jq -r ".results[${2:-0}].mean" "$1"; }
 stddev_of() { jq -r ".results[${2:-0}].stddev" "$1"; }

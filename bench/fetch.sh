@@ -12,7 +12,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 SIZE=5000000
 ROOT_DIR="$OUT/fetch-root"
 BUNDLE="$ROOT_DIR/api/v1/sdk/config-bundle"
-HELLO="$OUT/hello"
 PORT=${APPDNA_BENCH_PORT:-18765}
 URL="http://127.0.0.1:$PORT"
 
@@ -23,11 +22,7 @@ need swiftc "install a Swift toolchain"
 ensure_hyperfine
 ensure_appdna
 
-if [[ ! -x "$HELLO" ]]; then
-    note "building the Swift hello-world (swiftc -O -wmo)"
-    printf 'print("hello")\n' > "$OUT/hello.swift"
-    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
-fi
+ensure_hello
 
 # --- data and server ----------------------------------------------------------------------
 if [[ ! -s "$BUNDLE" || "$BENCH_DIR/make_fetch_bundle.py" -nt "$BUNDLE" ]]; then

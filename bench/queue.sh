@@ -10,7 +10,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 Q1="$OUT/queue-1m.ndjson"
 Q2="$OUT/queue-2m.ndjson"
-HELLO="$OUT/hello"
 NOW=2026-02-20T00:00:00Z
 
 need python3 "install python3"
@@ -26,11 +25,7 @@ for spec in "$Q1:1000000" "$Q2:2000000"; do
         python3 "$BENCH_DIR/make_queue.py" "$file" "$count"
     fi
 done
-if [[ ! -x "$HELLO" ]]; then
-    note "building the Swift hello-world (swiftc -O -wmo, dynamic stdlib as in the release build)"
-    printf 'print("hello")\n' > "$OUT/hello.swift"
-    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
-fi
+ensure_hello
 
 note "checking that inspect and jq count the same names"
 "$APPDNA" queue inspect "$Q1" --now "$NOW" --json > "$OUT/queue-1m.summary.json" || die "appdna queue inspect $Q1 failed"

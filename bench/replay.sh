@@ -15,7 +15,6 @@ COUNT=${APPDNA_BENCH_EVENTS:-100000}
 QUEUE="$OUT/replay-queue-$COUNT.ndjson"
 STATE="$OUT/replay-state"
 COUNTS="$OUT/replay-server-count.txt"
-HELLO="$OUT/hello"
 PORT=${APPDNA_BENCH_PORT:-18766}
 URL="http://127.0.0.1:$PORT"
 
@@ -25,11 +24,7 @@ need swiftc "install a Swift toolchain"
 ensure_hyperfine
 ensure_appdna
 
-if [[ ! -x "$HELLO" ]]; then
-    note "building the Swift hello-world (swiftc -O -wmo)"
-    printf 'print("hello")\n' > "$OUT/hello.swift"
-    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
-fi
+ensure_hello
 if [[ ! -s "$QUEUE" || "$BENCH_DIR/make_queue.py" -nt "$QUEUE" ]]; then
     note "generating a $COUNT-event NDJSON queue into $QUEUE"
     python3 "$BENCH_DIR/make_queue.py" "$QUEUE" "$COUNT"

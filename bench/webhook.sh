@@ -9,7 +9,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 BODY_BIG="$OUT/webhook-body-256m.bin"
 BODY_SMALL="$OUT/webhook-body-2k.json"
 SECRET_FILE="$OUT/webhook-secret.txt"
-HELLO="$OUT/hello"
 
 # --- tools --------------------------------------------------------------------------------
 need sha256sum "install coreutils"
@@ -20,11 +19,7 @@ need swiftc "install a Swift toolchain"
 ensure_hyperfine
 ensure_appdna
 
-if [[ ! -x "$HELLO" ]]; then
-    note "building the Swift hello-world (swiftc -O -wmo, dynamic stdlib as in the release build)"
-    printf 'print("hello")\n' > "$OUT/hello.swift"
-    swiftc -O -wmo -o "$HELLO" "$OUT/hello.swift"
-fi
+ensure_hello
 
 # --- data (generated once) ----------------------------------------------------------------
 # A benchmark secret, not a real one. openssl takes its key in argv, so this one is public.
