@@ -4,9 +4,6 @@ import AppDNANet
 /// `appdna bundle fetch`: download the config bundle, check it, and write it atomically in the
 /// shape the SDK loads. Replaces `curl -s -H "x-api-key: …" …/config-bundle -o appdna-config.json`.
 enum BundleFetchCommand {
-    static let keyVariable = "APPDNA_SDK_KEY"
-    static let urlVariable = "APPDNA_API_URL"
-    static let defaultAPIURL = "https://api.appdna.ai"
     static let bundlePath = "/api/v1/sdk/config-bundle"
     static let versionPath = "/api/v1/sdk/config-bundle/version"
     static let defaultOutput = "appdna-config.json"
@@ -176,33 +173,6 @@ enum BundleFetchCommand {
     static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil) -> ExitStatus {
         Runner.report(Failure(.usage, message, hint: hint), io: invocation.io)
         return .negative
-    }
-
-    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
-    static func readKey(_ invocation: Invocation) throws -> APIKey {
-        if let path = invocation.arguments.value("key-file") {
-            let bytes: [UInt8]
-            do {
-                bytes = try FileReading.readAll(path: path)
-            } catch {
-                throw Failure(.configuration, "cannot read the API key: \(error.message)",
-                              hint: "--key-file takes the path of a file that holds only the key")
-            }
-            return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
-        }
-        guard let value = invocation.io.environment[keyVariable], !value.isEmpty else {
-            throw Failure(.configuration, "no API key: set \(keyVariable) or pass --key-file PATH",
-                          hint: "the SDK key (adn_live_… or adn_test_…) is in the AppDNA console; in CI, store it as a secret")
-        }
-        return try APIKey(value, source: keyVariable)
-    }
-
-    /// APPDNA_API_URL without a trailing slash, checked (78 for plain http to a non-loopback host).
-    static func apiBase(_ environment: [String: String]) throws -> String {
-        var text = environment[urlVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAPIURL
-        while text.hasSuffix("/") { text.removeLast() }
-        _ = try HTTPURL.checkedForAPI(text, variable: urlVariable)
-        return text
     }
 
     /// The bundle_version of the existing output file, when it is readable JSON with one.

@@ -24,15 +24,10 @@ struct LiveBundleConnection {
         let arguments = invocation.arguments
         let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
         let retries = try arguments.integer("retries", in: 0...100) ?? 3
-        key = try BundleFetchCommand.readKey(invocation)
-        base = try BundleFetchCommand.apiBase(invocation.io.environment)
+        key = try APIAccess.key(invocation)
+        base = try APIAccess.baseURL(invocation.io.environment)
         deadline = Deadline(secondsFromNow: timeout)
-        client = HTTPClient(
-            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
-            policy: RetryPolicy(maxRetries: retries),
-            onRetry: { notice in
-                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(BundleFetchCommand.formatSeconds(notice.delay))")
-            })
+        client = APIAccess.client(invocation, retries: retries)
     }
 
     var headers: [(name: String, value: String)] { [("x-api-key", key.secret), ("Accept", "application/json")] }

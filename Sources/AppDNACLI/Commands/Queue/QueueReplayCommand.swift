@@ -124,11 +124,11 @@ enum QueueReplayCommand {
         var key: APIKey? = nil
         var base = ""
         if options.dryRun {
-            key = try? BundleFetchCommand.readKey(invocation)
-            base = (try? BundleFetchCommand.apiBase(invocation.io.environment)) ?? BundleFetchCommand.defaultAPIURL
+            key = try? APIAccess.key(invocation)
+            base = (try? APIAccess.baseURL(invocation.io.environment)) ?? APIAccess.defaultAPIURL
         } else {
-            key = try BundleFetchCommand.readKey(invocation)
-            base = try BundleFetchCommand.apiBase(invocation.io.environment)
+            key = try APIAccess.key(invocation)
+            base = try APIAccess.baseURL(invocation.io.environment)
         }
         let url = base + ingestPath
 
@@ -181,12 +181,7 @@ enum QueueReplayCommand {
         // Send: lock, re-read the journal under the lock, stream the queues again.
         try journal.openForWriting()
         journal = try journal.reloaded()
-        let client = HTTPClient(
-            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
-            policy: RetryPolicy(maxRetries: options.retries),
-            onRetry: { notice in
-                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(BundleFetchCommand.formatSeconds(notice.delay))")
-            })
+        let client = APIAccess.client(invocation, retries: options.retries)
         let progress = ProgressBar(total: plan.toSend, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet, sink: invocation.io.stderr)
         let sender = ReplaySender(
             settings: .init(url: url, key: key, client: client, timeout: options.timeout, concurrency: options.concurrency,

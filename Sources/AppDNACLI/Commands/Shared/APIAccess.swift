@@ -1,0 +1,50 @@
+import AppDNACore
+import AppDNANet
+
+/// What every command that calls the AppDNA API shares: the SDK key (APPDNA_SDK_KEY or
+/// --key-file, never a flag value), the checked base URL (APPDNA_API_URL) and an HTTP client
+/// with the retry policy and `--verbose` retry notes. `bundle fetch`, `bundle diff @remote`
+/// and `queue replay` all come through here.
+enum APIAccess {
+    static let keyVariable = "APPDNA_SDK_KEY"
+    static let urlVariable = "APPDNA_API_URL"
+    static let defaultAPIURL = "https://api.appdna.ai"
+
+    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
+    static func key(_ invocation: Invocation) throws -> APIKey {
+        if let path = invocation.arguments.value("key-file") {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileReading.readAll(path: path)
+            } catch {
+                throw Failure(.configuration, "cannot read the API key: \(error.message)",
+                              hint: "--key-file takes the path of a file that holds only the key")
+            }
+            return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
+        }
+        guard let value = invocation.io.environment[keyVariable], !value.isEmpty else {
+            throw Failure(.configuration, "no API key: set \(keyVariable) or pass --key-file PATH",
+                          hint: "the SDK key (adn_live_… or adn_test_…) is in the AppDNA console; in CI, store it as a secret")
+        }
+        return try APIKey(value, source: keyVariable)
+    }
+
+    /// APPDNA_API_URL without a trailing slash, checked (78 for plain http to a non-loopback host).
+    static func baseURL(_ environment: [String: String]) throws -> String {
+        var text = environment[urlVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAPIURL
+        while text.hasSuffix("/") { text.removeLast() }
+        _ = try HTTPURL.checkedForAPI(text, variable: urlVariable)
+        return text
+    }
+
+    /// An HTTP client over the system libcurl with `retries` retries; each retry is noted with
+    /// `--verbose`.
+    static func client(_ invocation: Invocation, retries: Int) -> HTTPClient {
+        HTTPClient(
+            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)"),
+            policy: RetryPolicy(maxRetries: retries),
+            onRetry: { notice in
+                invocation.detail("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(BundleFetchCommand.formatSeconds(notice.delay))")
+            })
+    }
+}
