@@ -46,3 +46,15 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     /// Keeps the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
 }
+
+extension JSONValue {
+    /// A whole number of any integer type (`.integer(hash)` for a UInt32, an Int64, …).
+    public static func integer<T: BinaryInteger>(_ value: T) -> JSONValue {
+        .number(JSONNumber(validatedText: String(value)))
+    }
+
+    /// A finite double, written in its shortest round-trip form.
+    public static func decimal(_ value: Double) -> JSONValue {
+        .number(JSONNumber(value))
+    }
+}

@@ -62,8 +62,8 @@ enum BucketBatch {
                     }
                 case .ndjson:
                     let user = String(decoding: line, as: UTF8.self)
-                    var object: JSONObject = ["user": .string(user), "hash": .number(JSONNumber(Int(result.hash))),
-                                              "bucket": .number(JSONNumber(Int(result.bucket)))]
+                    var object: JSONObject = ["user": .string(user), "hash": .integer(result.hash),
+                                              "bucket": .integer(result.bucket)]
                     if !variantNames.isEmpty {
                         object["variant"] = variant.map { .string(setup.allocation!.ranges[$0].variant) } ?? .null
                     }

@@ -22,15 +22,15 @@ enum BucketReport {
                 "salt": .string(setup.salt),
                 "effective_salt": .string(setup.scheme.effectiveSalt(setup.salt, experiment: setup.experiment)),
                 "hashed_string": .string(assignment.hashedString),
-                "hash": .number(JSONNumber(Int(assignment.hash))),
-                "bucket": .number(JSONNumber(Int(assignment.bucket))),
-                "bucket_count": .number(JSONNumber(Int(setup.scheme.bucketCount))),
+                "hash": .integer(assignment.hash),
+                "bucket": .integer(assignment.bucket),
+                "bucket_count": .integer(setup.scheme.bucketCount),
                 "variant": variant.map(JSONValue.string) ?? .null,
             ]
             if let allocation = setup.allocation {
                 object["variants"] = .array(allocation.ranges.map { range in
-                    ["id": .string(range.variant), "weight": .number(JSONNumber(range.weight)),
-                     "first_bucket": .number(JSONNumber(Int(range.lower))), "end_bucket": .number(JSONNumber(Int(range.upper)))]
+                    ["id": .string(range.variant), "weight": .decimal(range.weight),
+                     "first_bucket": .integer(range.lower), "end_bucket": .integer(range.upper)]
                 })
             }
             if setup.definition != nil {
@@ -42,12 +42,12 @@ enum BucketReport {
                 let bytes = Array(assignment.hashedString.utf8)
                 object["explain"] = .object([
                     "bytes_hex": .string(HexText.spaced(bytes)),
-                    "utf8_length": .number(JSONNumber(bytes.count)),
+                    "utf8_length": .integer(bytes.count),
                     "seed": 0,
                     "hash_hex": .string(HexText.fixed32(assignment.hash)),
                     "other_scheme": ["scheme": .string(otherScheme.rawValue), "hashed_string": .string(other.hashedString),
-                                     "hash": .number(JSONNumber(Int(other.hash))), "bucket": .number(JSONNumber(Int(other.bucket))),
-                                     "bucket_count": .number(JSONNumber(Int(otherScheme.bucketCount)))],
+                                     "hash": .integer(other.hash), "bucket": .integer(other.bucket),
+                                     "bucket_count": .integer(otherScheme.bucketCount)],
                     "warnings": .array(hazards.map { ["code": .string($0.code), "message": .string($0.message)] }),
                 ])
             }

@@ -8,8 +8,8 @@ enum BucketSelfTest {
         let failed = results.filter { !$0.passed }
         if invocation.arguments.has("json") {
             invocation.stdout.write(JSONWriter(indent: 2).write([
-                "passed": .number(JSONNumber(results.count - failed.count)),
-                "failed": .number(JSONNumber(failed.count)),
+                "passed": .integer(results.count - failed.count),
+                "failed": .integer(failed.count),
                 "failures": .array(failed.map { ["name": .string($0.name), "detail": .string($0.detail)] }),
             ]))
             invocation.stdout.writeLine()

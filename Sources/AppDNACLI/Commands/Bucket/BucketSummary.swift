@@ -10,7 +10,7 @@ enum BucketSummary {
         let out = invocation.stdout
         guard let allocation = setup.allocation else {
             if invocation.arguments.has("json") {
-                out.write(JSONWriter(indent: 2).write(["users": .number(JSONNumber(total))]))
+                out.write(JSONWriter(indent: 2).write(["users": .integer(total)]))
                 out.writeLine()
             } else {
                 out.writeLine("users  \(total)")
@@ -25,19 +25,19 @@ enum BucketSummary {
 
         if invocation.arguments.has("json") {
             var object: JSONObject = [
-                "users": .number(JSONNumber(total)),
-                "assigned": .number(JSONNumber(assigned)),
+                "users": .integer(total),
+                "assigned": .integer(assigned),
                 "variants": .array(zip(allocation.ranges, zip(counts, shares)).map { range, pair in
-                    ["id": .string(range.variant), "users": .number(JSONNumber(pair.0)),
-                     "share": .number(JSONNumber(assigned > 0 ? Double(pair.0) / Double(assigned) : 0)),
-                     "expected_share": .number(JSONNumber(pair.1)), "weight": .number(JSONNumber(range.weight))]
+                    ["id": .string(range.variant), "users": .integer(pair.0),
+                     "share": .decimal(assigned > 0 ? Double(pair.0) / Double(assigned) : 0),
+                     "expected_share": .decimal(pair.1), "weight": .decimal(range.weight)]
                 }),
-                "chi_square": .number(JSONNumber(test.statistic)),
-                "degrees_of_freedom": .number(JSONNumber(test.degreesOfFreedom)),
-                "p_value": .number(JSONNumber(test.pValue)),
+                "chi_square": .decimal(test.statistic),
+                "degrees_of_freedom": .integer(test.degreesOfFreedom),
+                "p_value": .decimal(test.pValue),
                 "sample_ratio_mismatch": .bool(mismatch),
             ]
-            if setup.definition != nil { object["not_eligible"] = .number(JSONNumber(ineligible)) }
+            if setup.definition != nil { object["not_eligible"] = .integer(ineligible) }
             out.write(JSONWriter(indent: 2).write(.object(object)))
             out.writeLine()
             return

@@ -152,8 +152,8 @@ enum BundleDiffCommand {
             object["kind"] = .string(note.kind.rawValue)
             object["path"] = .string(note.path.description)
             object["message"] = .string(note.message)
-            if let share = note.share { object["share"] = .number(JSONNumber(share)) }
-            if let buckets = note.buckets { object["buckets"] = .number(JSONNumber(buckets)) }
+            if let share = note.share { object["share"] = .decimal(share) }
+            if let buckets = note.buckets { object["buckets"] = .integer(buckets) }
             return .object(object)
         }
         let document: JSONValue = .object(JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))]))

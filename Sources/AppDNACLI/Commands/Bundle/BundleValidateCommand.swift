@@ -135,16 +135,16 @@ enum BundleValidateCommand {
             if let failure = report.failure {
                 object["error"] = .string(failure.message)
             }
-            object["errors"] = .number(JSONNumber(report.errors))
-            object["warnings"] = .number(JSONNumber(report.warnings))
+            object["errors"] = .integer(report.errors)
+            object["warnings"] = .integer(report.warnings)
             object["findings"] = .array(report.findings.map { f in
                 .object(JSONObject([
                     ("code", .string(f.code)),
                     ("severity", .string(f.severity.rawValue)),
                     ("message", .string(f.message)),
                     ("path", .string(f.pointer.description)),
-                    ("line", .number(JSONNumber(f.line))),
-                    ("column", .number(JSONNumber(f.column))),
+                    ("line", .integer(f.line)),
+                    ("column", .integer(f.column)),
                 ]))
             })
             files.append(.object(object))

@@ -166,7 +166,7 @@ enum QueueEventList {
     static func writeJSON(_ event: QueueEvent, _ fields: EventFields, to out: OutputSink) {
         var object = QueueInspectReport.locationJSON(event.location)
         func optional(_ value: String?) -> JSONValue { value.map { .string($0) } ?? .null }
-        func optional(_ value: Int64?) -> JSONValue { value.map { .number(JSONNumber($0)) } ?? .null }
+        func optional(_ value: Int64?) -> JSONValue { value.map { .integer($0) } ?? .null }
         object["event_id"] = optional(fields.eventID)
         object["event_name"] = optional(fields.name)
         object["ts_ms"] = optional(fields.timestamp)

@@ -138,14 +138,12 @@ enum QueueInspectReport {
 
     // MARK: - JSON
 
-    static func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
-    static func number(_ value: Int64) -> JSONValue { .number(JSONNumber(value)) }
 
     static func locationJSON(_ location: QueueLocation) -> JSONObject {
         var object = JSONObject()
         object["path"] = .string(location.path)
-        object["line"] = location.line > 0 ? number(location.line) : .null
-        object["row_id"] = location.rowID.map(number) ?? .null
+        object["line"] = location.line > 0 ? .integer(location.line) : .null
+        object["row_id"] = location.rowID.map { .integer($0) } ?? .null
         return object
     }
 
@@ -154,29 +152,29 @@ enum QueueInspectReport {
     }
 
     static func counted(_ items: [(name: String, count: Int)], key: String) -> JSONValue {
-        .array(items.map { .object(JSONObject([(key, .string($0.name)), ("count", number($0.count))])) })
+        .array(items.map { .object(JSONObject([(key, .string($0.name)), ("count", .integer($0.count))])) })
     }
 
     static func json(_ summary: QueueSummary) -> JSONValue {
         var object = JSONObject()
         object["now"] = .string(Timestamp.iso8601(milliseconds: summary.now))
-        object["now_ms"] = number(summary.now)
+        object["now_ms"] = .integer(summary.now)
         object["horizon_days"] = 7
         object["sources"] = .array(summary.sources.map { source in
             var item = JSONObject()
             item["path"] = .string(source.path)
             item["format"] = .string(source.format.rawValue)
-            item["legacy_array_line"] = source.legacyArrayLine.map(number) ?? .null
-            item["tombstone_lines"] = number(source.tombstoneLines)
-            item["live"] = number(source.live)
-            item["cancelled"] = number(source.cancelled)
-            item["malformed"] = number(source.malformed)
-            item["truncated"] = number(source.truncated)
-            item["bad_escapes"] = number(source.badEscapes)
-            item["unreadable"] = number(source.unreadable)
-            item["live_bytes"] = number(source.liveBytes)
-            item["event_cap"] = number(QueueSourceSummary.eventCap)
-            item["byte_cap"] = number(QueueSourceSummary.byteCap)
+            item["legacy_array_line"] = source.legacyArrayLine.map { .integer($0) } ?? .null
+            item["tombstone_lines"] = .integer(source.tombstoneLines)
+            item["live"] = .integer(source.live)
+            item["cancelled"] = .integer(source.cancelled)
+            item["malformed"] = .integer(source.malformed)
+            item["truncated"] = .integer(source.truncated)
+            item["bad_escapes"] = .integer(source.badEscapes)
+            item["unreadable"] = .integer(source.unreadable)
+            item["live_bytes"] = .integer(source.liveBytes)
+            item["event_cap"] = .integer(QueueSourceSummary.eventCap)
+            item["byte_cap"] = .integer(QueueSourceSummary.byteCap)
             item["over_event_cap"] = .bool(source.overEventCap)
             item["over_byte_cap"] = .bool(source.overByteCap)
             item["problems"] = .array(source.problems.map { problem in
@@ -185,58 +183,58 @@ enum QueueInspectReport {
                 entry["message"] = .string(problem.message)
                 return .object(entry)
             })
-            item["problems_not_listed"] = number(source.problemsNotListed)
+            item["problems_not_listed"] = .integer(source.problemsNotListed)
             return .object(item)
         })
-        object["live"] = number(summary.live)
-        object["cancelled"] = number(summary.cancelled)
-        object["malformed"] = number(summary.malformed)
-        object["truncated"] = number(summary.truncated)
-        object["bad_escapes"] = number(summary.badEscapes)
-        object["unreadable"] = number(summary.unreadable)
+        object["live"] = .integer(summary.live)
+        object["cancelled"] = .integer(summary.cancelled)
+        object["malformed"] = .integer(summary.malformed)
+        object["truncated"] = .integer(summary.truncated)
+        object["bad_escapes"] = .integer(summary.badEscapes)
+        object["unreadable"] = .integer(summary.unreadable)
         object["events_by_name"] = counted(summary.names, key: "name")
-        object["other_names"] = number(summary.otherNames)
-        object["unnamed"] = number(summary.unnamed)
+        object["other_names"] = .integer(summary.otherNames)
+        object["unnamed"] = .integer(summary.unnamed)
         var time = JSONObject()
-        time["oldest_ts_ms"] = summary.oldest.map(number) ?? .null
+        time["oldest_ts_ms"] = summary.oldest.map { .integer($0) } ?? .null
         time["oldest"] = summary.oldest.map { .string(Timestamp.iso8601(milliseconds: $0)) } ?? .null
-        time["newest_ts_ms"] = summary.newest.map(number) ?? .null
+        time["newest_ts_ms"] = summary.newest.map { .integer($0) } ?? .null
         time["newest"] = summary.newest.map { .string(Timestamp.iso8601(milliseconds: $0)) } ?? .null
-        time["past_horizon"] = number(summary.pastHorizon)
-        time["in_future"] = number(summary.inFuture)
-        time["without_ts_ms"] = number(summary.withoutTimestamp)
+        time["past_horizon"] = .integer(summary.pastHorizon)
+        time["in_future"] = .integer(summary.inFuture)
+        time["without_ts_ms"] = .integer(summary.withoutTimestamp)
         object["time"] = .object(time)
         object["users"] = [
-            "anon_ids": number(summary.users.count), "user_ids": number(summary.identifiedUsers.count),
-            "sessions": number(summary.sessions.count),
+            "anon_ids": .integer(summary.users.count), "user_ids": .integer(summary.identifiedUsers.count),
+            "sessions": .integer(summary.sessions.count),
             "approximate": .bool(summary.users.isApproximate || summary.identifiedUsers.isApproximate || summary.sessions.isApproximate),
         ]
         object["platforms"] = counted(summary.platforms, key: "platform")
         object["sdk_versions"] = counted(summary.sdkVersions, key: "sdk")
         object["client_seq"] = [
-            "missing": number(summary.missingSequenceNumbers),
-            "devices_with_gaps": number(summary.devicesWithGaps),
+            "missing": .integer(summary.missingSequenceNumbers),
+            "devices_with_gaps": .integer(summary.devicesWithGaps),
             "gaps": .array(summary.sequenceGaps.map { gap in
-                ["anon_id": .string(gap.anonID), "from": number(gap.from), "to": number(gap.to), "count": number(gap.count)]
+                ["anon_id": .string(gap.anonID), "from": .integer(gap.from), "to": .integer(gap.to), "count": .integer(gap.count)]
             }),
-            "gaps_not_listed": number(summary.gapsNotListed),
-            "repeated": number(summary.repeatedSequenceNumbers),
-            "without_client_seq": number(summary.withoutSequence),
-            "devices_not_followed": number(summary.devicesNotFollowed),
+            "gaps_not_listed": .integer(summary.gapsNotListed),
+            "repeated": .integer(summary.repeatedSequenceNumbers),
+            "without_client_seq": .integer(summary.withoutSequence),
+            "devices_not_followed": .integer(summary.devicesNotFollowed),
         ]
-        object["sdk_events_dropped"] = ["events": number(summary.dropEvents), "dropped": number(summary.droppedTotal)]
+        object["sdk_events_dropped"] = ["events": .integer(summary.dropEvents), "dropped": .integer(summary.droppedTotal)]
         object["duplicates"] = [
-            "event_ids": number(summary.duplicateIDs),
-            "extra_events": number(summary.duplicateEvents),
+            "event_ids": .integer(summary.duplicateIDs),
+            "extra_events": .integer(summary.duplicateEvents),
             "approximate": .bool(summary.duplicatesApproximate),
             "list": .array(summary.duplicates.map { duplicate in
                 ["event_id": .string(duplicate.eventID), "locations": .array(duplicate.locations.map { .object(locationJSON($0)) })]
             }),
         ]
-        object["consent_false"] = number(summary.consentFalse)
+        object["consent_false"] = .integer(summary.consentFalse)
         object["rejected"] = [
-            "count": number(summary.rejectedCount),
-            "by_code": .array(summary.rejectionCodes.map { ["code": .string($0.code), "count": number($0.count)] }),
+            "count": .integer(summary.rejectedCount),
+            "by_code": .array(summary.rejectionCodes.map { ["code": .string($0.code), "count": .integer($0.count)] }),
             "events": .array(summary.rejected.map { event in
                 var entry = locationJSON(event.location)
                 entry["event_id"] = event.eventID.map { .string($0) } ?? .null

@@ -337,21 +337,20 @@ enum QueueReplayCommand {
 
     static func writeJSON(_ plan: Plan, options: Options, url: String, outcome: ReplaySender.Outcome?, undelivered: Int,
                           seconds: Double, dryRun: Bool, to out: OutputSink) {
-        func number(_ value: Int) -> JSONValue { .number(JSONNumber(value)) }
         var skipped = JSONObject()
-        for reason in ReplaySkip.allCases { skipped[reason.rawValue] = number(plan.skipped[reason] ?? 0) }
+        for reason in ReplaySkip.allCases { skipped[reason.rawValue] = .integer(plan.skipped[reason] ?? 0) }
         var planObject = JSONObject()
         planObject["queues"] = .array(plan.sources.map { ["path": .string($0.path), "format": .string($0.format.rawValue)] })
-        planObject["events"] = number(plan.eventsRead)
-        planObject["malformed"] = number(plan.malformed)
-        planObject["truncated"] = number(plan.truncated)
-        planObject["unreadable"] = number(plan.unreadable)
-        planObject["to_send"] = number(plan.toSend)
-        planObject["batches"] = number(plan.batches)
-        planObject["batch_size"] = number(options.batchSize)
+        planObject["events"] = .integer(plan.eventsRead)
+        planObject["malformed"] = .integer(plan.malformed)
+        planObject["truncated"] = .integer(plan.truncated)
+        planObject["unreadable"] = .integer(plan.unreadable)
+        planObject["to_send"] = .integer(plan.toSend)
+        planObject["batches"] = .integer(plan.batches)
+        planObject["batch_size"] = .integer(options.batchSize)
         planObject["groups"] = .array(plan.groups.sorted(by: { $0.key < $1.key }).map {
-            ["platform": .string($0.key.platform), "sdk_version": .string($0.key.sdkVersion), "events": number($0.value),
-             "batches": number(Plan.batchCount($0.value, options.batchSize))]
+            ["platform": .string($0.key.platform), "sdk_version": .string($0.key.sdkVersion), "events": .integer($0.value),
+             "batches": .integer(Plan.batchCount($0.value, options.batchSize))]
         })
         planObject["skipped"] = .object(skipped)
         planObject["invalid"] = .array(plan.invalidExamples.map {
@@ -368,14 +367,14 @@ enum QueueReplayCommand {
         root["plan"] = .object(planObject)
         if let outcome {
             var result = JSONObject()
-            result["delivered"] = number(outcome.delivered)
-            result["dead_lettered"] = number(outcome.deadLettered)
-            result["undelivered"] = number(undelivered)
-            result["requests"] = number(outcome.requests)
-            result["retries"] = number(outcome.retries)
-            result["splits"] = number(outcome.splits)
-            result["seconds"] = .number(JSONNumber((seconds * 1000).rounded() / 1000))
-            result["events_per_second"] = number(seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / seconds).rounded()) : 0)
+            result["delivered"] = .integer(outcome.delivered)
+            result["dead_lettered"] = .integer(outcome.deadLettered)
+            result["undelivered"] = .integer(undelivered)
+            result["requests"] = .integer(outcome.requests)
+            result["retries"] = .integer(outcome.retries)
+            result["splits"] = .integer(outcome.splits)
+            result["seconds"] = .decimal((seconds * 1000).rounded() / 1000)
+            result["events_per_second"] = .integer(seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / seconds).rounded()) : 0)
             result["stopped"] = outcome.stop.map { .string($0.message) } ?? .null
             root["result"] = .object(result)
         } else {

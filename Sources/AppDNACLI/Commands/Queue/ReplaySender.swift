@@ -201,7 +201,7 @@ final class ReplaySender: @unchecked Sendable {
         for event in batch.events {
             var object = QueueInspectReport.locationJSON(event.location)
             object["event_id"] = .string(event.id)
-            object["status"] = .number(JSONNumber(response.status))
+            object["status"] = .integer(response.status)
             object["response"] = .string(reply)
             object["dead_lettered_at"] = .string(at)
             var bytes = JSONWriter().write(.object(object))

@@ -72,7 +72,7 @@ struct VerifyReport {
     // MARK: - JSON
 
     static func secretJSON(_ index: Int, _ secrets: [WebhookSecret]) -> JSONValue {
-        ["position": .number(JSONNumber(index + 1)), "source": .string(secrets[index].source)]
+        ["position": .integer(index + 1), "source": .string(secrets[index].source)]
     }
 
     static func explanationJSON(_ explanation: MismatchExplanation?, secrets: [WebhookSecret],
@@ -102,7 +102,7 @@ struct VerifyReport {
         object["signature_from"] = .string(signatureOrigin)
         object["body"] = [
             "from": .string(bodySource.label),
-            "length": .number(JSONNumber(verification.bodyLength)),
+            "length": .integer(verification.bodyLength),
             "sha256": .string(Hex.encode(verification.bodySHA256)),
         ]
         object["warnings"] = .array(warnings.map { ["code": .string($0.code), "message": .string($0.message)] })
