@@ -192,24 +192,20 @@ extension JSONNode {
         }
     }
 
+    /// An object's members: its children taken two at a time (key, then value), which is how
+    /// the tape stores them.
     public struct Members: Sequence {
         let node: JSONNode?
 
         public func makeIterator() -> Iterator {
-            guard let node else { return Iterator(document: nil, cursor: 0, stop: 0) }
-            return Iterator(document: node.document, cursor: node.index + 1, stop: node.subtreeEnd)
+            Iterator(children: Elements(node: node).makeIterator())
         }
 
         public struct Iterator: IteratorProtocol {
-            let document: JSONDocument?
-            var cursor: Int
-            let stop: Int
+            var children: Elements.Iterator
 
             public mutating func next() -> (key: String, keyNode: JSONNode, value: JSONNode)? {
-                guard let document, cursor < stop else { return nil }
-                let keyNode = JSONNode(document: document, index: cursor)
-                let value = JSONNode(document: document, index: cursor + 1)
-                cursor = value.subtreeEnd
+                guard let keyNode = children.next(), let value = children.next() else { return nil }
                 return (keyNode.string ?? "", keyNode, value)
             }
         }

@@ -63,35 +63,28 @@ public enum JSONReindent {
         let node = tape[index]
         let end = Int(node.next)
         switch node.kind {
-        case JSONKind.object.rawValue:
-            out.byte(UInt8(ascii: "{"))
+        case JSONKind.object.rawValue, JSONKind.array.rawValue:
+            // One layout for both: an object's children come in pairs, key then value.
+            let isObject = node.kind == JSONKind.object.rawValue
+            out.byte(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
             var i = index + 1
             var first = true
             while i < end {
                 if !first { out.byte(UInt8(ascii: ",")) }
                 first = false
                 out.newline(indent * (depth + 1))
-                let key = tape[i]
-                out.copy(bytes + Int(key.start), Int(key.end) - Int(key.start))
-                out.byte(UInt8(ascii: ":")); out.byte(0x20)
-                write(index: i + 1, depth: depth + 1, indent: indent, bytes: bytes, tape: tape, to: &out)
-                i = Int(tape[i + 1].next)
+                var value = i
+                if isObject {
+                    let key = tape[i]
+                    out.copy(bytes + Int(key.start), Int(key.end) - Int(key.start))
+                    out.byte(UInt8(ascii: ":")); out.byte(0x20)
+                    value = i + 1
+                }
+                write(index: value, depth: depth + 1, indent: indent, bytes: bytes, tape: tape, to: &out)
+                i = Int(tape[value].next)
             }
             if !first { out.newline(indent * depth) }
-            out.byte(UInt8(ascii: "}"))
-        case JSONKind.array.rawValue:
-            out.byte(UInt8(ascii: "["))
-            var i = index + 1
-            var first = true
-            while i < end {
-                if !first { out.byte(UInt8(ascii: ",")) }
-                first = false
-                out.newline(indent * (depth + 1))
-                write(index: i, depth: depth + 1, indent: indent, bytes: bytes, tape: tape, to: &out)
-                i = Int(tape[i].next)
-            }
-            if !first { out.newline(indent * depth) }
-            out.byte(UInt8(ascii: "]"))
+            out.byte(isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         default:
             out.copy(bytes + Int(node.start), Int(node.end) - Int(node.start))
         }
