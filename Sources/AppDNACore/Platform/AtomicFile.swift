@@ -45,23 +45,13 @@ public enum AtomicFile {
             return Failure(kind, "\(path): \(what): \(SystemError.describe(code))")
         }
         if existing { _ = fchmod(fd, mode) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw fail(.ioError, "cannot write", n < 0 ? errno : ENOSPC) }
-            written += n
-        }
+        if let code = bytes.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) { throw fail(.ioError, "cannot write", code) }
         if fsync(fd) != 0 { throw fail(.ioError, "cannot sync to disk", errno) }
         if close(fd) != 0 { fd = -1; throw fail(.ioError, "cannot write", errno) }
         fd = -1
         if rename(temporary, path) != 0 { throw fail(.cannotCreateOutput, "cannot replace the file", errno) }
-        // The rename is durable only once the directory is synced; failing here cannot undo it.
-        let directoryFD = open(directory, O_RDONLY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
-        }
+        // The rename is durable only once the directory is synced.
+        FileWriting.syncDirectory(directory)
     }
 
     /// Writes to a device or pipe as it is (no temporary file, no rename).
@@ -69,13 +59,7 @@ public enum AtomicFile {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         if fd < 0 { throw Failure(.cannotCreateOutput, "\(path): \(SystemError.describe(errno))") }
         defer { close(fd) }
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw Failure(.ioError, "\(path): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
-            written += n
-        }
+        try FileWriting.writeAll(fd, bytes, path: path)
     }
 
     /// ("dir", "name") of a path; "." for a bare name.

@@ -133,7 +133,7 @@ public final class ReplayJournal: @unchecked Sendable {
         }
         if !existed || info.st_size == 0 {
             try append(Self.header + "\n")
-            Self.syncDirectory(directory)
+            FileWriting.syncDirectory(directory)
         } else if Self.lastByte(journalPath) != 10 {
             try append("\n")   // end a line a crash cut off, so the next one starts clean
         }
@@ -172,14 +172,7 @@ public final class ReplayJournal: @unchecked Sendable {
     }
 
     private func append(_ text: String) throws(Failure) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw Failure(.ioError, "\(journalPath): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
-            written += n
-        }
+        try FileWriting.writeAll(fd, Array(text.utf8), path: journalPath)
     }
 
     static func lastByte(_ path: String) -> UInt8? {
@@ -192,10 +185,6 @@ public final class ReplayJournal: @unchecked Sendable {
         return pread(fd, &byte, 1, info.st_size - 1) == 1 ? byte : nil
     }
 
-    static func syncDirectory(_ path: String) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 { _ = fsync(fd); close(fd) }
-    }
 }
 
 /// The dead-letter file: one JSON object per line for every event the server refused for good,
@@ -228,13 +217,7 @@ public final class DeadLetterFile: @unchecked Sendable {
                 _ = write(fd, [UInt8(10)], 1)
             }
         }
-        var written = 0
-        while written < lines.count {
-            let n = lines.withUnsafeBytes { write(fd, $0.baseAddress! + written, lines.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { throw Failure(.ioError, "\(path): cannot write: \(SystemError.describe(n < 0 ? errno : ENOSPC))") }
-            written += n
-        }
+        try FileWriting.writeAll(fd, lines, path: path)
         if fdatasync(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.describe(errno))") }
     }
 }
