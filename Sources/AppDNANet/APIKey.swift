@@ -38,6 +38,35 @@ public struct APIKey: Sendable, CustomStringConvertible {
 
     public var description: String { masked }
 
+    /// `bytes` (a server's answer about to be stored) with every occurrence of the key's text
+    /// replaced by `masked`, and a key cut off at the end of the bytes removed: a gateway that
+    /// echoes the request's headers must not put the key into a file.
+    public func redacting(_ bytes: [UInt8]) -> [UInt8] {
+        let secretBytes = Array(secret.utf8)
+        let replacement = Array(masked.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == secretBytes[0], bytes[index...].starts(with: secretBytes) {
+                result.append(contentsOf: replacement)
+                index += secretBytes.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        // A tail that is the start of the key beyond its public prefix (adn_live_): cut it.
+        let publicPrefix = 9
+        for length in stride(from: min(secretBytes.count - 1, result.count), to: publicPrefix, by: -1)
+        where result.suffix(length).elementsEqual(secretBytes.prefix(length)) {
+            result.removeLast(length)
+            result.append(contentsOf: replacement)
+            break
+        }
+        return result
+    }
+
     public static func mask(_ key: String) -> String {
         let prefix = key.hasPrefix("adn_live_") ? "adn_live_" : key.hasPrefix("adn_test_") ? "adn_test_" : ""
         let tail = key.count >= prefix.count + 8 ? String(key.suffix(4)) : ""

@@ -26,11 +26,12 @@ final class CurlHandlePool: @unchecked Sendable {
     }
 
     /// Takes back a handle after its request. Its options are reset at once: they point at
-    /// buffers the finished request is about to free.
-    func give(_ handle: OpaquePointer) {
+    /// buffers the finished request is about to free. A handle whose transfer failed is
+    /// closed (`reusable` false): curl may keep that transfer's state in it.
+    func give(_ handle: OpaquePointer, reusable: Bool) {
         appdna_curl_easy_reset(handle)
         pthread_mutex_lock(&lock)
-        if idle.count < capacity {
+        if reusable && idle.count < capacity {
             idle.append(handle)
             pthread_mutex_unlock(&lock)
         } else {

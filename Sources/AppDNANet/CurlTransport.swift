@@ -17,11 +17,16 @@ public struct CurlTransport: HTTPTransport {
     /// Responses larger than this fail instead of exhausting memory.
     public var maxBodyBytes: Int
     public var userAgent: String
+    /// The CA certificates to trust instead of the system's (CURL_CA_BUNDLE, SSL_CERT_FILE,
+    /// SSL_CERT_DIR; see `TLSTrust`).
+    public var trust: TLSTrust
 
-    public init(connectTimeout: Double = 10, maxBodyBytes: Int = 512 << 20, userAgent: String = "appdna") {
+    public init(connectTimeout: Double = 10, maxBodyBytes: Int = 512 << 20, userAgent: String = "appdna",
+                trust: TLSTrust = TLSTrust()) {
         self.connectTimeout = connectTimeout
         self.maxBodyBytes = maxBodyBytes
         self.userAgent = userAgent
+        self.trust = trust
     }
 
     public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
@@ -38,15 +43,20 @@ public struct CurlTransport: HTTPTransport {
             throw HTTPError(.internalError, "curl_easy_init failed")
         }
         // Returned after the buffers below are freed (defers run last to first), but reset
-        // before anything else can use it.
-        defer { CurlHandlePool.shared.give(handle) }
+        // before anything else can use it; closed instead when its transfer failed.
+        var handleReusable = true
+        defer { CurlHandlePool.shared.give(handle, reusable: handleReusable) }
 
         let body = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)
         let headerBlock = UnsafeMutablePointer<appdna_buffer>.allocate(capacity: 1)
         let stop = UnsafeMutablePointer<appdna_deadline>.allocate(capacity: 1)
         let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(APPDNA_CURL_ERROR_SIZE) + 1)
-        body.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: maxBodyBytes, over_limit: 0))
-        headerBlock.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: 1 << 20, over_limit: 0))
+        if let kept = request.keepBodyBytes {
+            body.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: max(kept, 1), over_limit: 0, discard_over_limit: 1))
+        } else {
+            body.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: maxBodyBytes, over_limit: 0, discard_over_limit: 0))
+        }
+        headerBlock.initialize(to: appdna_buffer(bytes: nil, count: 0, capacity: 0, limit: 1 << 20, over_limit: 0, discard_over_limit: 0))
         stop.initialize(to: appdna_deadline(deadline_ns: deadline.nanoseconds, expired: 0))
         errorText.initialize(repeating: 0, count: Int(APPDNA_CURL_ERROR_SIZE) + 1)
         var headerList: OpaquePointer? = nil
@@ -62,51 +72,57 @@ public struct CurlTransport: HTTPTransport {
         // Whole milliseconds rounded up, never 0 (0 means "no timeout" to curl).
         let remainingMS = max(1, Int((deadline.remaining * 1000).rounded(.up)))
         let connectMS = max(1, min(remainingMS, Int(connectTimeout * 1000)))
-        var rc: Int32 = 0
-        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_URL), request.url)
-        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_ERRORBUFFER), errorText)
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_NOSIGNAL), 1)
+        // Each option is checked on its own, so a refusal names the option that was refused.
+        let options = CurlOptions(handle: handle)
+        try options.set("CURLOPT_URL", APPDNA_CURLOPT_URL, pointer: request.url)
+        try options.set("CURLOPT_ERRORBUFFER", APPDNA_CURLOPT_ERRORBUFFER, pointer: errorText)
+        try options.set("CURLOPT_NOSIGNAL", APPDNA_CURLOPT_NOSIGNAL, 1)
         // 512 KiB reads (curl's maximum in 7.x) instead of 16 KiB: a 5 MB bundle arrives in a
         // few dozen callbacks instead of hundreds.
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_BUFFERSIZE), 512 * 1024)
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_FOLLOWLOCATION), 0)
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_PROTOCOLS), Int(APPDNA_CURLPROTO_HTTP | APPDNA_CURLPROTO_HTTPS))
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_TIMEOUT_MS), remainingMS)
-        rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_CONNECTTIMEOUT_MS), connectMS)
-        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_ACCEPT_ENCODING), "")
-        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_USERAGENT), userAgent)
-        rc |= appdna_curl_collect(handle, body, headerBlock)
-        rc |= appdna_curl_abort_after(handle, stop)
+        try options.set("CURLOPT_BUFFERSIZE", APPDNA_CURLOPT_BUFFERSIZE, 512 * 1024)
+        try options.set("CURLOPT_FOLLOWLOCATION", APPDNA_CURLOPT_FOLLOWLOCATION, 0)
+        try options.set("CURLOPT_PROTOCOLS", APPDNA_CURLOPT_PROTOCOLS, Int(APPDNA_CURLPROTO_HTTP | APPDNA_CURLPROTO_HTTPS))
+        try options.set("CURLOPT_TIMEOUT_MS", APPDNA_CURLOPT_TIMEOUT_MS, remainingMS)
+        try options.set("CURLOPT_CONNECTTIMEOUT_MS", APPDNA_CURLOPT_CONNECTTIMEOUT_MS, connectMS)
+        try options.set("CURLOPT_ACCEPT_ENCODING", APPDNA_CURLOPT_ACCEPT_ENCODING, pointer: "")
+        try options.set("CURLOPT_USERAGENT", APPDNA_CURLOPT_USERAGENT, pointer: userAgent)
+        if let file = trust.certificateFile { try options.set("CURLOPT_CAINFO", APPDNA_CURLOPT_CAINFO, pointer: file) }
+        if let directory = trust.certificateDirectory { try options.set("CURLOPT_CAPATH", APPDNA_CURLOPT_CAPATH, pointer: directory) }
+        try options.check("the body and header callbacks", appdna_curl_collect(handle, body, headerBlock))
+        try options.check("the progress callback", appdna_curl_abort_after(handle, stop))
         for header in request.headers {
             headerList = appdna_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
         // Without this curl adds "Expect: 100-continue" to larger bodies and waits for it.
         headerList = appdna_curl_slist_append(headerList, "Expect:")
-        rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_HTTPHEADER), UnsafeRawPointer(headerList))
+        try options.set("CURLOPT_HTTPHEADER", APPDNA_CURLOPT_HTTPHEADER, pointer: UnsafeRawPointer(headerList))
         let method = request.method.uppercased()
         if let payload = request.body {
             let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(payload.count, 1))
             copy.initialize(from: payload, count: payload.count)
             requestBody = copy
-            rc |= appdna_curl_setopt_int64(handle, Int32(APPDNA_CURLOPT_POSTFIELDSIZE_LARGE), Int64(payload.count))
-            rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_POSTFIELDS), copy)
-            if method != "POST" { rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_CUSTOMREQUEST), method) }
+            try options.check("CURLOPT_POSTFIELDSIZE_LARGE",
+                              appdna_curl_setopt_int64(handle, Int32(APPDNA_CURLOPT_POSTFIELDSIZE_LARGE), Int64(payload.count)))
+            try options.set("CURLOPT_POSTFIELDS", APPDNA_CURLOPT_POSTFIELDS, pointer: copy)
+            if method != "POST" { try options.set("CURLOPT_CUSTOMREQUEST", APPDNA_CURLOPT_CUSTOMREQUEST, pointer: method) }
         } else if method == "HEAD" {
-            rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_NOBODY), 1)
+            try options.set("CURLOPT_NOBODY", APPDNA_CURLOPT_NOBODY, 1)
         } else if method == "GET" {
-            rc |= appdna_curl_setopt_long(handle, Int32(APPDNA_CURLOPT_HTTPGET), 1)
+            try options.set("CURLOPT_HTTPGET", APPDNA_CURLOPT_HTTPGET, 1)
         } else {
-            rc |= appdna_curl_setopt_pointer(handle, Int32(APPDNA_CURLOPT_CUSTOMREQUEST), method)
-        }
-        if rc != 0 {
-            throw HTTPError(.internalError, "libcurl refused an option (\(String(cString: appdna_curl_version())))")
+            try options.set("CURLOPT_CUSTOMREQUEST", APPDNA_CURLOPT_CUSTOMREQUEST, pointer: method)
         }
 
         let code = Int(appdna_curl_easy_perform(handle))
         if code != APPDNA_CURLE_OK {
+            // curl may keep state of a failed transfer in the handle (libcurl 7.88 keeps the
+            // receive buffer after a DNS failure, and then refuses CURLOPT_BUFFERSIZE on the
+            // reset handle): such a handle is closed, never reused.
+            handleReusable = false
             let detail = errorText.pointee != 0 ? String(cString: errorText) : String(cString: appdna_curl_easy_strerror(Int32(code)))
             throw classify(code: code, detail: detail, where_: where_, deadline: deadline,
-                           expired: stop.pointee.expired != 0, overLimit: body.pointee.over_limit != 0)
+                           expired: stop.pointee.expired != 0, overLimit: body.pointee.over_limit != 0,
+                           isHTTP: HTTPURL(request.url) != nil)
         }
         var status = 0
         _ = appdna_curl_getinfo_long(handle, Int32(APPDNA_CURLINFO_RESPONSE_CODE), &status)
@@ -120,7 +136,12 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// Turns a CURLcode into words and a kind; `retryable` for what another attempt may fix.
-    func classify(code: Int, detail: String, where_: String, deadline: Deadline, expired: Bool, overLimit: Bool) -> HTTPError {
+    func classify(code: Int, detail: String, where_: String, deadline: Deadline, expired: Bool, overLimit: Bool,
+                  isHTTP: Bool = true) -> HTTPError {
+        let signal = appdna_interrupt_signal()
+        if signal != 0 {
+            return Interruption.error(signal, at: where_)
+        }
         if expired || (code == APPDNA_CURLE_OPERATION_TIMEDOUT && deadline.remaining < 0.05) || code == APPDNA_CURLE_ABORTED_BY_CALLBACK {
             return HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout",
                              hint: "the service is slow or unreachable; raise --timeout or retry later", deadlineExpired: true)
@@ -128,7 +149,11 @@ public struct CurlTransport: HTTPTransport {
         switch code {
         case APPDNA_CURLE_OPERATION_TIMEDOUT:
             return HTTPError(.temporary, "\(where_): \(detail)", retryable: true)
-        case APPDNA_CURLE_COULDNT_CONNECT, APPDNA_CURLE_COULDNT_RESOLVE_HOST:
+        case APPDNA_CURLE_COULDNT_RESOLVE_HOST:
+            let host = HTTPURL("http://" + where_)?.host ?? where_
+            return HTTPError(.unavailable, "cannot resolve host \(host): \(detail)",
+                             hint: "check the host name in APPDNA_API_URL and that this machine has DNS (and a network)", retryable: true)
+        case APPDNA_CURLE_COULDNT_CONNECT:
             return HTTPError(.unavailable, "cannot reach \(where_): \(detail)", retryable: true)
         case APPDNA_CURLE_COULDNT_RESOLVE_PROXY:
             return HTTPError(.unavailable, "cannot reach the proxy: \(detail)",
@@ -138,8 +163,15 @@ public struct CurlTransport: HTTPTransport {
                              hint: "a proxy that intercepts TLS needs its CA certificate installed (or CURL_CA_BUNDLE / SSL_CERT_FILE pointing at it)")
         case APPDNA_CURLE_SSL_CONNECT_ERROR:
             return HTTPError(.unavailable, "\(where_): TLS handshake failed: \(detail)", retryable: true)
-        case APPDNA_CURLE_UNSUPPORTED_PROTOCOL, APPDNA_CURLE_URL_MALFORMAT:
+        case APPDNA_CURLE_UNSUPPORTED_PROTOCOL where !isHTTP:
             return HTTPError(.configuration, "\(where_): \(detail)")
+        case APPDNA_CURLE_URL_MALFORMAT:
+            return HTTPError(.configuration, "\(where_): \(detail)")
+        case APPDNA_CURLE_UNSUPPORTED_PROTOCOL, APPDNA_CURLE_WEIRD_SERVER_REPLY, APPDNA_CURLE_HTTP2, APPDNA_CURLE_HTTP2_STREAM:
+            // The URL is http(s), so "unsupported protocol" here means the reply was not HTTP
+            // (a broken proxy or a server speaking something else): a network fault, not ours.
+            return HTTPError(.unavailable, "\(where_): the answer is not valid HTTP: \(detail)",
+                             hint: "a proxy or load balancer in between may be failing", retryable: true)
         case APPDNA_CURLE_WRITE_ERROR where overLimit:
             return HTTPError(.unavailable, "\(where_): the response is larger than \(maxBodyBytes >> 20) MiB")
         case APPDNA_CURLE_PARTIAL_FILE, APPDNA_CURLE_GOT_NOTHING, APPDNA_CURLE_RECV_ERROR, APPDNA_CURLE_SEND_ERROR:
@@ -149,5 +181,28 @@ public struct CurlTransport: HTTPTransport {
         default:
             return HTTPError(.unavailable, "\(where_): \(detail)", retryable: true)
         }
+    }
+}
+
+/// `curl_easy_setopt` one option at a time, each result checked: a refusal names the option
+/// (and curl's reason), so a report says which one instead of "an option".
+struct CurlOptions {
+    let handle: OpaquePointer
+
+    func set(_ name: String, _ option: Int, _ value: Int) throws(HTTPError) {
+        try check(name, appdna_curl_setopt_long(handle, Int32(option), value))
+    }
+
+    func set(_ name: String, _ option: Int, pointer value: UnsafeRawPointer?) throws(HTTPError) {
+        try check(name, appdna_curl_setopt_pointer(handle, Int32(option), value))
+    }
+
+    func set(_ name: String, _ option: Int, pointer value: String) throws(HTTPError) {
+        try check(name, appdna_curl_setopt_pointer(handle, Int32(option), value))
+    }
+
+    func check(_ name: String, _ code: Int32) throws(HTTPError) {
+        guard code != 0 else { return }
+        throw HTTPError(.internalError, "libcurl refused \(name) (CURLcode \(code): \(String(cString: appdna_curl_easy_strerror(code))); \(String(cString: appdna_curl_version())))")
     }
 }

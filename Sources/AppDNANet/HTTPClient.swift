@@ -1,4 +1,5 @@
 import AppDNACore
+import CCurlLoader
 
 /// Requests with retries, `Retry-After`, same-host redirects and one deadline for everything.
 public struct HTTPClient: Sendable {
@@ -29,42 +30,58 @@ public struct HTTPClient: Sendable {
         self.onRetry = onRetry
     }
 
+    /// Sleeps `seconds`, in slices so that SIGINT/SIGTERM (see `appdna_interrupt_install`)
+    /// end the wait at once.
     public static let realSleep: @Sendable (Double) -> Void = { seconds in
-        guard seconds > 0 else { return }
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&request, &left) != 0 && errno == EINTR { request = left }
+        let end = Deadline.now() + Int64(max(0, seconds) * 1e9)
+        while appdna_interrupt_signal() == 0 {
+            let left = Double(end - Deadline.now()) / 1e9
+            guard left > 0 else { return }
+            let slice = min(left, 0.05)
+            var request = timespec(tv_sec: Int(slice), tv_nsec: Int((slice - slice.rounded(.down)) * 1e9))
+            var remaining = timespec()
+            _ = nanosleep(&request, &remaining)
+        }
     }
 
-    /// Sends `request`, retrying network errors, 5xx, 408 and 429 up to `policy.maxRetries`
-    /// times while the deadline allows, and following redirects to the same host. Returns the
-    /// final response whatever its status (see `HTTPStatus.error(for:what:)`); throws when no
-    /// response came. 401 and 403 are returned at once, never retried.
-    public func send(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
+    /// Sends `request`, retrying network errors, 5xx, 408 and 429 while `budget` has requests
+    /// left (a budget of its own, `policy.maxRetries` + 1 requests, when nil) and the deadline
+    /// allows, and following redirects to the same host. Returns the final response whatever
+    /// its status (see `HTTPStatus.error(for:what:)`); throws when no response came. 401 and
+    /// 403 are returned at once, never retried. A response's `attempts` and the "after N
+    /// attempts" of errors count the budget's requests: all those of the command.
+    public func send(_ request: HTTPRequest, deadline: Deadline, budget: RetryBudget? = nil) throws(HTTPError) -> HTTPResponse {
+        let budget = budget ?? RetryBudget(retries: policy.maxRetries)
         var current = request
-        var attempt = 0
         var redirects = 0
+        // Only the retries that backed off grow the back-off: answers with Retry-After do not.
+        var backoffs = 0
+        guard budget.take() else {
+            throw HTTPError(.unavailable, "\(HTTPURL(request.url)?.hostAndPort ?? request.url): no request left of the \(budget.maxRequests) that --retries allows")
+        }
         while true {
-            attempt += 1
             var response: HTTPResponse
             do {
                 response = try transport.perform(current, deadline: deadline)
             } catch {
                 var failure = error
-                guard failure.retryable, !failure.deadlineExpired, attempt <= policy.maxRetries else {
-                    if attempt > 1 { failure.message += " (after \(attempt) attempts)" }
+                let attempts = budget.requestsSent
+                guard failure.retryable, !failure.deadlineExpired, !budget.isExhausted else {
+                    if attempts > 1 { failure.message += " (after \(attempts) attempts)" }
                     throw failure
                 }
-                let delay = policy.delay(beforeRetry: attempt - 1, retryAfter: nil, unit: random())
+                let delay = policy.delay(beforeRetry: backoffs, retryAfter: nil, unit: random())
                 guard delay < deadline.remaining else {
-                    failure.message += " (\(attempt) attempt\(attempt == 1 ? "" : "s"); no time left for another within the \(deadline.budgetText) timeout)"
+                    failure.message += " (\(attempts) attempt\(attempts == 1 ? "" : "s"); no time left for another within the \(deadline.budgetText) timeout)"
                     throw failure
                 }
-                onRetry(RetryNotice(attempt: attempt, delay: delay, reason: failure.message))
-                sleep(delay)
+                backoffs += 1
+                onRetry(RetryNotice(attempt: attempts, delay: delay, reason: failure.message))
+                try pause(delay)
+                _ = budget.take()
                 continue
             }
-            response.attempts = attempt
+            response.attempts = budget.requestsSent
             if (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
                 try checkRedirect(from: current.url, to: target, status: response.status)
                 redirects += 1
@@ -72,15 +89,25 @@ public struct HTTPClient: Sendable {
                     throw HTTPError(.unavailable, "\(HTTPURL(request.url)?.hostAndPort ?? request.url): more than \(maxRedirects) redirects")
                 }
                 current.url = target
-                attempt -= 1
                 continue
             }
-            guard HTTPStatus.isRetryable(response.status), attempt <= policy.maxRetries else { return response }
+            guard HTTPStatus.isRetryable(response.status), !budget.isExhausted else { return response }
             let retryAfter = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) }
-            let delay = policy.delay(beforeRetry: attempt - 1, retryAfter: retryAfter, unit: random())
+            let delay = policy.delay(beforeRetry: backoffs, retryAfter: retryAfter, unit: random())
             guard delay < deadline.remaining else { return response }
-            onRetry(RetryNotice(attempt: attempt, delay: delay, reason: response.statusText))
-            sleep(delay)
+            if retryAfter == nil { backoffs += 1 }
+            onRetry(RetryNotice(attempt: response.attempts, delay: delay, reason: response.statusText))
+            try pause(delay)
+            _ = budget.take()
+        }
+    }
+
+    /// Waits between attempts; a SIGINT/SIGTERM during the wait ends the request.
+    private func pause(_ seconds: Double) throws(HTTPError) {
+        sleep(seconds)
+        let signal = appdna_interrupt_signal()
+        if signal != 0 {
+            throw Interruption.error(signal)
         }
     }
 

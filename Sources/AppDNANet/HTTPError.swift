@@ -38,20 +38,84 @@ public enum HTTPStatus {
         let status = response.status
         var detail = "\(what): \(response.statusText)"
         if response.attempts > 1 { detail += " after \(response.attempts) attempts" }
+        let host = HTTPURL(response.url).map(\.hostAndPort) ?? HTTPURL(what.split(separator: " ").last.map(String.init) ?? "")?.hostAndPort ?? "the server"
         switch status {
-        case 401, 403:
-            var message = detail + ": the server rejected the API key"
+        case 401:
+            var message = detail + ": \(host) rejected the API key"
             if let challenge = response.header("WWW-Authenticate"), !challenge.isEmpty {
                 message += " (WWW-Authenticate: \(challenge.prefix(200)))"
             }
             return HTTPError(.permissionDenied, message,
                              hint: "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app", status: status)
+        case 403:
+            // A firewall, CDN or proxy in front of the API answers 403 too: say both.
+            return HTTPError(.permissionDenied, detail + ": \(host) refused the request: the API key, or an access rule (firewall, CDN, proxy) in front of the API",
+                             hint: "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app; if it does, this network may be blocked from \(host)",
+                             status: status)
         case 408, 429, 503, 504:
             return HTTPError(.temporary, detail, hint: "the service is busy or briefly down; retrying later may work", status: status)
         case 404:
-            return HTTPError(.unavailable, detail + ": not found", hint: "check APPDNA_API_URL", status: status)
+            return HTTPError(.unavailable, detail + ": there is no AppDNA API at this address", hint: "check APPDNA_API_URL", status: status)
         default:
             return HTTPError(.unavailable, detail, status: status)
+        }
+    }
+}
+
+extension HTTPStatus {
+    /// The standard reason phrase of `status` (RFC 9110 and friends), "" for an unknown one.
+    /// Messages use it rather than the phrase received: HTTP/2 sends none, and proxies send
+    /// their own, so the same status reads the same whatever the connection.
+    public static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 100: return "Continue"
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 206: return "Partial Content"
+        case 300: return "Multiple Choices"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 303: return "See Other"
+        case 304: return "Not Modified"
+        case 307: return "Temporary Redirect"
+        case 308: return "Permanent Redirect"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 402: return "Payment Required"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 406: return "Not Acceptable"
+        case 407: return "Proxy Authentication Required"
+        case 408: return "Request Timeout"
+        case 409: return "Conflict"
+        case 410: return "Gone"
+        case 411: return "Length Required"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 414: return "URI Too Long"
+        case 415: return "Unsupported Media Type"
+        case 416: return "Range Not Satisfiable"
+        case 417: return "Expectation Failed"
+        case 421: return "Misdirected Request"
+        case 422: return "Unprocessable Content"
+        case 425: return "Too Early"
+        case 426: return "Upgrade Required"
+        case 428: return "Precondition Required"
+        case 429: return "Too Many Requests"
+        case 431: return "Request Header Fields Too Large"
+        case 451: return "Unavailable For Legal Reasons"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        case 505: return "HTTP Version Not Supported"
+        case 507: return "Insufficient Storage"
+        case 511: return "Network Authentication Required"
+        default: return ""
         }
     }
 }

@@ -7,12 +7,18 @@ public struct HTTPRequest: Sendable {
     /// Sent in this order. Values may be secrets (`x-api-key`): they are never logged.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]?
+    /// Keep only the first this-many bytes of the response body and drop the rest as it
+    /// arrives (memory stays small whatever the server sends); nil keeps the whole body up to
+    /// the transport's limit.
+    public var keepBodyBytes: Int?
 
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil) {
+    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
+                keepBodyBytes: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.keepBodyBytes = keepBodyBytes
     }
 }
 
@@ -52,8 +58,12 @@ public struct HTTPResponse: Sendable {
         return nil
     }
 
-    /// "HTTP 503 Service Unavailable"
-    public var statusText: String { reason.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(reason)" }
+    /// "HTTP 503 Service Unavailable": the standard phrase, not the one received (none over
+    /// HTTP/2, anything a proxy likes over HTTP/1.1), so messages read the same either way.
+    public var statusText: String {
+        let phrase = HTTPStatus.reasonPhrase(status)
+        return phrase.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(phrase)"
+    }
 
     /// Parses the header block curl collected: every line as received. Proxies (CONNECT) and
     /// `100 Continue` add status lines and blocks of their own: only the last block counts.

@@ -1,7 +1,7 @@
 import AppDNACore
 
-/// When to try again: 1 s, 2 s, 4 s (then doubling) with ±25 % jitter, or what the server's
-/// `Retry-After` says, capped.
+/// When to try again: 1 s, 2 s, 4 s (then doubling, at most 30 s) with ±25 % jitter, or what
+/// the server's `Retry-After` says, capped at 120 s.
 public struct RetryPolicy: Sendable {
     /// Retries after the first attempt (`--retries`).
     public var maxRetries: Int
@@ -10,20 +10,28 @@ public struct RetryPolicy: Sendable {
     public var jitter: Double
     /// The longest `Retry-After` honoured.
     public var retryAfterCap: Double
+    /// The longest exponential back-off, jitter included: many retries never add up to a wait
+    /// that looks like a hang.
+    public var backoffCap: Double
 
-    public init(maxRetries: Int = 3, baseDelay: Double = 1, jitter: Double = 0.25, retryAfterCap: Double = 120) {
+    public static let defaultBackoffCap = 30.0
+
+    public init(maxRetries: Int = 3, baseDelay: Double = 1, jitter: Double = 0.25, retryAfterCap: Double = 120,
+                backoffCap: Double = RetryPolicy.defaultBackoffCap) {
         self.maxRetries = maxRetries
         self.baseDelay = baseDelay
         self.jitter = jitter
         self.retryAfterCap = retryAfterCap
+        self.backoffCap = backoffCap
     }
 
-    /// The wait before retry number `retry` (0 = the first retry). `unit` is a uniform draw in
+    /// The wait before the `retry`-th back-off (0 = the first; `HTTPClient` counts only the
+    /// retries that backed off, not those a `Retry-After` timed). `unit` is a uniform draw in
     /// 0..<1 for the jitter. A server's `retryAfter` (seconds) replaces the backoff, capped.
     public func delay(beforeRetry retry: Int, retryAfter: Double?, unit: Double) -> Double {
         if let retryAfter { return min(max(retryAfter, 0), retryAfterCap) }
-        let base = baseDelay * Double(1 << min(retry, 20))
-        return base * (1 + jitter * (2 * unit - 1))
+        let base = baseDelay * Double(1 << min(max(retry, 0), 20))
+        return min(base * (1 + jitter * (2 * unit - 1)), backoffCap)
     }
 
     /// `Retry-After` in seconds from now: delta-seconds or an HTTP-date

@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,7 +143,11 @@ static size_t append(char *data, size_t size, size_t count, void *context) {
     size_t n = size * count;
     if (buffer->limit && buffer->count + n > buffer->limit) {
         buffer->over_limit = 1;
-        return 0;   // CURLE_WRITE_ERROR
+        if (!buffer->discard_over_limit) return 0;   // CURLE_WRITE_ERROR
+        size_t room = buffer->limit - buffer->count;
+        if (room == 0) return n;   // dropped as it arrives: memory stays at `limit`
+        if (append(data, 1, room, context) != room) return 0;
+        return n;
     }
     if (buffer->count + n > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 64 * 1024;
@@ -172,10 +177,28 @@ int64_t appdna_monotonic_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
+static volatile sig_atomic_t received_signal = 0;
+static pthread_once_t interrupt_once = PTHREAD_ONCE_INIT;
+
+static void record_signal(int number) { received_signal = number; }
+
+static void install_interrupt_handlers(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = record_signal;
+    sigemptyset(&action.sa_mask);
+    // No SA_RESTART: a blocking read or wait returns EINTR and the caller looks at the flag.
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+void appdna_interrupt_install(void) { pthread_once(&interrupt_once, install_interrupt_handlers); }
+int appdna_interrupt_signal(void) { return received_signal; }
+
 static int past_deadline(void *context, long long dltotal, long long dlnow, long long ultotal, long long ulnow) {
     (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
     appdna_deadline *deadline = context;
-    if (appdna_monotonic_ns() >= deadline->deadline_ns) {
+    if (received_signal != 0 || appdna_monotonic_ns() >= deadline->deadline_ns) {
         deadline->expired = 1;
         return 1;   // CURLE_ABORTED_BY_CALLBACK
     }

@@ -15,6 +15,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case temporaryFailure = 75
     case permissionDenied = 77
     case configuration = 78
+    case interrupted = 130
+    case terminated = 143
 
     /// The wording used in `--help` and the man page.
     public var meaning: String {
@@ -31,6 +33,8 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .temporaryFailure: return "temporary failure (timeout, 429/503 after retries): retrying later may work"
         case .permissionDenied: return "permission denied by the server (401/403: key rejected)"
         case .configuration: return "configuration error (missing or malformed API key or secret)"
+        case .interrupted: return "interrupted by SIGINT (Ctrl-C) after saying what was done; queue replay resumes when run again"
+        case .terminated: return "stopped by SIGTERM after saying what was done; queue replay resumes when run again"
         }
     }
 

@@ -5,13 +5,20 @@ import AppDNACore
 /// Writes never throw: a command streaming ten million lines into `head` must stop quietly,
 /// so the first failure is remembered, later writes are dropped, and loops poll `isBroken`.
 /// The runner turns a broken pipe into status 0 and any other write error into 74.
+///
+/// Safe to use from any thread (replay's workers print retry notes while the main thread draws
+/// the progress bar): every method holds the sink's lock, so a line is never torn or lost and
+/// the buffer is never appended to by two threads at once.
 public final class OutputSink: @unchecked Sendable {
     private let fileDescriptor: Int32?
     private var buffer: [UInt8] = []
     private let flushThreshold: Int
+    private let lock = PthreadLock()
+    private var capturedBytes: [UInt8] = []
+    private var failure: Int32 = 0
     /// Everything written, for sinks that capture (tests).
-    public private(set) var captured: [UInt8] = []
-    public private(set) var failureCode: Int32 = 0
+    public var captured: [UInt8] { lock.locked { capturedBytes } }
+    public var failureCode: Int32 { lock.locked { failure } }
     /// Whether output reaches a terminal (decides colour and progress bars).
     public let isTerminal: Bool
 
@@ -45,33 +52,46 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard failureCode == 0 else { return }
-        guard fileDescriptor != nil else {
-            captured.append(contentsOf: bytes)
-            return
-        }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= flushThreshold { flush() }
+        lock.locked { append(bytes) }
     }
 
-    /// Appends straight into the buffer; for hot loops that format bytes themselves.
+    /// Appends straight into the buffer; for hot loops that format bytes themselves. `body`
+    /// runs under the lock: it must not use the sink itself.
     public func withBuffer(_ body: (inout [UInt8]) -> Void) {
-        guard failureCode == 0 else { return }
-        if fileDescriptor == nil {
-            body(&captured)
-            return
+        lock.locked {
+            guard failure == 0 else { return }
+            if fileDescriptor == nil {
+                body(&capturedBytes)
+                return
+            }
+            body(&buffer)
+            if buffer.count >= flushThreshold { flushLocked() }
         }
-        body(&buffer)
-        if buffer.count >= flushThreshold { flush() }
     }
 
+    /// The text and its newline in one step: lines from several threads never interleave.
     public func writeLine(_ text: String = "") {
-        write(text)
-        write([10])
+        var line = text
+        line.append("\n")
+        write(line)
     }
 
     public func flush() {
-        guard let fd = fileDescriptor, !buffer.isEmpty, failureCode == 0 else {
+        lock.locked { flushLocked() }
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == 0 else { return }
+        guard fileDescriptor != nil else {
+            capturedBytes.append(contentsOf: bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flushLocked() }
+    }
+
+    private func flushLocked() {
+        guard let fd = fileDescriptor, !buffer.isEmpty, failure == 0 else {
             buffer.removeAll(keepingCapacity: true)
             return
         }
@@ -81,7 +101,7 @@ public final class OutputSink: @unchecked Sendable {
                 let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    failureCode = errno
+                    failure = errno
                     return
                 }
                 offset += n

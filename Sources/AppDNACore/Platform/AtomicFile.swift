@@ -4,23 +4,20 @@
 /// file is untouched.
 public enum AtomicFile {
     ///
-    /// A symbolic link is followed (its target is replaced, the link stays); a path that is
-    /// not a regular file (`/dev/stdout`, `/dev/null`, a FIFO) is written to directly, since
-    /// renaming over it would replace the device or pipe itself.
-    public static func replace(path requested: String, with bytes: [UInt8]) throws(Failure) {
-        var path = requested
-        var linkInfo = stat()
-        if lstat(requested, &linkInfo) == 0, (linkInfo.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(requested, nil) {
-            path = String(cString: resolved)
-            free(resolved)
-        }
+    /// A symbolic link is followed (its target is replaced, the link stays), also when the
+    /// target does not exist yet: it is created if its directory exists, otherwise nothing is
+    /// touched (73). A path that is not a regular file (`/dev/stdout`, `/dev/null`, a FIFO) is
+    /// written to directly, since renaming over it would replace the device or pipe itself;
+    /// that write never waits past `timeout` seconds (a FIFO nobody reads), nil = no bound.
+    public static func replace(path requested: String, with bytes: [UInt8], timeout: Double? = nil) throws(Failure) {
+        let path = try followingLinks(requested)
         var info = stat()
         let existing = stat(path, &info) == 0
         if existing && (info.st_mode & S_IFMT) == S_IFDIR {
             throw Failure(.cannotCreateOutput, "\(requested): is a directory")
         }
         if existing && (info.st_mode & S_IFMT) != S_IFREG {
-            try writeInPlace(path: requested, bytes)
+            try writeInPlace(path: requested, bytes, timeout: timeout)
             return
         }
         let (directory, name) = split(path)
@@ -54,12 +51,75 @@ public enum AtomicFile {
         FileWriting.syncDirectory(directory)
     }
 
-    /// Writes to a device or pipe as it is (no temporary file, no rename).
-    static func writeInPlace(path: String, _ bytes: [UInt8]) throws(Failure) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        if fd < 0 { throw Failure(.cannotCreateOutput, "\(path): \(SystemError.describe(errno))") }
+    /// Where writing `requested` must go: itself, or the end of its chain of symbolic links
+    /// (which may not exist yet: a dangling link is followed, not replaced).
+    static func followingLinks(_ requested: String) throws(Failure) -> String {
+        var path = requested
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return path }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(path, &target, target.count - 1)
+            guard length > 0 else { return path }
+            let text = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = text.hasPrefix("/") ? text : split(path).0 + "/" + text
+            var targetInfo = stat()
+            if lstat(path, &targetInfo) != 0 {
+                // The link dangles: create its target, if its directory exists.
+                let directory = split(path).0
+                var directoryInfo = stat()
+                guard stat(directory, &directoryInfo) == 0, (directoryInfo.st_mode & S_IFMT) == S_IFDIR else {
+                    throw Failure(.cannotCreateOutput, "\(requested) is a symbolic link to \(path), whose directory \(directory) does not exist; the link was left as it is",
+                                  hint: "create \(directory), or remove the link to write a plain file")
+                }
+                return path
+            }
+        }
+        throw Failure(.cannotCreateOutput, "\(requested): too many levels of symbolic links")
+    }
+
+    /// Writes to a device or pipe as it is (no temporary file, no rename). Opened without
+    /// blocking and written with `poll`, so a FIFO without a reader (or one that stops
+    /// reading) fails after `timeout` seconds instead of hanging the command.
+    static func writeInPlace(path: String, _ bytes: [UInt8], timeout: Double?) throws(Failure) {
+        let end = monotonicSeconds() + (timeout ?? Double.infinity)
+        func timedOut() -> Failure {
+            Failure(.temporary, "\(path): nothing read it within the \(secondsText(timeout ?? 0)) timeout; not written",
+                    hint: "start the reader of the FIFO first, or raise --timeout")
+        }
+        var fd: Int32 = -1
+        while fd < 0 {
+            fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 { break }
+            let code = errno
+            guard code == ENXIO || code == EINTR else { throw Failure(.cannotCreateOutput, "\(path): \(SystemError.describe(code))") }
+            // ENXIO: a FIFO with no reader yet. Look again shortly, until the deadline.
+            if monotonicSeconds() >= end { throw timedOut() }
+            usleep(20_000)
+        }
         defer { close(fd) }
-        try FileWriting.writeAll(fd, bytes, path: path)
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n > 0 { written += n; continue }
+            let code = n < 0 ? errno : ENOSPC
+            if code == EINTR { continue }
+            guard code == EAGAIN || code == EWOULDBLOCK else { throw Failure(.ioError, "\(path): cannot write: \(SystemError.describe(code))") }
+            let left = end - monotonicSeconds()
+            if left <= 0 { throw timedOut() }
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&ready, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+        }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\((seconds * 1000).rounded() / 1000) s"
     }
 
     /// ("dir", "name") of a path; "." for a bare name.

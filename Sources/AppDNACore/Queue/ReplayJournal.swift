@@ -119,18 +119,27 @@ public final class ReplayJournal: @unchecked Sendable {
 
     /// Creates the directory, takes the lock (or says who holds it) and opens the journal for
     /// appending. Call once, before sending.
+    ///
+    /// Private whatever the umask: the directory 0700 and its files 0600, since they name the
+    /// events and the dead letters hold them whole. A directory made by an older version (or
+    /// by this one) is tightened when it holds a journal; a directory given with --state-dir
+    /// that holds none (".", a shared folder) keeps its mode, and the files stay 0600.
     public func openForWriting() throws(Failure) {
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+        var directoryInfo = stat()
+        let directoryExisted = stat(directory, &directoryInfo) == 0
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(SystemError.describe(errno))",
                           hint: "use --state-dir to put it somewhere writable")
         }
-        try lock()
         var info = stat()
         let existed = stat(journalPath, &info) == 0
-        fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if !directoryExisted || existed { _ = chmod(directory, 0o700) }
+        try lock()
+        fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if fd < 0 {
             throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(SystemError.describe(errno))")
         }
+        _ = fchmod(fd, 0o600)
         if !existed || info.st_size == 0 {
             try append(Self.header + "\n")
             FileWriting.syncDirectory(directory)
@@ -140,10 +149,11 @@ public final class ReplayJournal: @unchecked Sendable {
     }
 
     private func lock() throws(Failure) {
-        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if lockFD < 0 {
             throw Failure(.cannotCreateOutput, "cannot create the lock \(lockPath): \(SystemError.describe(errno))")
         }
+        _ = fchmod(lockFD, 0o600)
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? FileReading.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let pid = holder.split(separator: "\n").first.map(String.init) ?? ""
@@ -209,10 +219,12 @@ public final class DeadLetterFile: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         if fd < 0 {
-            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+            // 0600 whatever the umask: it holds whole events (user ids, purchases).
+            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             if fd < 0 {
                 throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(SystemError.describe(errno))")
             }
+            _ = fchmod(fd, 0o600)
             if let last = ReplayJournal.lastByte(path), last != 10 {
                 _ = write(fd, [UInt8(10)], 1)
             }

@@ -41,6 +41,8 @@ enum {
     APPDNA_CURLOPT_REDIR_PROTOCOLS = 182,
     APPDNA_CURLOPT_XFERINFOFUNCTION = 20219,
     APPDNA_CURLOPT_POSTFIELDSIZE_LARGE = 30120,
+    APPDNA_CURLOPT_CAINFO = 10065,
+    APPDNA_CURLOPT_CAPATH = 10097,
 };
 
 // CURLPROTO_* bits.
@@ -57,6 +59,9 @@ enum {
     APPDNA_CURLE_OK = 0,
     APPDNA_CURLE_UNSUPPORTED_PROTOCOL = 1,
     APPDNA_CURLE_URL_MALFORMAT = 3,
+    APPDNA_CURLE_WEIRD_SERVER_REPLY = 8,
+    APPDNA_CURLE_HTTP2 = 16,
+    APPDNA_CURLE_HTTP2_STREAM = 92,
     APPDNA_CURLE_COULDNT_RESOLVE_PROXY = 5,
     APPDNA_CURLE_COULDNT_RESOLVE_HOST = 6,
     APPDNA_CURLE_COULDNT_CONNECT = 7,
@@ -109,6 +114,9 @@ typedef struct {
     /// Appending beyond this many bytes fails the transfer (CURLE_WRITE_ERROR); 0 = no limit.
     size_t limit;
     int over_limit;
+    /// When set, bytes beyond `limit` are dropped as they arrive (the transfer goes on) instead
+    /// of failing it: for answers of which only the first few KiB matter.
+    int discard_over_limit;
 } appdna_buffer;
 
 void appdna_buffer_free(appdna_buffer *buffer);
@@ -125,6 +133,13 @@ typedef struct {
 } appdna_deadline;
 
 int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline);
+
+/// Records SIGINT and SIGTERM instead of dying at once, so a long command (queue replay) can
+/// stop its transfers (the progress callback aborts them), say what was done and exit with
+/// 128 + the signal. Installed once; later calls do nothing.
+void appdna_interrupt_install(void);
+/// The signal received since `appdna_interrupt_install` (SIGINT, SIGTERM), or 0.
+int appdna_interrupt_signal(void);
 
 /// CLOCK_MONOTONIC in nanoseconds.
 int64_t appdna_monotonic_ns(void);

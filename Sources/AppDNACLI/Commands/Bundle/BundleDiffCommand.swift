@@ -34,8 +34,14 @@ enum BundleDiffCommand {
             }
         }
         let stdin = invocation.io.stdinDescriptor
+        // Against @remote (always in the SDK file shape) a local file is laid out in that shape
+        // too: one in the API's shape (`fetch --raw`, the documented curl command) must not
+        // read as completely changed.
+        let againstRemote = oldPath == remote || newPath == remote
         func load(_ path: String) throws -> JSONDocument {
-            path == remote ? try liveBundle(invocation) : try parse(try BundleInput.load(path: path, stdinDescriptor: stdin))
+            if path == remote { return try liveBundle(invocation) }
+            let document = try parse(try BundleInput.load(path: path, stdinDescriptor: stdin))
+            return againstRemote ? try sdkShape(document) : document
         }
         let old = try load(oldPath)
         let new = try load(newPath)
@@ -65,6 +71,11 @@ enum BundleDiffCommand {
         } catch {
             throw Failure(.unavailable, "@remote: the response of \(connection.base)\(BundleFetchCommand.bundlePath) is not JSON: \(error.message)")
         }
+        return try sdkShape(document)
+    }
+
+    /// `document` in the SDK file shape (what `bundle fetch` writes); not an object: as it is.
+    static func sdkShape(_ document: JSONDocument) throws -> JSONDocument {
         guard document.root.kind == .object else { return document }
         return try JSONDocument(bytes: BundleFileShape.sdkFileBytes(document.root))
     }

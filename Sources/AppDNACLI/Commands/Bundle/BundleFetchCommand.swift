@@ -79,6 +79,10 @@ enum BundleFetchCommand {
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
         if output != "-" && !arguments.has("force"), let local = localVersion(output) {
+            func giveUp(_ error: HTTPError) -> HTTPError? {
+                // The server kept failing and the command's requests (--retries) are spent.
+                connection.budget.isExhausted ? error : nil
+            }
             let url = base + versionPath
             do {
                 let response = try connection.get(versionPath)
@@ -96,9 +100,13 @@ enum BundleFetchCommand {
                     }
                     invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
                 } else {
+                    if HTTPStatus.isRetryable(response.status), let error = giveUp(HTTPStatus.error(for: response, what: "GET \(url)")) {
+                        throw error
+                    }
                     invocation.detail("version check: \(response.statusText); downloading the bundle")
                 }
             } catch let error as HTTPError where error.kind != .permissionDenied && !error.deadlineExpired {
+                if let error = giveUp(error) { throw error }
                 invocation.detail("version check failed (\(error.message)); downloading the bundle")
             }
         }
@@ -157,7 +165,7 @@ enum BundleFetchCommand {
             invocation.stdout.write(bytes)
             invocation.stdout.flush()
         } else {
-            try AtomicFile.replace(path: output, with: bytes)
+            try AtomicFile.replace(path: output, with: bytes, timeout: connection.deadline.remaining)
         }
 
         var summary = "\(output == "-" ? "stdout" : output): bundle_version \(counts?.bundleVersion.map(String.init) ?? "?"), \(sizeText(bytes.count))"
@@ -175,8 +183,12 @@ enum BundleFetchCommand {
         return .negative
     }
 
-    /// The bundle_version of the existing output file, when it is readable JSON with one.
+    /// The bundle_version of the existing output file, when it is readable JSON with one. Only
+    /// a regular file is read: a FIFO or a device (`-o /dev/stdout`) is an output, and reading
+    /// it would wait for a writer that never comes.
     static func localVersion(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         guard let bytes = try? FileReading.readAll(path: path),
               let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)) else { return nil }
         return document.root["bundle_version"]?.int64

@@ -11,13 +11,15 @@ struct LiveBundleConnection {
                  details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
                  completion: .file),
         FlagSpec("timeout", value: "SECONDS", "Bound on the whole command, retries included", default: "60"),
-        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, or Retry-After)", default: "3"),
+        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
     ]
 
     let key: APIKey
     let base: String
     let deadline: Deadline
     let client: HTTPClient
+    /// One budget of requests for the whole command (--retries + 1), shared by every request.
+    let budget: RetryBudget
 
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation) throws {
@@ -27,14 +29,15 @@ struct LiveBundleConnection {
         key = try APIAccess.key(invocation)
         base = try APIAccess.baseURL(invocation.io.environment)
         deadline = Deadline(secondsFromNow: timeout)
-        client = APIAccess.client(invocation, retries: retries)
+        client = try APIAccess.client(invocation, retries: retries)
+        budget = RetryBudget(retries: retries)
     }
 
     var headers: [(name: String, value: String)] { [("x-api-key", key.secret), ("Accept", "application/json")] }
 
     /// GET `path` under the base URL, retried by the policy, within the deadline.
     func get(_ path: String) throws -> HTTPResponse {
-        try client.send(HTTPRequest(url: base + path, headers: headers), deadline: deadline)
+        try client.send(HTTPRequest(url: base + path, headers: headers), deadline: deadline, budget: budget)
     }
 
     /// The live bundle's response; a status other than 2xx is an error (77 for 401/403, else 69/75).

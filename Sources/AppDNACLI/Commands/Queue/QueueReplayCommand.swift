@@ -181,13 +181,19 @@ enum QueueReplayCommand {
         // Send: lock, re-read the journal under the lock, stream the queues again.
         try journal.openForWriting()
         journal = try journal.reloaded()
-        let client = APIAccess.client(invocation, retries: options.retries)
         let progress = ProgressBar(total: plan.toSend, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet, sink: invocation.io.stderr)
+        // --verbose retry notes come from the workers' threads: the bar steps aside for them.
+        let verbose = invocation.options.verbose, style = invocation.options.stderrStyle
+        let client = try APIAccess.client(invocation, retries: options.retries, say: { line in
+            if verbose { progress.interject(style.apply(.dim, line)) }
+        })
         let sender = ReplaySender(
             settings: .init(url: url, key: key, client: client, timeout: options.timeout, concurrency: options.concurrency,
                             rate: options.rate, userAgentVersion: CommandTable.appdna.version),
             journal: journal, deadLetter: DeadLetterFile(path: options.deadLetterPath),
             onProgress: { done in progress.update(done) })
+        // From here Ctrl-C / SIGTERM stop the sending and the summary still comes.
+        Interruption.install()
         let started = Deadline.now()
         sender.start()
         var classifier = ReplayClassifier(now: options.now, maxAgeMilliseconds: options.maxAgeMilliseconds,
@@ -195,8 +201,9 @@ enum QueueReplayCommand {
         var batcher = ReplayBatcher(size: options.batchSize)
         var toSend = 0
         var submitting = true
-        for source in sources {
+        for source in sources where Interruption.signal == 0 {
             try source.read { item in
+                if Interruption.signal != 0 { submitting = false; return false }
                 guard case .event(let event) = item else { return true }
                 guard case .send(let replayEvent, let group) = classifier.decide(event, source: source) else { return true }
                 toSend += 1
@@ -212,6 +219,10 @@ enum QueueReplayCommand {
         let outcome = sender.finish()
         progress.clear()
         let seconds = Double(Deadline.now() - started) / 1e9
+        let signal = Interruption.signal
+        if signal != 0 {
+            return interrupted(signal, outcome: outcome, plan: plan, seconds: seconds, options: options, url: url, invocation: invocation)
+        }
         let undelivered = toSend - outcome.delivered - outcome.deadLettered
 
         if options.json {
@@ -224,6 +235,24 @@ enum QueueReplayCommand {
             return ExitStatus(stop.kind)
         }
         return undelivered > 0 || outcome.deadLettered > 0 || negativeSkips(plan) ? .negative : .success
+    }
+
+    /// The end of a run that SIGINT or SIGTERM stopped: the usual summary (or JSON) for what
+    /// was done, then one line saying so and that a re-run resumes; 130 or 143.
+    static func interrupted(_ signal: Int32, outcome: ReplaySender.Outcome, plan: Plan, seconds: Double, options: Options,
+                            url: String, invocation: Invocation) -> ExitStatus {
+        var outcome = outcome
+        let undelivered = plan.toSend - outcome.delivered - outcome.deadLettered
+        let line = "interrupted by \(Interruption.name(signal)): \(outcome.delivered) of \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") delivered (recorded in \(options.stateDirectory)/journal), \(undelivered) not yet; run the same command again to resume"
+        outcome.stop = HTTPError(.temporary, line)
+        if options.json {
+            writeJSON(plan, options: options, url: url, outcome: outcome, undelivered: undelivered, seconds: seconds, dryRun: false, to: invocation.stdout)
+        } else {
+            writeSummary(outcome, plan: plan, toSend: plan.toSend, undelivered: 0, seconds: seconds, options: options, invocation: invocation)
+        }
+        invocation.io.stderr.writeLine("appdna: " + line)
+        invocation.io.stderr.flush()
+        return signal == SIGINT ? .interrupted : .terminated
     }
 
     /// Events that will never be delivered count against status 0: schema-rejected ones and
@@ -429,12 +458,15 @@ extension String {
 }
 
 /// `[#########...........]  1200/5000 events` on a terminal stderr, at most ten times a second.
+/// Thread-safe: workers update it and print notes above it while the main thread clears it.
 final class ProgressBar: @unchecked Sendable {
     let total: Int
     let enabled: Bool
     let sink: OutputSink
+    private let lock = PthreadLock()
     private var lastDraw: Int64 = 0
-    private var drawn = false
+    /// The bar as last drawn, "" when none is on screen.
+    private var shown = ""
 
     init(total: Int, enabled: Bool, sink: OutputSink) {
         self.total = total
@@ -442,23 +474,40 @@ final class ProgressBar: @unchecked Sendable {
         self.sink = sink
     }
 
-    /// Called under the sender's lock.
     func update(_ done: Int) {
         guard enabled else { return }
-        let now = Deadline.now()
-        guard done >= total || now - lastDraw > 100_000_000 else { return }
-        lastDraw = now
-        let width = 30
-        let filled = total > 0 ? min(width, done * width / total) : width
-        let percent = total > 0 ? done * 100 / total : 100
-        sink.write("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%")
-        sink.flush()
-        drawn = true
+        lock.locked {
+            let now = Deadline.now()
+            guard done >= total || now - lastDraw > 100_000_000 else { return }
+            lastDraw = now
+            let width = 30
+            let filled = total > 0 ? min(width, done * width / total) : width
+            let percent = total > 0 ? done * 100 / total : 100
+            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%"
+            sink.write("\r" + shown)
+            sink.flush()
+        }
+    }
+
+    /// Prints `line` on a line of its own above the bar, which is drawn again below it.
+    func interject(_ line: String) {
+        lock.locked {
+            if shown.isEmpty {
+                sink.writeLine(line)
+            } else {
+                sink.write("\r\u{1B}[K" + line + "\n" + "\r" + shown)
+            }
+            sink.flush()
+        }
     }
 
     func clear() {
-        guard enabled, drawn else { return }
-        sink.write("\r\u{1B}[K")
-        sink.flush()
+        guard enabled else { return }
+        lock.locked {
+            guard !shown.isEmpty else { return }
+            sink.write("\r\u{1B}[K")
+            sink.flush()
+            shown = ""
+        }
     }
 }

@@ -135,8 +135,12 @@ final class ReplaySender: @unchecked Sendable {
         if start > now { HTTPClient.realSleep(Double(start - now) / 1e9) }
     }
 
+    /// The most of an ingest answer kept (for the dead-letter file); the rest is dropped as it
+    /// arrives, so a server answering with gigabytes costs no memory.
+    static let keptResponseBytes = 4096
+
     private func deliver(_ batch: ReplayBatch) {
-        if stopped { return }
+        if stopped || Interruption.signal != 0 { return }
         pace(batch.events.count)
         let what = "POST \(settings.url)"
         let response: HTTPResponse
@@ -149,7 +153,7 @@ final class ReplaySender: @unchecked Sendable {
                 ("x-sdk-version", batch.group.sdkVersion),
                 ("x-sdk-platform", batch.group.platform),
                 ("Accept", "application/json"),
-            ], body: body)
+            ], body: body, keepBodyBytes: Self.keptResponseBytes)
             response = try settings.client.send(request, deadline: Deadline(secondsFromNow: settings.timeout))
         } catch {
             count(requests: 1, retries: 0)
@@ -195,7 +199,8 @@ final class ReplaySender: @unchecked Sendable {
 
     /// Writes the events to the dead-letter file (fsynced), then the journal.
     private func deadLetter(_ batch: ReplayBatch, response: HTTPResponse) {
-        let reply = String(decoding: response.body.prefix(4096), as: UTF8.self)
+        // The key's text never reaches the file, even from a gateway that echoes the request.
+        let reply = String(decoding: settings.key.redacting(Array(response.body.prefix(Self.keptResponseBytes))), as: UTF8.self)
         let at = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
         var lines: [UInt8] = []
         for event in batch.events {
