@@ -23,6 +23,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public var neverAnswer = false
         /// Close the connection right after reading the request, without answering.
         public var closeWithoutAnswer = false
+        /// Send these bytes instead of an HTTP response (a broken proxy, another protocol).
+        public var raw: [UInt8]? = nil
+        /// Send a body of this many bytes ('x'), generated as it goes (Content-Length set), in
+        /// place of `body`: answers of gigabytes without holding them.
+        public var streamedBodyBytes: Int? = nil
 
         public init(status: Int = 200, reason: String? = nil, headers: [(String, String)] = [], body: [UInt8] = []) {
             self.status = status
@@ -139,15 +144,30 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             return
         }
         if reply.delay > 0 { sleepUnlessStopped(reply.delay) }
+        if let raw = reply.raw {
+            _ = send(fd, raw)
+            shutdown(fd, Int32(SHUT_WR))
+            return
+        }
         var head = "HTTP/1.1 \(reply.status) \(reply.reason)\r\n"
         var headers = reply.headers
         if !headers.contains(where: { $0.0.lowercased() == "content-length" }) {
-            headers.append(("Content-Length", String(reply.body.count)))
+            headers.append(("Content-Length", String(reply.streamedBodyBytes ?? reply.body.count)))
         }
         headers.append(("Connection", "close"))
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         guard send(fd, Array(head.utf8)) else { return }
+        if var left = reply.streamedBodyBytes {
+            let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+            while left > 0, !isStopped {
+                let piece = min(left, chunk.count)
+                guard send(fd, piece == chunk.count ? chunk : Array(chunk[..<piece])) else { return }
+                left -= piece
+            }
+            shutdown(fd, Int32(SHUT_WR))
+            return
+        }
         let body = reply.cutOffAfter.map { Array(reply.body.prefix($0)) } ?? reply.body
         if let trickle = reply.trickle {
             var offset = 0

@@ -84,7 +84,7 @@ public enum AtomicFile {
     static func writeInPlace(path: String, _ bytes: [UInt8], timeout: Double?) throws(Failure) {
         let end = monotonicSeconds() + (timeout ?? Double.infinity)
         func timedOut() -> Failure {
-            Failure(.temporary, "\(path): nothing read it within the \(secondsText(timeout ?? 0)) timeout; not written",
+            Failure(.temporary, "\(path): nothing read it before the time limit (--timeout) ran out; not written",
                     hint: "start the reader of the FIFO first, or raise --timeout")
         }
         var fd: Int32 = -1
@@ -116,10 +116,6 @@ public enum AtomicFile {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    static func secondsText(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\((seconds * 1000).rounded() / 1000) s"
     }
 
     /// ("dir", "name") of a path; "." for a bare name.
