@@ -114,6 +114,11 @@ final class NetworkFaultTests: XCTestCase {
                                                                      deadline: Deadline(secondsFromNow: 60))
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(response.body.count, 4096)
+        // The same answer without the cap really is too big: the bytes did flow.
+        let capped = HTTPClient(transport: CurlTransport(maxBodyBytes: 1 << 20), policy: RetryPolicy(maxRetries: 0))
+        XCTAssertThrowsError(try capped.send(HTTPRequest(url: server.baseURL + "/"), deadline: Deadline(secondsFromNow: 60))) { error in
+            XCTAssertTrue((error as! HTTPError).message.contains("larger than 1 MiB"), (error as! HTTPError).message)
+        }
     }
 
     func testCertificateVariablesAreCheckedAndOrdered() throws {
