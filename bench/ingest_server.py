@@ -6,12 +6,16 @@ to {"batch": [...]}; counts the events it received and writes the count to COUNT
 every request (so the bench can check every event arrived). Anything else: 400."""
 import asyncio
 import json
+import os
 import sys
 import zlib
 
 port, count_file = int(sys.argv[1]), sys.argv[2]
 # Optional third argument N: answer 503 from the N+1st request on (to show an interrupted replay).
 fail_after = int(sys.argv[3]) if len(sys.argv) > 3 else None
+# APPDNA_FAULTS=1 (scripts/tsan-replay): of every 3 requests one 503 and one 429, both with
+# Retry-After: 0, and every 13th connection dropped unanswered: retries from every worker.
+faults = os.environ.get("APPDNA_FAULTS") == "1"
 received = 0
 bad = 0
 requests = 0
@@ -34,6 +38,12 @@ async def handle(reader, writer):
             status = b"200 OK"
             if fail_after is not None and requests > fail_after:
                 status = b"503 Service Unavailable"
+            if faults and requests % 13 == 7:
+                break
+            if faults and requests % 3 == 1:
+                status = b"503 Service Unavailable\r\nRetry-After: 0"
+            elif faults and requests % 3 == 2:
+                status = b"429 Too Many Requests\r\nRetry-After: 0"
             try:
                 events = json.loads(zlib.decompress(body, -15))["batch"]
                 if headers.get("content-encoding") != "deflate" or not headers.get("x-api-key"):

@@ -110,7 +110,7 @@ extension CommandTable {
                 --format patch prints an RFC 6902 JSON Patch that turns OLD into NEW (with --ignore, ignored \
                 parts stay as in OLD). @remote stands for the live bundle, downloaded as bundle fetch does \
                 (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries) and laid out in the SDK \
-                file shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
+                file shape, and the other side with it when it is in the API's shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
                 is stale. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
                 66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch.
                 """,

@@ -32,18 +32,28 @@ enum BundleFetchCommand {
     warnings are shown but do not stop the fetch): a bundle with errors is not written \
     (status 1) unless --no-validate. The file is replaced \
     atomically (temporary file in the same directory, fsync, rename): on any failure the old \
-    file is left byte for byte as it was.
+    file is left byte for byte as it was. A symbolic link is followed (its target is replaced, \
+    or created when the link dangles into an existing directory; the link stays); a link into \
+    a missing directory is an error (73). A FIFO or device is written to as it is, without the \
+    version check, and never waited on past --timeout.
     The key comes from APPDNA_SDK_KEY or --key-file, never from a flag value, and is shown \
     only masked (adn_live_…3f9a). Plain http:// URLs are refused except for loopback hosts. \
-    Proxies: https_proxy, http_proxy and no_proxy, as for curl.
+    Proxies: https_proxy, http_proxy and no_proxy, as for curl. CA certificates: \
+    CURL_CA_BUNDLE (else SSL_CERT_FILE) names a PEM file and SSL_CERT_DIR a directory to trust \
+    instead of the system's, as for the curl command; one that holds no certificate is an \
+    error (78).
     --timeout bounds the whole command, retries included; each attempt also has a 10 s \
-    connect timeout. 401 and 403 are never retried. When CONFIGURATION is Release (an Xcode \
+    connect timeout. --retries counts for the whole command: the version check and the \
+    download share it, so a failing server gets at most N + 1 requests. Back-off: 1 s, 2 s, \
+    4 s… jittered, at most 30 s; Retry-After is honoured up to 120 s. 401 and 403 are never \
+    retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
     format; --require-live makes it an error.
     Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
     service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
-    the output file, 75 timeout or 429/503 after retries, 77 key rejected (401/403), 78 no \
-    key, malformed key, --require-live with a test key, or a plain http API URL.
+    the output file, 75 timeout or 429/503 after retries, 77 key rejected (401) or refused by \
+    the key or an access rule (403), 78 no key, malformed key, --require-live with a test key, \
+    a plain http API URL, or a CA variable without certificates.
     """
 
     static let examples = [

@@ -23,7 +23,7 @@ enum QueueReplayCommand {
                  details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
                  completion: .file),
         FlagSpec("timeout", value: "SECONDS", "Bound on each batch, retries included", default: "600"),
-        FlagSpec("retries", value: "N", "Retries of a batch for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s jittered, or Retry-After up to 120 s)", default: "3"),
+        FlagSpec("retries", value: "N", "Retries of a batch for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
         FlagSpec("json", "Print one JSON document (the plan, and what was sent)"),
     ]
 
@@ -42,19 +42,24 @@ enum QueueReplayCommand {
     the key's (adn_live_ production, adn_test_ sandbox).
     Answers: 2xx delivered; 408 and 429 wait for Retry-After (at most 120 s) and retry; 413 \
     splits the batch in half, down to one event; any other 4xx puts the batch's events in the \
-    dead-letter file (NDJSON: event, status, response body), never dropped silently; 5xx and \
-    network errors are retried after 1 s, 2 s and 4 s (jittered), then the run stops and the \
-    rest stays undelivered.
+    dead-letter file (NDJSON: event, status, the first 4 kB of the response body with the key's \
+    text masked), never dropped silently; 5xx and network errors are retried after 1 s, 2 s \
+    and 4 s (jittered, at most 30 s), then the run stops and the rest stays undelivered. Only \
+    4 kB of any answer are kept; the rest is dropped as it arrives.
     Resumable and crash-safe: every acknowledged batch is appended to a journal in the state \
     directory and synced to disk before it counts; a re-run skips what the journal records. \
     Killing the process at any moment loses nothing; at most the batches in flight are sent \
     again, and the server deduplicates them by event_id. A lock in the state directory stops \
-    two replays of the same queue at once. The queues themselves are only ever read.
+    two replays of the same queue at once. The queues themselves are only ever read. The state \
+    directory is 0700 and its files 0600 whatever the umask.
+    Ctrl-C or SIGTERM stops the sending, prints the summary and a last line saying how many \
+    events were delivered and that running the same command again resumes (status 130 or 143).
     Exit status: 0 every event to send was delivered, 1 some were dead-lettered, rejected by \
     the schema or left undelivered, 64 not confirmed (no --yes without a terminal), 65/66 \
     unreadable queues, 69 network error or 5xx after retries, 73 cannot create the state \
     directory, 75 timeout, 429 or 503 after retries, or another replay holds the lock, 77 key \
-    rejected (401/403), 78 no key, a malformed key, or a plain http API URL.
+    rejected (401/403), 78 no key, a malformed key, or a plain http API URL, 130/143 \
+    interrupted by SIGINT/SIGTERM.
     """
 
     static let examples = [
