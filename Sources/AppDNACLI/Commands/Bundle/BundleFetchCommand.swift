@@ -45,7 +45,7 @@ enum BundleFetchCommand {
     --timeout bounds the whole command, retries included; each attempt also has a 10 s \
     connect timeout. --retries counts for the whole command: the version check and the \
     download share it, so a failing server gets at most N + 1 requests. Back-off: 1 s, 2 s, \
-    4 s… jittered, at most 30 s; Retry-After is honoured up to 120 s. 401 and 403 are never \
+    4 s and doubling, jittered, at most 30 s; Retry-After is honoured up to 120 s. 401 and 403 are never \
     retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
     format; --require-live makes it an error.
