@@ -137,26 +137,10 @@ extension BundleFetchEndToEndTests {
         let files = tls.appendingPathComponent("api/v1/sdk")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         try Data(Self.apiBundle().utf8).write(to: files.appendingPathComponent("config-bundle"))
-        let certificate = tls.appendingPathComponent("cert.pem").path, key = tls.appendingPathComponent("key.pem").path
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: openssl)
-        made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        made.standardOutput = FileHandle.nullDevice
-        made.standardError = FileHandle.nullDevice
-        try made.run()
-        made.waitUntilExit()
-        XCTAssertEqual(made.terminationStatus, 0)
+        let (certificate, key) = try makeSelfSignedCertificate(in: tls)
         let port = try freeLoopbackPort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: openssl)
         // -WWW serves the files under the current directory: GET /api/v1/sdk/config-bundle.
-        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-WWW", "-quiet"]
-        server.currentDirectoryURL = tls
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        server.standardInput = Pipe()
-        try server.run()
+        let server = try startTLSServer(port: port, certificate: certificate, key: key, serving: ["-WWW"], directory: tls)
         defer { server.terminate(); server.waitUntilExit() }
         XCTAssertTrue(waitUntilListening(port: port), "openssl s_server did not start")
 

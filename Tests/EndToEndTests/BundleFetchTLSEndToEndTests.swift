@@ -10,27 +10,9 @@ extension BundleFetchEndToEndTests {
             if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("openssl is needed (scripts/install-test-tools installs it)") }
             throw XCTSkip("openssl is not installed")
         }
-        let certificate = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: openssl)
-        made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                          "-days", "1", "-subj", "/CN=127.0.0.1"]
-        made.standardOutput = FileHandle.nullDevice
-        made.standardError = FileHandle.nullDevice
-        try made.run()
-        made.waitUntilExit()
-        XCTAssertEqual(made.terminationStatus, 0)
-
-        // A free port: bind one, note it, release it for the server.
+        let (certificate, key) = try makeSelfSignedCertificate(in: directory)
         let port = try freeLoopbackPort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: openssl)
-        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        server.standardInput = Pipe()
-        try server.run()
+        let server = try startTLSServer(port: port, certificate: certificate, key: key, serving: ["-www"])
         defer { server.terminate(); server.waitUntilExit() }
         XCTAssertTrue(waitUntilListening(port: port), "openssl s_server did not start")
 
@@ -43,6 +25,36 @@ extension BundleFetchEndToEndTests {
         XCTAssertTrue(result.stderr.contains("TLS"), result.stderr)
         XCTAssertTrue(result.stderr.lowercased().contains("certificate"), result.stderr)
         try assertUntouched()
+    }
+
+    /// A self-signed certificate for 127.0.0.1 and its key, as PEM files in `directory`.
+    func makeSelfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
+        let certificate = directory.appendingPathComponent("cert.pem").path
+        let key = directory.appendingPathComponent("key.pem").path
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        made.standardOutput = FileHandle.nullDevice
+        made.standardError = FileHandle.nullDevice
+        try made.run()
+        made.waitUntilExit()
+        XCTAssertEqual(made.terminationStatus, 0)
+        return (certificate, key)
+    }
+
+    /// `openssl s_server` on 127.0.0.1:`port` (`-www`: a status page; `-WWW`: the files under
+    /// `directory`). The caller terminates it.
+    func startTLSServer(port: Int, certificate: String, key: String, serving: [String], directory: URL? = nil) throws -> Process {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-quiet"] + serving
+        if let directory { server.currentDirectoryURL = directory }
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        server.standardInput = Pipe()
+        try server.run()
+        return server
     }
 
     func freeLoopbackPort() throws -> Int {
