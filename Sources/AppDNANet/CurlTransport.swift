@@ -88,8 +88,9 @@ public struct CurlTransport: HTTPTransport {
         try options.set("CURLOPT_USERAGENT", APPDNA_CURLOPT_USERAGENT, pointer: userAgent)
         if let file = trust.certificateFile { try options.set("CURLOPT_CAINFO", APPDNA_CURLOPT_CAINFO, pointer: file) }
         if let directory = trust.certificateDirectory { try options.set("CURLOPT_CAPATH", APPDNA_CURLOPT_CAPATH, pointer: directory) }
-        try options.check("the body and header callbacks", appdna_curl_collect(handle, body, headerBlock))
-        try options.check("the progress callback", appdna_curl_abort_after(handle, stop))
+        var refused: Int32 = 0
+        try options.check(CurlOptions.name(refused), appdna_curl_collect(handle, body, headerBlock, &refused))
+        try options.check(CurlOptions.name(refused), appdna_curl_abort_after(handle, stop, &refused))
         for header in request.headers {
             headerList = appdna_curl_slist_append(headerList, "\(header.name): \(header.value)")
         }
@@ -201,8 +202,22 @@ struct CurlOptions {
         try check(name, appdna_curl_setopt_pointer(handle, Int32(option), value))
     }
 
-    func check(_ name: String, _ code: Int32) throws(HTTPError) {
+    /// The names of the options the C helpers set (callbacks and their data).
+    static func name(_ option: Int32) -> String {
+        switch Int(option) {
+        case APPDNA_CURLOPT_WRITEFUNCTION: return "CURLOPT_WRITEFUNCTION"
+        case APPDNA_CURLOPT_WRITEDATA: return "CURLOPT_WRITEDATA"
+        case APPDNA_CURLOPT_HEADERFUNCTION: return "CURLOPT_HEADERFUNCTION"
+        case APPDNA_CURLOPT_HEADERDATA: return "CURLOPT_HEADERDATA"
+        case APPDNA_CURLOPT_XFERINFOFUNCTION: return "CURLOPT_XFERINFOFUNCTION"
+        case APPDNA_CURLOPT_XFERINFODATA: return "CURLOPT_XFERINFODATA"
+        case APPDNA_CURLOPT_NOPROGRESS: return "CURLOPT_NOPROGRESS"
+        default: return "curl option \(option)"
+        }
+    }
+
+    func check(_ name: @autoclosure () -> String, _ code: Int32) throws(HTTPError) {
         guard code != 0 else { return }
-        throw HTTPError(.internalError, "libcurl refused \(name) (CURLcode \(code): \(String(cString: appdna_curl_easy_strerror(code))); \(String(cString: appdna_curl_version())))")
+        throw HTTPError(.internalError, "libcurl refused \(name()) (CURLcode \(code): \(String(cString: appdna_curl_easy_strerror(code))); \(String(cString: appdna_curl_version())))")
     }
 }

@@ -162,13 +162,22 @@ static size_t append(char *data, size_t size, size_t count, void *context) {
     return n;
 }
 
-int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers) {
-    int rc = 0;
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_WRITEFUNCTION, append);
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_WRITEDATA, body);
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_HEADERFUNCTION, append);
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_HEADERDATA, headers);
-    return rc;
+// Each option is checked on its own: the first refused one is reported in *failed_option.
+#define SET_OR_FAIL(option, value)                                                             \
+    do {                                                                                       \
+        int code = curl.easy_setopt(handle, option, value);                                    \
+        if (code != 0) {                                                                       \
+            *failed_option = option;                                                           \
+            return code;                                                                       \
+        }                                                                                      \
+    } while (0)
+
+int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers, int *failed_option) {
+    SET_OR_FAIL(APPDNA_CURLOPT_WRITEFUNCTION, append);
+    SET_OR_FAIL(APPDNA_CURLOPT_WRITEDATA, body);
+    SET_OR_FAIL(APPDNA_CURLOPT_HEADERFUNCTION, append);
+    SET_OR_FAIL(APPDNA_CURLOPT_HEADERDATA, headers);
+    return 0;
 }
 
 int64_t appdna_monotonic_ns(void) {
@@ -205,10 +214,9 @@ static int past_deadline(void *context, long long dltotal, long long dlnow, long
     return 0;
 }
 
-int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline) {
-    int rc = 0;
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_XFERINFOFUNCTION, past_deadline);
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_XFERINFODATA, deadline);
-    rc |= curl.easy_setopt(handle, APPDNA_CURLOPT_NOPROGRESS, 0L);
-    return rc;
+int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline, int *failed_option) {
+    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFOFUNCTION, past_deadline);
+    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFODATA, deadline);
+    SET_OR_FAIL(APPDNA_CURLOPT_NOPROGRESS, 0L);
+    return 0;
 }

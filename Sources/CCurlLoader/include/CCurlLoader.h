@@ -123,7 +123,8 @@ void appdna_buffer_free(appdna_buffer *buffer);
 
 /// Installs the C callbacks that collect the body into `body` and the raw header lines into
 /// `headers` (each line as received, CRLF included).
-int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers);
+/// Returns the CURLcode of the first refused option and that option in `failed_option`.
+int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers, int *failed_option);
 
 /// Aborts the transfer once CLOCK_MONOTONIC passes `deadline_ns` (checked by curl's progress
 /// callback, which runs at least once a second even while nothing arrives).
@@ -132,7 +133,8 @@ typedef struct {
     int expired;
 } appdna_deadline;
 
-int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline);
+/// Returns the CURLcode of the first refused option and that option in `failed_option`.
+int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline, int *failed_option);
 
 /// Records SIGINT and SIGTERM instead of dying at once, so a long command (queue replay) can
 /// stop its transfers (the progress callback aborts them), say what was done and exit with
