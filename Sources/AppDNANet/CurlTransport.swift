@@ -72,7 +72,9 @@ public struct CurlTransport: HTTPTransport {
         // Whole milliseconds rounded up, never 0 (0 means "no timeout" to curl).
         let remainingMS = max(1, Int((deadline.remaining * 1000).rounded(.up)))
         let connectMS = max(1, min(remainingMS, Int(connectTimeout * 1000)))
-        // Each option is checked on its own, so a refusal names the option that was refused.
+        // Each option is checked on its own, so a refusal names the option that was refused
+        // (and the handle, in a state curl did not expect, is not reused).
+        handleReusable = false
         let options = CurlOptions(handle: handle)
         try options.set("CURLOPT_URL", APPDNA_CURLOPT_URL, pointer: request.url)
         try options.set("CURLOPT_ERRORBUFFER", APPDNA_CURLOPT_ERRORBUFFER, pointer: errorText)
@@ -113,6 +115,7 @@ public struct CurlTransport: HTTPTransport {
         } else {
             try options.set("CURLOPT_CUSTOMREQUEST", APPDNA_CURLOPT_CUSTOMREQUEST, pointer: method)
         }
+        handleReusable = true
 
         let code = Int(appdna_curl_easy_perform(handle))
         if code != APPDNA_CURLE_OK {
