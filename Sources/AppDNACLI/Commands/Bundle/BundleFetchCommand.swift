@@ -16,6 +16,8 @@ enum BundleFetchCommand {
         FlagSpec("no-validate", "Write the bundle even when it fails the checks"),
         FlagSpec("require-live", "Fail unless the key is a production (adn_live_) key"),
         FlagSpec("min-version", value: "N", "Fail when the server's bundle_version is lower than N"),
+        BundleFetchCheck.flag,
+        KeepOnFailure.flag,
     ]
 
     static let discussion = """
@@ -55,6 +57,12 @@ enum BundleFetchCommand {
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        guard invocation.arguments.has("keep-on-failure") else { return try fetch(invocation) }
+        let output = invocation.arguments.value("output") ?? defaultOutput
+        return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation) }
+    }
+
+    static func fetch(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let output = arguments.value("output") ?? defaultOutput
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
@@ -75,6 +83,7 @@ enum BundleFetchCommand {
                 invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
+        if arguments.has("check") { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
