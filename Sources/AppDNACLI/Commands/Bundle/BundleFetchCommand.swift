@@ -42,8 +42,16 @@ enum BundleFetchCommand {
     connect timeout. 401 and 403 are never retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
     format; --require-live makes it an error.
-    Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
-    service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
+    --check asks only the version endpoint and compares: 0 and "up to date (42)" when the \
+    file has the live bundle_version, 1 and "behind: file 41, live 42" otherwise (also when \
+    the file is missing or invalid); nothing is downloaded or written.
+    --keep-on-failure: when the API cannot be reached (network error, 5xx, timeout) and the \
+    file is a valid bundle, it is kept, one warning in the CI's format names its \
+    bundle_version and the failure (Xcode's warning: line, or ::warning:: when GITHUB_ACTIONS \
+    is set), and the status is 0. 401/403 and an invalid bundle still fail.
+    Exit status: 0 written, up to date or kept, 1 bundle invalid, older than --min-version \
+    or (--check) not the live one, 69 \
+    service unavailable (network error, 5xx after retries, 404, not JSON, libcurl missing), 73 cannot create \
     the output file, 75 timeout or 429/503 after retries, 77 key rejected (401/403), 78 no \
     key, malformed key, --require-live with a test key, or a plain http API URL.
     """
@@ -53,6 +61,10 @@ enum BundleFetchCommand {
                     "Fetch the bundle into the app's resources (skipped when up to date)."),
         ExampleSpec("appdna bundle fetch --key-file ~/.appdna-key --require-live --min-version 42 -o appdna-config.json",
                     "In a release pipeline: production key only, and never an older bundle."),
+        ExampleSpec("appdna bundle fetch --keep-on-failure -o MyApp/Resources/appdna-config.json",
+                    "In CI: an unreachable API keeps the last good bundle, with a warning."),
+        ExampleSpec("appdna bundle fetch --check -o MyApp/Resources/appdna-config.json",
+                    "Before a release: exit 1 unless the embedded bundle is the live one."),
         ExampleSpec("appdna bundle fetch -o - --raw | jq .bundle_version", "Print the live bundle as the API returns it."),
     ]
 
