@@ -32,28 +32,11 @@ final class InstallScriptEndToEndTests: XCTestCase {
         if let directory { try? FileManager.default.removeItem(at: directory) }
     }
 
-    struct Output { let status: Int32; let stdout: String; let stderr: String }
-
-    /// Runs `executable` with exactly `environment` (nothing inherited).
-    func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let out = directory.appendingPathComponent("out-\(UUID().uuidString)"), err = directory.appendingPathComponent("err-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: out); try? FileManager.default.removeItem(at: err) }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> ProcessRunner.Output {
+        try ProcessRunner.run(executable, arguments, environment: environment)
     }
 
-    func install(_ arguments: [String], destdir: String? = nil) throws -> Output {
+    func install(_ arguments: [String], destdir: String? = nil) throws -> ProcessRunner.Output {
         var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
         if let destdir { environment["DESTDIR"] = destdir }
         return try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--binary", Self.releaseBinary] + arguments,
