@@ -48,10 +48,10 @@ enum BundleFetchCommand {
     --keep-on-failure: when the API cannot be reached (network error, 5xx, timeout) and the \
     file is a valid bundle, it is kept, one warning in the CI's format names its \
     bundle_version and the failure (Xcode's warning: line, or ::warning:: when GITHUB_ACTIONS \
-    is set), and the status is 0. 401/403 and an invalid bundle still fail.
-    Exit status: 0 written, up to date or kept, 1 bundle invalid, older than --min-version \
-    or (--check) not the live one, 69 \
-    service unavailable (network error, 5xx after retries, 404, not JSON, libcurl missing), 73 cannot create \
+    is set), and the status is 0. 401/403 and an invalid bundle still fail. Without libcurl \
+    (Debian: libcurl4) fetch fails with 69 and a line that says so.
+    Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
+    service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
     the output file, 75 timeout or 429/503 after retries, 77 key rejected (401/403), 78 no \
     key, malformed key, --require-live with a test key, or a plain http API URL.
     """
