@@ -21,15 +21,12 @@ final class InstallScriptEndToEndTests: XCTestCase {
     var directory: URL!
 
     override func setUpWithError() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.releaseBinary) else {
-            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
-        }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-install-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
     override func tearDownWithError() throws {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> ProcessRunner.Output {
@@ -37,6 +34,9 @@ final class InstallScriptEndToEndTests: XCTestCase {
     }
 
     func install(_ arguments: [String], destdir: String? = nil) throws -> ProcessRunner.Output {
+        guard FileManager.default.isExecutableFile(atPath: Self.releaseBinary) else {
+            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
+        }
         var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
         if let destdir { environment["DESTDIR"] = destdir }
         return try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--binary", Self.releaseBinary] + arguments,
@@ -87,7 +87,9 @@ final class InstallScriptEndToEndTests: XCTestCase {
     }
 
     func testRejectsUnknownArgumentsAndIsShellcheckClean() throws {
-        let result = try install(["--prefx", "/tmp"])
+        // Arguments are checked before the binary: this runs without a release build.
+        let result = try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--prefx", "/tmp"],
+                             environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(result.status, 64)
         XCTAssertTrue(result.stderr.hasPrefix("install: unknown argument: --prefx\n"), result.stderr)
         guard let shellcheck = ["/usr/bin/shellcheck", "/usr/local/bin/shellcheck", "/opt/homebrew/bin/shellcheck"].first(where: FileManager.default.isExecutableFile) else {
