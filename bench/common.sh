@@ -10,12 +10,17 @@ mkdir -p "$OUT"
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
 note() { printf '== %s\n' "$*" >&2; }
 
+# The documented release build: on Linux the Swift runtime is linked in (what scripts/install
+# installs), so the benches measure the binary users run.
+RELEASE_BUILD=(swift build -c release)
+[[ $(uname -s) == Linux ]] && RELEASE_BUILD+=(--static-swift-stdlib)
+
 # Builds the release binary when it is missing (or always with APPDNA_BUILD=1); warns when
 # sources are newer than it.
 ensure_appdna() {
     if [[ ! -x "$APPDNA" || "${APPDNA_BUILD:-0}" == 1 ]]; then
-        note "building appdna (swift build -c release)"
-        (cd "$ROOT" && swift build -c release) >&2 || die "swift build -c release failed"
+        note "building appdna (${RELEASE_BUILD[*]})"
+        (cd "$ROOT" && "${RELEASE_BUILD[@]}") >&2 || die "${RELEASE_BUILD[*]} failed"
     fi
     local newer
     newer=$(find "$ROOT/Sources" "$ROOT/Package.swift" -type f -newer "$APPDNA" -print -quit)

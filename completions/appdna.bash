@@ -84,7 +84,7 @@ _appdna() {
             fi ;;
         "bundle fetch")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             if [[ "$cur" == -* ]]; then

@@ -46,6 +46,8 @@ complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subco
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l no-validate -d 'Write the bundle even when it fails the checks'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l require-live -d 'Fail unless the key is a production (adn_live_) key'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l min-version -x -d 'Fail when the server\'s bundle_version is lower than N'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l check -d 'Only compare the file\'s bundle_version with the live one; download and write nothing'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l keep-on-failure -d 'Keep a valid existing file and exit 0 with a warning when the API cannot be reached'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l strict -d 'Treat warnings as errors'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l format -x -a 'text json github' -d 'text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -F

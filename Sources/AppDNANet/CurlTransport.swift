@@ -34,7 +34,8 @@ public struct CurlTransport: HTTPTransport {
         var loadMessage = [CChar](repeating: 0, count: 512)
         if appdna_curl_load(&loadMessage, loadMessage.count) != 0 {
             let text = loadMessage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw HTTPError(.unavailable, text, hint: "install libcurl (Debian/Ubuntu: apt-get install libcurl4)")
+            let failure = SystemLibrary.curl.missing(text)
+            throw HTTPError(failure.kind, failure.message)
         }
         if deadline.hasPassed {
             throw HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout", deadlineExpired: true)

@@ -28,7 +28,8 @@ public enum RawDeflate {
         var message = [CChar](repeating: 0, count: 256)
         if appdna_zlib_load(&message, message.count) != 0 {
             let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            throw HTTPError(.unavailable, text, hint: "install zlib (Debian/Ubuntu: apt-get install zlib1g)")
+            let failure = SystemLibrary.zlib.missing(text)
+            throw HTTPError(failure.kind, failure.message)
         }
     }
 }

@@ -55,17 +55,20 @@ static const char *const candidates[] = {
 };
 
 static void load(void) {
+    // APPDNA_LIBCURL replaces the search with one file (see SystemLibrary.swift).
     const char *override = getenv("APPDNA_LIBCURL");
     void *library = NULL;
-    if (override && *override) library = dlopen(override, RTLD_NOW | RTLD_LOCAL);
-    for (size_t i = 0; !library && i < sizeof candidates / sizeof candidates[0]; i++) {
-        library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+    if (override && *override) {
+        library = dlopen(override, RTLD_NOW | RTLD_LOCAL);
+        if (!library) snprintf(load_error, sizeof load_error, "%s", dlerror());
+    } else {
+        for (size_t i = 0; !library && i < sizeof candidates / sizeof candidates[0]; i++) {
+            library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
+            // The first candidate's reason is the one that names the usual file.
+            if (!library && i == 0) snprintf(load_error, sizeof load_error, "%s", dlerror());
+        }
     }
-    if (!library) {
-        snprintf(load_error, sizeof load_error,
-                 "cannot load libcurl (libcurl.so.4), which appdna uses for HTTPS: %s", dlerror());
-        return;
-    }
+    if (!library) return;
 #define RESOLVE(field, name)                                                                   \
     do {                                                                                       \
         *(void **)(&curl.field) = dlsym(library, name);                                        \

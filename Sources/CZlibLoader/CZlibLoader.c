@@ -36,14 +36,20 @@ static void load(void) {
         "libz.so.1", "libz.so",
 #endif
     };
+    // APPDNA_LIBZ replaces the search with one file (see SystemLibrary.swift).
+    const char *override = getenv("APPDNA_LIBZ");
     void *handle = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
-        handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (override && *override) {
+        handle = dlopen(override, RTLD_NOW | RTLD_LOCAL);
+        if (handle == NULL) snprintf(zlib.error, sizeof zlib.error, "%s", dlerror());
+    } else {
+        for (size_t i = 0; i < sizeof names / sizeof names[0] && handle == NULL; i++) {
+            handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+            // The first name's reason is the one that names the usual file.
+            if (handle == NULL && i == 0) snprintf(zlib.error, sizeof zlib.error, "%s", dlerror());
+        }
     }
-    if (handle == NULL) {
-        snprintf(zlib.error, sizeof zlib.error, "cannot load zlib (libz.so.1): %s", dlerror());
-        return;
-    }
+    if (handle == NULL) return;
     zlib.deflate_init2 = (deflate_init2_fn)dlsym(handle, "deflateInit2_");
     zlib.deflate = (stream_fn)dlsym(handle, "deflate");
     zlib.deflate_end = (end_fn)dlsym(handle, "deflateEnd");

@@ -179,6 +179,8 @@ extension CommandTable {
             ("APPDNA_SDK_KEY", "The SDK key for bundle fetch (adn_live_ or adn_test_ followed by the key), unless --key-file is given"),
             ("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts"),
             ("CONFIGURATION", "Set by Xcode: Release with a sandbox key makes bundle fetch print an Xcode warning"),
+            ("GITHUB_ACTIONS", "Set by GitHub Actions: the warning of bundle fetch --keep-on-failure is a ::warning:: workflow command"),
+            ("APPDNA_LIBCURL, APPDNA_LIBSQLITE3, APPDNA_LIBZ", "Load libcurl, SQLite or zlib from this file instead of the system's usual names"),
             ("https_proxy, http_proxy, no_proxy", "Proxies for HTTPS and HTTP requests, and hosts that bypass them (as for curl)"),
             ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for webhook verify and webhook sign (unless --secret-file or --secret-stdin is given)"),
             ("NO_COLOR", "When set and not empty, no colour (as does TERM=dumb)"),

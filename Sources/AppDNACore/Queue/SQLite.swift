@@ -33,15 +33,22 @@ public enum SQLite {
 
     static func load() -> Result<Functions, Failure> {
         #if canImport(Darwin)
-        let names = ["libsqlite3.dylib", "/usr/lib/libsqlite3.dylib"]
+        var names = ["libsqlite3.dylib", "/usr/lib/libsqlite3.dylib"]
         #else
-        let names = ["libsqlite3.so.0", "libsqlite3.so"]
+        var names = ["libsqlite3.so.0", "libsqlite3.so"]
         #endif
+        // APPDNA_LIBSQLITE3 replaces the search with one file (see SystemLibrary).
+        if let override = getenv(SystemLibrary.sqlite.overrideVariable).map({ String(cString: $0) }), !override.isEmpty {
+            names = [override]
+        }
         var handle: UnsafeMutableRawPointer? = nil
-        for name in names where handle == nil { handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) }
+        var firstError: String? = nil
+        for name in names where handle == nil {
+            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
+            if handle == nil, firstError == nil { firstError = dlerror().map { String(cString: $0) } }
+        }
         guard let handle else {
-            return .failure(Failure(.internalError, "cannot load the SQLite library (\(names[0])): needed to read Android queues",
-                                    hint: "install it (Debian/Ubuntu: apt-get install libsqlite3-0)"))
+            return .failure(SystemLibrary.sqlite.missing(firstError ?? "\(names[0]) not found"))
         }
         var missing: String? = nil
         func symbol<T>(_ name: String, _ type: T.Type) -> T {
@@ -59,7 +66,7 @@ public enum SQLite {
             bindText: symbol("sqlite3_bind_text", BindText.self), bindInt64: symbol("sqlite3_bind_int64", BindInt64.self),
             exec: symbol("sqlite3_exec", Exec.self))
         if let missing {
-            return .failure(Failure(.internalError, "the SQLite library has no \(missing)"))
+            return .failure(SystemLibrary.sqlite.missing("the library found has no \(missing)"))
         }
         return .success(functions)
     }

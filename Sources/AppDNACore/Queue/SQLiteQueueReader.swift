@@ -11,6 +11,9 @@ struct SQLiteQueueReader {
     static let companions = ["-wal", "-journal"]
 
     func read(_ body: (QueueItem) -> Bool) throws(Failure) {
+        // Without the library nothing can be said about the file: the command fails (69) with
+        // the line naming the package, instead of reporting the database as unreadable.
+        _ = try SQLite.api()
         let copy = try TemporaryCopy(of: path, companions: Self.companions)
         defer { copy.remove() }
         let database: SQLiteDatabase

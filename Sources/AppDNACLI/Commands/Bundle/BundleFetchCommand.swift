@@ -16,6 +16,8 @@ enum BundleFetchCommand {
         FlagSpec("no-validate", "Write the bundle even when it fails the checks"),
         FlagSpec("require-live", "Fail unless the key is a production (adn_live_) key"),
         FlagSpec("min-version", value: "N", "Fail when the server's bundle_version is lower than N"),
+        BundleFetchCheck.flag,
+        KeepOnFailure.flag,
     ]
 
     static let discussion = """
@@ -49,6 +51,14 @@ enum BundleFetchCommand {
     retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
     format; --require-live makes it an error.
+    --check asks only the version endpoint and compares: 0 and "up to date (42)" when the \
+    file has the live bundle_version, 1 and "behind: file 41, live 42" otherwise (also when \
+    the file is missing or invalid); nothing is downloaded or written.
+    --keep-on-failure: when the API cannot be reached (network error, 5xx, timeout) and the \
+    file is a valid bundle, it is kept, one warning in the CI's format names its \
+    bundle_version and the failure (Xcode's warning: line, or ::warning:: when GITHUB_ACTIONS \
+    is set), and the status is 0. 401/403 and an invalid bundle still fail. Without libcurl \
+    (Debian: libcurl4) fetch fails with 69 and a line that says so.
     Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
     service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
     the output file, 75 timeout or 429/503 after retries, 77 key rejected (401) or refused by \
@@ -61,10 +71,20 @@ enum BundleFetchCommand {
                     "Fetch the bundle into the app's resources (skipped when up to date)."),
         ExampleSpec("appdna bundle fetch --key-file ~/.appdna-key --require-live --min-version 42 -o appdna-config.json",
                     "In a release pipeline: production key only, and never an older bundle."),
+        ExampleSpec("appdna bundle fetch --keep-on-failure -o MyApp/Resources/appdna-config.json",
+                    "In CI: an unreachable API keeps the last good bundle, with a warning."),
+        ExampleSpec("appdna bundle fetch --check -o MyApp/Resources/appdna-config.json",
+                    "Before a release: exit 1 unless the embedded bundle is the live one."),
         ExampleSpec("appdna bundle fetch -o - --raw | jq .bundle_version", "Print the live bundle as the API returns it."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        guard invocation.arguments.has("keep-on-failure") else { return try fetch(invocation) }
+        let output = invocation.arguments.value("output") ?? defaultOutput
+        return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation) }
+    }
+
+    static func fetch(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let output = arguments.value("output") ?? defaultOutput
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
@@ -85,6 +105,7 @@ enum BundleFetchCommand {
                 invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
+        if arguments.has("check") { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.

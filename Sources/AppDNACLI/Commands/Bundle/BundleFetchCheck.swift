@@ -1,0 +1,35 @@
+import AppDNACore
+import AppDNANet
+
+/// `bundle fetch --check`: is the file at -o the live bundle? Asks only
+/// GET /api/v1/sdk/config-bundle/version, never downloads the bundle and never touches the
+/// file: the gate a release pipeline runs before shipping an embedded bundle.
+enum BundleFetchCheck {
+    static let flag = FlagSpec("check", "Only compare the file's bundle_version with the live one; download and write nothing",
+                               details: "Asks only GET /api/v1/sdk/config-bundle/version. Prints 'up to date (42)' and exits 0 when the file at -o has the live bundle_version; prints 'behind: file 41, live 42' and exits 1 when it differs, or when the file is missing or not a valid bundle (the line says which).")
+
+    static func run(_ invocation: Invocation, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        if output == "-" { throw Failure(.usage, "--check compares with a file: give its path with -o PATH") }
+        for conflicting in ["force", "keep-on-failure", "raw", "no-validate"] where arguments.has(conflicting) {
+            throw Failure(.usage, "--check downloads nothing, so --\(conflicting) has no meaning with it")
+        }
+
+        let url = connection.base + BundleFetchCommand.versionPath
+        let response = try connection.get(BundleFetchCommand.versionPath)
+        guard (200...299).contains(response.status) else { throw HTTPStatus.error(for: response, what: "GET \(url)") }
+        guard let document = try? JSONDocument(bytes: response.body), let live = document.root["bundle_version"]?.int64 else {
+            throw Failure(.unavailable, "GET \(url): the response is not JSON with an integer bundle_version")
+        }
+
+        let file = ExistingBundleFile(path: output)
+        if file == .valid(version: live) {
+            invocation.stdout.writeLine("up to date (\(live))")
+            return .success
+        }
+        // A file newer than the live bundle is not what the app would get from the server
+        // either (the server may have rolled a bad bundle back): fetch would replace it too.
+        invocation.stdout.writeLine("behind: file \(file.description), live \(live)")
+        return BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (\(live)); appdna bundle fetch -o \(output) updates it")
+    }
+}

@@ -1,0 +1,38 @@
+import AppDNACore
+import AppDNANet
+
+/// `bundle fetch --keep-on-failure`: when the API cannot be reached (network error, 5xx,
+/// timeout) and the file at -o is already a valid bundle, the build goes on with that bundle
+/// and one warning the CI shows. A rejected key (401/403), an invalid bundle from the server or
+/// a configuration problem still fails: those do not get better by themselves.
+enum KeepOnFailure {
+    static let flag = FlagSpec("keep-on-failure", "Keep a valid existing file and exit 0 with a warning when the API cannot be reached",
+                               details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning::' line when GITHUB_ACTIONS is set.")
+
+    static func run(_ invocation: Invocation, output: String, fetch: () throws -> ExitStatus) throws -> ExitStatus {
+        do {
+            return try fetch()
+        } catch let error as HTTPError where output != "-" && isUnreachable(error) {
+            guard case let .valid(version) = ExistingBundleFile(path: output) else { throw error }
+            let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(error.message)"
+            invocation.io.stderr.writeLine(ciWarning(message, environment: invocation.io.environment))
+            return .success
+        }
+    }
+
+    /// Network errors and timeouts (no response, or 408) and 5xx after the retries.
+    static func isUnreachable(_ error: HTTPError) -> Bool {
+        if let status = error.status { return status == 408 || (500...599).contains(status) }
+        return error.retryable || error.deadlineExpired
+    }
+
+    /// One warning line in the format of the CI running us: a GitHub Actions workflow command
+    /// when GITHUB_ACTIONS is set, else the `warning: ` line Xcode lists in its issue navigator
+    /// (and which reads fine in any other log).
+    static func ciWarning(_ message: String, environment: [String: String]) -> String {
+        if let actions = environment["GITHUB_ACTIONS"], !actions.isEmpty {
+            return "::warning::" + BundleValidateCommand.escapeData(message)
+        }
+        return "warning: " + message
+    }
+}

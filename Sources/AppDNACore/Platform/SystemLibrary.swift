@@ -1,0 +1,35 @@
+/// The three system libraries `appdna` loads with `dlopen` on first use instead of linking them:
+/// the release binary carries its Swift runtime (built with --static-swift-stdlib) and needs
+/// nothing else at start-up, so a machine without one of these libraries can still run every
+/// command that does not use it. The command that does use it fails with the one line below.
+///
+/// Each library's search can be replaced by one file through an environment variable
+/// (`APPDNA_LIBCURL`, `APPDNA_LIBSQLITE3`, `APPDNA_LIBZ`): for a library in an unusual place,
+/// and for the tests, which point it at a file that does not exist to see exactly what a user
+/// without the library sees.
+public struct SystemLibrary: Sendable {
+    /// "libcurl".
+    public let name: String
+    /// What the library is needed for, for the message.
+    public let neededFor: String
+    /// The Debian/Ubuntu package that installs it.
+    public let debianPackage: String
+    /// The environment variable that replaces the search with one file.
+    public let overrideVariable: String
+
+    public static let curl = SystemLibrary(
+        name: "libcurl", neededFor: "HTTPS requests (bundle fetch, bundle diff @remote, queue replay)",
+        debianPackage: "libcurl4", overrideVariable: "APPDNA_LIBCURL")
+    public static let sqlite = SystemLibrary(
+        name: "libsqlite3", neededFor: "reading Android queue databases",
+        debianPackage: "libsqlite3-0", overrideVariable: "APPDNA_LIBSQLITE3")
+    public static let zlib = SystemLibrary(
+        name: "zlib", neededFor: "compressing event batches (queue replay)",
+        debianPackage: "zlib1g", overrideVariable: "APPDNA_LIBZ")
+
+    /// One line that names the library, what it is for and the package to install; `detail` is
+    /// the loader's reason (usually dlerror's "cannot open shared object file").
+    public func missing(_ detail: String) -> Failure {
+        Failure(.unavailable, "cannot load \(name), needed for \(neededFor): \(detail); install the \(debianPackage) package (Debian/Ubuntu: apt-get install \(debianPackage); macOS ships \(name) with the system)")
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+import LoopbackHTTPServer
+
+/// `appdna bundle fetch --check` against the loopback API: one request to the version
+/// endpoint, an answer on stdout, and the file never touched.
+final class BundleFetchCheckEndToEndTests: XCTestCase {
+    static let key = "adn_live_CHECKsecretKEY0123456789zz3f9a"
+    var directory: URL!
+    var output: String { directory.appendingPathComponent("appdna-config.json").path }
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func check(_ server: LoopbackHTTPServer, _ extra: [String] = []) throws -> Binary.Result {
+        let result = try Binary.run(["bundle", "fetch", "--check", "-o", output] + extra,
+                                    environment: ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": server.baseURL])
+        XCTAssertFalse(result.stderr.contains(Self.key) || result.text.contains(Self.key), "the key was printed")
+        return result
+    }
+
+    /// Only GET …/version was asked, once.
+    func assertOnlyVersionRequested(_ server: LoopbackHTTPServer, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(server.requests.map { "\($0.method) \($0.path)" }, ["GET /api/v1/sdk/config-bundle/version"], file: file, line: line)
+    }
+
+    func testUpToDateExitsZeroAndLeavesTheFileAlone() throws {
+        let bytes = FakeBundleAPI.bundleFile(version: 42)
+        try bytes.write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.text, "up to date (42)\n")
+        XCTAssertEqual(result.stderr, "")
+        assertOnlyVersionRequested(server)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), bytes)
+    }
+
+    func testBehindExitsOneNamingBothVersions() throws {
+        let bytes = FakeBundleAPI.bundleFile(version: 41)
+        try bytes.write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.text, "behind: file 41, live 42\n")
+        XCTAssertTrue(result.stderr.hasPrefix("appdna: "), result.stderr)
+        assertOnlyVersionRequested(server)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), bytes)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["appdna-config.json"])
+    }
+
+    func testMissingFileIsBehindAndIsNotCreated() throws {
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.text, "behind: file missing, live 42\n")
+        assertOnlyVersionRequested(server)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testInvalidFileIsBehindAndSaysWhy() throws {
+        let notJSON = Data("<html>captive portal</html>\n".utf8)
+        try notJSON.write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertTrue(result.text.hasPrefix("behind: file invalid (not JSON: "), result.text)
+        XCTAssertTrue(result.text.hasSuffix("), live 42\n"), result.text)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), notJSON)
+
+        // Valid JSON that breaks a bundle rule (weights summing to 0.9) is not a usable bundle either.
+        let badWeights = Data(#"{"bundle_version": 42, "experiments": {"e": {"status": "running", "variants": [{"id": "a", "weight": 0.9}]}}}"#.utf8)
+        try badWeights.write(to: URL(fileURLWithPath: output))
+        let again = try check(server)
+        XCTAssertEqual(again.status, 1, again.stderr)
+        XCTAssertTrue(again.text.hasPrefix("behind: file invalid (1 validation error"), again.text)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), badWeights)
+    }
+
+    func testAFileNewerThanTheLiveBundleIsNotUpToDate() throws {
+        try FakeBundleAPI.bundleFile(version: 43).write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server)
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.text, "behind: file 43, live 42\n")
+        assertOnlyVersionRequested(server)
+    }
+
+    func testFailuresOfTheVersionRequestAreErrorsNotAnswers() throws {
+        try FakeBundleAPI.bundleFile(version: 42).write(to: URL(fileURLWithPath: output))
+        let rejected = try FakeBundleAPI.failing(.init(status: 401))
+        let denied = try check(rejected)
+        XCTAssertEqual(denied.status, 77, denied.stderr)
+        XCTAssertEqual(denied.text, "")
+        XCTAssertEqual(rejected.requests.count, 1)
+
+        let down = try Binary.run(["bundle", "fetch", "--check", "--retries", "0", "-o", output],
+                                  environment: ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": FakeBundleAPI.refusedURL])
+        XCTAssertEqual(down.status, 69, down.stderr)
+        XCTAssertTrue(down.stderr.hasPrefix("appdna: cannot reach 127.0.0.1:9"), down.stderr)
+    }
+
+    func testCheckRefusesStdoutAndFlagsThatDownload() throws {
+        let server = try FakeBundleAPI.serving(version: 42)
+        for extra in [["-o", "-"], ["--force"], ["--keep-on-failure"], ["--raw"]] {
+            let result = try Binary.run(["bundle", "fetch", "--check"] + extra,
+                                        environment: ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": server.baseURL])
+            XCTAssertEqual(result.status, 64, "\(extra): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("appdna: --check"), result.stderr)
+        }
+        XCTAssertEqual(server.requests.count, 0)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import XCTest
+
+/// `scripts/install` into temporary prefixes, with the self-contained release binary that
+/// `.ci/run` (the README's test command) builds before the tests:
+/// `swift build -c release --static-swift-stdlib`. Building it here would take minutes and
+/// would wait on the lock of the `swift test` that runs us, so the script's `--binary` is used.
+final class InstallScriptEndToEndTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let releaseBinary = root.appendingPathComponent(".build/release/appdna").path
+
+    /// Where each file goes under the prefix, and what it is a copy of.
+    static let installed: [(path: String, source: String, mode: Int)] = [
+        ("bin/appdna", releaseBinary, 0o755),
+        ("share/man/man1/appdna.1", root.appendingPathComponent("man/appdna.1").path, 0o644),
+        ("share/bash-completion/completions/appdna", root.appendingPathComponent("completions/appdna.bash").path, 0o644),
+        ("share/zsh/site-functions/_appdna", root.appendingPathComponent("completions/_appdna").path, 0o644),
+        ("share/fish/vendor_completions.d/appdna.fish", root.appendingPathComponent("completions/appdna.fish").path, 0o644),
+    ]
+
+    var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-install-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> ProcessRunner.Output {
+        try ProcessRunner.run(executable, arguments, environment: environment)
+    }
+
+    func install(_ arguments: [String], destdir: String? = nil) throws -> ProcessRunner.Output {
+        guard FileManager.default.isExecutableFile(atPath: Self.releaseBinary) else {
+            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
+        }
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        if let destdir { environment["DESTDIR"] = destdir }
+        return try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--binary", Self.releaseBinary] + arguments,
+                       environment: environment)
+    }
+
+    func assertInstalled(under target: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        for entry in Self.installed {
+            let path = target + "/" + entry.path
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, entry.mode, path, file: file, line: line)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: URL(fileURLWithPath: entry.source)),
+                           "\(path) is not a copy of \(entry.source)", file: file, line: line)
+        }
+        let all = FileManager.default.enumerator(atPath: target)!.compactMap { $0 as? String }
+        let files = all.filter { !isDirectory(target + "/" + $0) }.sorted()
+        XCTAssertEqual(files, Self.installed.map(\.path).sorted(), "exactly these files, no temporary leftovers", file: file, line: line)
+    }
+
+    func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
+    }
+
+    func testInstallsEveryFileUnderThePrefixAndUpgradesInPlace() throws {
+        let prefix = directory.appendingPathComponent("prefix with space").path
+        let first = try install(["--prefix", prefix])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, Self.installed.map { "installed \(prefix)/\($0.path)\n" }.joined())
+        try assertInstalled(under: prefix)
+
+        // Re-running replaces each file (a new inode: a running old binary is never overwritten).
+        let binary = prefix + "/bin/appdna"
+        let before = try FileManager.default.attributesOfItem(atPath: binary)[.systemFileNumber] as? NSNumber
+        try Data("stale\n".utf8).write(to: URL(fileURLWithPath: prefix + "/share/man/man1/appdna.1"))
+        let second = try install(["--prefix", prefix])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        try assertInstalled(under: prefix)
+        let after = try FileManager.default.attributesOfItem(atPath: binary)[.systemFileNumber] as? NSNumber
+        XCTAssertNotEqual(before, after)
+    }
+
+    func testHonoursDestdirForPackagers() throws {
+        let destdir = directory.appendingPathComponent("stage").path
+        let result = try install(["--prefix", "/usr/local"], destdir: destdir)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        try assertInstalled(under: destdir + "/usr/local")
+    }
+
+    func testRejectsUnknownArgumentsAndIsShellcheckClean() throws {
+        // Arguments are checked before the binary: this runs without a release build.
+        let result = try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--prefx", "/tmp"],
+                             environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("install: unknown argument: --prefx\n"), result.stderr)
+        guard let shellcheck = ["/usr/bin/shellcheck", "/usr/local/bin/shellcheck", "/opt/homebrew/bin/shellcheck"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("shellcheck is not installed (scripts/install-test-tools installs it)")
+        }
+        let lint = try run(shellcheck, [Self.root.appendingPathComponent("scripts/install").path], environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
+    }
+
+    /// The installed binary names no Swift library and no toolchain path, and runs where the
+    /// toolchain cannot be seen: with a bare environment, and (where user namespaces allow)
+    /// with the toolchain's directory hidden under an empty tmpfs.
+    func testInstalledBinaryRunsWithoutTheSwiftToolchain() throws {
+        let prefix = directory.appendingPathComponent("p").path
+        XCTAssertEqual(try install(["--prefix", prefix]).status, 0)
+        let binary = prefix + "/bin/appdna"
+        let bare = ["PATH": "/usr/bin:/bin"]
+
+        #if os(Linux)
+        let ldd = try run("/usr/bin/ldd", [binary], environment: bare)
+        XCTAssertEqual(ldd.status, 0, ldd.stderr)
+        XCTAssertFalse(ldd.stdout.contains("swift"), "ldd names a Swift library or toolchain path:\n" + ldd.stdout)
+        #endif
+
+        let version = try run(binary, ["--version"], environment: bare)
+        XCTAssertEqual(version.status, 0, version.stderr)
+        XCTAssertTrue(version.stdout.hasPrefix("appdna "), version.stdout)
+        let bucket = try run(binary, ["bucket", "user_12345", "exp_paywall_v3", "a8f3c9d2", "--variants", "control=0.5,variant_b=0.5"], environment: bare)
+        XCTAssertEqual(bucket.status, 0, bucket.stderr)
+        XCTAssertTrue(bucket.stdout.contains("variant"), bucket.stdout)
+
+        #if os(Linux)
+        // Hide the toolchain's directory itself. The toolchain is found from the swift running
+        // this build (the test binary's own RUNPATH points into it).
+        let toolchain = try run("/bin/sh", ["-c", "command -v swift"], environment: ProcessInfo.processInfo.environment)
+        let swiftBin = URL(fileURLWithPath: toolchain.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).resolvingSymlinksInPath()
+        let usr = swiftBin.deletingLastPathComponent().deletingLastPathComponent().path   // …/usr
+        let probe = try run("/usr/bin/unshare", ["-rm", "true"], environment: bare)
+        guard toolchain.status == 0, probe.status == 0 else {
+            throw XCTSkip("cannot hide the toolchain here (no swift on PATH or no user namespaces); ldd and the bare environment were checked")
+        }
+        let hidden = try run("/usr/bin/unshare", ["-rm", "/bin/sh", "-c", "mount -t tmpfs none \"$1\" && ls -A \"$1\" | wc -l && \"$2\" --version", "sh", usr, binary],
+                             environment: bare)
+        XCTAssertEqual(hidden.status, 0, hidden.stderr)
+        XCTAssertEqual(hidden.stdout, "0\n" + version.stdout, "the toolchain directory was not hidden, or the binary failed")
+        #endif
+    }
+
+    func testInstalledManPageRendersWithMan() throws {
+        guard let man = ["/usr/bin/man", "/usr/local/bin/man"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("man is not installed (man-db)")
+        }
+        let prefix = directory.appendingPathComponent("p").path
+        XCTAssertEqual(try install(["--prefix", prefix]).status, 0)
+        let page = try run(man, ["-M", prefix + "/share/man", "appdna"],
+                           environment: ["PATH": "/usr/bin:/bin", "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80", "LANG": "C.UTF-8", "HOME": directory.path])
+        XCTAssertEqual(page.status, 0, page.stderr)
+        XCTAssertTrue(page.stdout.contains("NAME"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("appdna"), page.stdout)
+        XCTAssertTrue(page.stdout.contains("--keep-on-failure"), "the man page documents the new flags")
+    }
+
+    func testInstalledCompletionsLoadInEachShell() throws {
+        let prefix = directory.appendingPathComponent("p").path
+        XCTAssertEqual(try install(["--prefix", prefix]).status, 0)
+        let bare = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        let bash = try run("/bin/bash", ["--norc", "-c", "source \"$1\" && complete -p appdna", "bash", prefix + "/share/bash-completion/completions/appdna"], environment: bare)
+        XCTAssertEqual(bash.status, 0, bash.stderr)
+        XCTAssertTrue(bash.stdout.contains("appdna"), bash.stdout)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
+            // zsh finds _appdna through fpath, as compinit does for site-functions.
+            let zsh = try run("/usr/bin/zsh", ["-f", "-c", "fpath=(\"$1\" $fpath); autoload -Uz compinit && compinit -u -D && print -r -- ${_comps[appdna]}", "zsh", prefix + "/share/zsh/site-functions"], environment: bare)
+            XCTAssertEqual(zsh.stdout, "_appdna\n", zsh.stderr)
+        }
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
+            let fish = try run("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; and complete -c appdna | count", prefix + "/share/fish/vendor_completions.d/appdna.fish"], environment: bare)
+            XCTAssertEqual(fish.status, 0, fish.stderr)
+            XCTAssertGreaterThan(Int(fish.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 10, fish.stdout)
+        }
+    }
+}
