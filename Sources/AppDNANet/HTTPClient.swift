@@ -17,6 +17,8 @@ public struct HTTPClient: Sendable {
     public var random: @Sendable () -> Double
     public var onRetry: @Sendable (RetryNotice) -> Void
     public var maxRedirects = 5
+    /// False returns a 3xx response as it is (`webhook listen` relays it to the sender).
+    public var followsRedirects = true
 
     public init(transport: any HTTPTransport = CurlTransport(), policy: RetryPolicy = RetryPolicy(),
                 sleep: @escaping @Sendable (Double) -> Void = HTTPClient.realSleep,
@@ -65,7 +67,7 @@ public struct HTTPClient: Sendable {
                 continue
             }
             response.attempts = attempt
-            if (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
+            if followsRedirects, (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
                 try checkRedirect(from: current.url, to: target, status: response.status)
                 redirects += 1
                 guard redirects <= maxRedirects else {
