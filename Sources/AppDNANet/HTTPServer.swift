@@ -166,18 +166,19 @@ public final class HTTPServer: @unchecked Sendable {
             if ready < 0 { if errno == EINTR { continue } else { break } }
             if fds[1].revents != 0 { break }
             guard fds[0].revents != 0 else { continue }
-            // Bounded concurrency: wait for a free slot before taking the next connection.
-            pthread_mutex_lock(&mutex)
-            while active >= limits.maxConnections && !stopping {
-                pthread_cond_wait(&changed, &mutex)
-            }
-            pthread_mutex_unlock(&mutex)
+            // Bounded concurrency: wait for a free slot before taking the next connection,
+            // still noticing a stop while all slots are busy.
+            if !waitForFreeSlot() { break }
             var peerAddress = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let client = withUnsafeMutablePointer(to: &peerAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
             }
-            guard client >= 0 else { continue }
+            guard client >= 0 else {
+                // Out of descriptors (EMFILE) and the like: back off instead of spinning.
+                if errno != EINTR && errno != ECONNABORTED { usleep(50_000) }
+                continue
+            }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let peer = Self.describe(peerAddress)
             pthread_mutex_lock(&mutex)
@@ -197,6 +198,18 @@ public final class HTTPServer: @unchecked Sendable {
         stopping = true
         while active > 0 { pthread_cond_wait(&changed, &mutex) }
         pthread_mutex_unlock(&mutex)
+    }
+
+    /// Waits until fewer than `maxConnections` are served; false when a stop came first.
+    private func waitForFreeSlot() -> Bool {
+        while true {
+            pthread_mutex_lock(&mutex)
+            let full = active >= limits.maxConnections
+            pthread_mutex_unlock(&mutex)
+            if !full { return true }
+            var wake = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+            if poll(&wake, 1, 20) > 0 { return false }
+        }
     }
 
     static func describe(_ address: sockaddr_in) -> String {

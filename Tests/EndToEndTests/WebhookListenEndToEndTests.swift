@@ -250,6 +250,47 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("1 received, 1 valid, 0 invalid, 3 rejected"), listener.stderr)
     }
 
+    func testConcurrencyIsBoundedAndAStopWaitsOnlyForTheRequestUnderWay() throws {
+        let listener = try startListener(["--secret-file", secretPath, "--max-connections", "1", "--header-timeout", "1.5"])
+        // One connection that sends half a head and then nothing holds the only slot.
+        let hold = """
+        import socket,sys,time
+        s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(b'POST / HTTP/1.1\\r\\nHost: x\\r\\n')
+        print('held', flush=True); s.settimeout(10)
+        try: print(s.recv(100).split(b' ')[1].decode(), flush=True)
+        except Exception: print('none', flush=True)
+        """
+        let helper = Process()
+        helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        helper.arguments = ["python3", "-c", hold, String(listener.port)]
+        let output = Pipe()
+        helper.standardOutput = output
+        try helper.run()
+        helpers.append(helper)
+        XCTAssertEqual(String(decoding: output.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        usleep(100_000)
+        let valid = try demoBody("waited")
+        let started = Date()
+        XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
+        // Served only once the held connection timed out and freed the slot.
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.0)
+        helper.waitUntilExit()
+
+        // Busy again, then SIGTERM: the listener stops once the half-sent request has timed out.
+        let again = Process()
+        again.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        again.arguments = ["python3", "-c", hold, String(listener.port)]
+        let againOutput = Pipe()
+        again.standardOutput = againOutput
+        try again.run()
+        helpers.append(again)
+        XCTAssertEqual(String(decoding: againOutput.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let stopping = Date()
+        XCTAssertEqual(listener.stop(), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(stopping), 3)
+        XCTAssertTrue(listener.stderr.contains("1 received, 1 valid"), listener.stderr)
+    }
+
     func testForwardTargetAnswering500SlowAndDown() throws {
         let failing = try LoopbackHTTPServer { _, _ in .init(status: 500, headers: [("Content-Type", "text/plain")], body: Array("handler crashed".utf8)) }
         defer { failing.stop() }
