@@ -137,15 +137,23 @@ final class WebhookListenEndToEndTests: XCTestCase {
         return result.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @discardableResult
-    func python(_ script: String, _ arguments: [String]) throws -> String {
+    /// Starts `python3 -c script arguments…` (stopped in tearDown if still running); read its
+    /// stdout from the returned handle.
+    func startPython(_ script: String, _ arguments: [String]) throws -> (process: Process, stdout: FileHandle) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        helpers.append(process)
+        return (process, output.fileHandleForReading)
+    }
+
+    @discardableResult
+    func python(_ script: String, _ arguments: [String]) throws -> String {
+        let (process, stdout) = try startPython(script, arguments)
+        let data = stdout.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw XCTSkip("python3 failed") }
         return String(decoding: data, as: UTF8.self)
@@ -230,17 +238,11 @@ final class WebhookListenEndToEndTests: XCTestCase {
         print(' '.join(results))
         """
         let started = Date()
-        let helper = Process()
-        helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        helper.arguments = ["python3", "-c", slow, String(listener.port)]
-        let output = Pipe()
-        helper.standardOutput = output
-        try helper.run()
-        helpers.append(helper)
+        let (helper, output) = try startPython(slow, [String(listener.port)])
         // While they hang, a normal delivery goes through.
         let valid = try demoBody("during-slowloris")
         XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
-        let verdicts = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let verdicts = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
         helper.waitUntilExit()
         XCTAssertEqual(verdicts.trimmingCharacters(in: .whitespacesAndNewlines), "408 408 408")
         XCTAssertLessThan(Date().timeIntervalSince(started), 8)
@@ -260,14 +262,8 @@ final class WebhookListenEndToEndTests: XCTestCase {
         try: print(s.recv(100).split(b' ')[1].decode(), flush=True)
         except Exception: print('none', flush=True)
         """
-        let helper = Process()
-        helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        helper.arguments = ["python3", "-c", hold, String(listener.port)]
-        let output = Pipe()
-        helper.standardOutput = output
-        try helper.run()
-        helpers.append(helper)
-        XCTAssertEqual(String(decoding: output.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let (helper, output) = try startPython(hold, [String(listener.port)])
+        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
         usleep(100_000)
         let valid = try demoBody("waited")
         let started = Date()
@@ -277,14 +273,8 @@ final class WebhookListenEndToEndTests: XCTestCase {
         helper.waitUntilExit()
 
         // Busy again, then SIGTERM: the listener stops once the half-sent request has timed out.
-        let again = Process()
-        again.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        again.arguments = ["python3", "-c", hold, String(listener.port)]
-        let againOutput = Pipe()
-        again.standardOutput = againOutput
-        try again.run()
-        helpers.append(again)
-        XCTAssertEqual(String(decoding: againOutput.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let (_, againOutput) = try startPython(hold, [String(listener.port)])
+        XCTAssertEqual(String(decoding: againOutput.readData(ofLength: 5), as: UTF8.self), "held\n")
         let stopping = Date()
         XCTAssertEqual(listener.stop(), 0)
         XCTAssertLessThan(Date().timeIntervalSince(stopping), 3)
@@ -342,16 +332,10 @@ final class WebhookListenEndToEndTests: XCTestCase {
         print(server.server_address[1],flush=True)
         server.serve_forever()
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, secretPath, bodies]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        helpers.append(process)
+        let (_, output) = try startPython(script, [secretPath, bodies])
         var line = Data()
         while !line.contains(10) {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            let byte = output.readData(ofLength: 1)
             if byte.isEmpty { throw XCTSkip("the python target did not start") }
             line += byte
         }
@@ -434,20 +418,14 @@ final class WebhookListenEndToEndTests: XCTestCase {
         s.sendall(body[20:]); s.settimeout(10)
         print(s.recv(100).split(b' ')[1].decode(), flush=True)
         """
-        let helper = Process()
-        helper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        helper.arguments = ["python3", "-c", script, String(listener.port), body, signature, go]
-        let output = Pipe()
-        helper.standardOutput = output
-        try helper.run()
-        helpers.append(helper)
-        XCTAssertEqual(String(decoding: output.fileHandleForReading.readData(ofLength: 5), as: UTF8.self), "sent\n")
+        let (helper, output) = try startPython(script, [String(listener.port), body, signature, go])
+        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "sent\n")
         usleep(200_000)
         kill(listener.process.processIdentifier, SIGTERM)
         usleep(300_000)
         XCTAssertTrue(listener.process.isRunning, "the listener must finish the request under way")
         _ = FileManager.default.createFile(atPath: go, contents: nil)
-        let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let status = String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
         helper.waitUntilExit()
         listener.process.waitUntilExit()
         XCTAssertEqual(status.trimmingCharacters(in: .whitespacesAndNewlines), "200")
