@@ -309,6 +309,26 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertEqual(forwarded.path, "/hook")
     }
 
+    func testInvalidDeliveriesAreForwardedOnlyWithForwardInvalid() throws {
+        let handler = try LoopbackHTTPServer { _, _ in .init(status: 202, body: Array("accepted".utf8)) }
+        defer { handler.stop() }
+        let body = try demoBody("unsigned")
+        let plain = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
+        XCTAssertEqual(try post(plain, bodyPath: body, signature: "sha256=" + String(repeating: "ab", count: 32)).status, 401)
+        XCTAssertEqual(plain.stop(), 0)
+        XCTAssertEqual(handler.requests.count, 0)
+
+        let forwarding = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook", "--forward-invalid"])
+        let answer = try post(forwarding, bodyPath: body, signature: "sha256=" + String(repeating: "ab", count: 32))
+        XCTAssertEqual(answer.status, 202)
+        XCTAssertEqual(answer.body, "accepted")
+        XCTAssertEqual(forwarding.stop(), 0)
+        XCTAssertEqual(handler.requests.count, 1)
+        XCTAssertTrue(forwarding.stdout.contains("invalid: the signature does not match"), forwarding.stdout)
+        XCTAssertTrue(forwarding.stdout.contains("forwarded: 202"), forwarding.stdout)
+        XCTAssertTrue(forwarding.stderr.contains("1 received, 0 valid, 1 invalid, 0 rejected; forwarded: 202 ×1"), forwarding.stderr)
+    }
+
     /// A target written in Python that checks each delivery's signature itself and keeps each
     /// body, answering 200 for a good signature and 400 for a bad one.
     func startPythonTarget() throws -> (port: Int, bodies: String) {
