@@ -129,11 +129,23 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
-    /// one byte to a pipe, which is all a signal handler may safely do.
+    /// one byte to a pipe, which is all a signal handler may safely do. A second signal, while
+    /// requests are still being finished, exits at once (status 130): every acknowledged
+    /// delivery is already recorded.
     public func stopOnInterrupt() {
         SignalWake.descriptor = wakeWrite
+        // Prepared now: a signal handler must not allocate.
+        let farewell = Array("appdna: interrupted again: quitting without finishing the requests under way\n".utf8)
+        let message = UnsafeMutablePointer<UInt8>.allocate(capacity: farewell.count)
+        message.initialize(from: farewell, count: farewell.count)
+        SignalWake.farewell = (UnsafePointer(message), farewell.count)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
+            SignalWake.received += 1
+            if SignalWake.received > 1 {
+                _ = write(2, SignalWake.farewell.bytes, SignalWake.farewell.count)
+                _exit(130)
+            }
             var byte: UInt8 = 1
             _ = write(SignalWake.descriptor, &byte, 1)
         }
@@ -245,4 +257,7 @@ public final class HTTPServer: @unchecked Sendable {
 /// Where the signal handler writes; a C function pointer cannot capture the server.
 enum SignalWake {
     nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var received: Int32 = 0
+    /// The line written before quitting on a second signal.
+    nonisolated(unsafe) static var farewell: (bytes: UnsafePointer<UInt8>?, count: Int) = (nil, 0)
 }

@@ -455,6 +455,26 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("stopped: 1 received, 1 valid"), listener.stderr)
     }
 
+    func testASecondSignalQuitsAtOnce() throws {
+        let listener = try startListener(["--secret-file", secretPath])
+        let stalled = """
+        import socket,sys,time
+        s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
+        s.sendall(b'POST / HTTP/1.1\\r\\nContent-Length: 100\\r\\n\\r\\n{')
+        print('sent', flush=True); time.sleep(20)
+        """
+        let (_, output) = try startPython(stalled, [String(listener.port)])
+        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "sent\n")
+        usleep(100_000)
+        kill(listener.process.processIdentifier, SIGTERM)
+        usleep(300_000)
+        XCTAssertTrue(listener.process.isRunning, "the first signal waits for the request under way")
+        let started = Date()
+        XCTAssertEqual(listener.stop(), 130)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+        XCTAssertTrue(listener.stderr.contains("appdna: interrupted again"), listener.stderr)
+    }
+
     func testTriggerExitStatusesAndOutputs() throws {
         let refusing = try LoopbackHTTPServer { _, _ in .init(status: 422, body: Array("nope".utf8)) }
         defer { refusing.stop() }

@@ -37,8 +37,8 @@ enum WebhookListenCommand {
     most --max-connections are served at once. A bad request is answered and logged, and the \
     listener carries on.
     Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
-    summary line goes to stderr. Exit status: 0 after a stop, 64 usage error, 69 cannot listen, \
-    73 cannot open the record file, 78 no secret.
+    summary line goes to stderr; a second Ctrl-C quits at once (status 130). Exit status: 0 after \
+    a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
     """
 
     static let examples = [
