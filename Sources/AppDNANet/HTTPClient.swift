@@ -67,7 +67,8 @@ public struct HTTPClient: Sendable {
                 continue
             }
             response.attempts = attempt
-            if followsRedirects, (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
+            if (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
+                guard followsRedirects else { return response }
                 try checkRedirect(from: current.url, to: target, status: response.status)
                 redirects += 1
                 guard redirects <= maxRedirects else {
