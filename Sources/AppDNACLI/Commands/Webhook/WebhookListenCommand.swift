@@ -79,10 +79,7 @@ enum WebhookListenCommand {
         let recorder = try arguments.value("record").map { try DeliveryRecorder(path: $0) }
         let server = try HTTPServer(host: host, port: port, limits: limits)
         let log = ListenLog(invocation)
-        var client = HTTPClient(transport: CurlTransport(maxBodyBytes: 16 << 20, userAgent: "appdna/\(CommandTable.appdna.version)"),
-                                policy: RetryPolicy(maxRetries: 0))
-        client.followsRedirects = false
-        let forwarder = client
+        let forwarder = WebhookTriggerCommand.deliveryClient(invocation)
 
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
