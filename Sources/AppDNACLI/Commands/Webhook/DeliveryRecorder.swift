@@ -7,7 +7,7 @@ import AppDNACore
 final class DeliveryRecorder: @unchecked Sendable {
     let path: String
     private let fd: Int32
-    private var mutex = pthread_mutex_t()
+    private let lock = PthreadLock()
 
     init(path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -18,25 +18,21 @@ final class DeliveryRecorder: @unchecked Sendable {
         _ = fchmod(fd, 0o600)
         self.path = path
         self.fd = fd
-        pthread_mutex_init(&mutex, nil)
     }
 
-    deinit {
-        close(fd)
-        pthread_mutex_destroy(&mutex)
-    }
+    deinit { close(fd) }
 
     /// Appends and fsyncs one record; nil on success, else what went wrong.
     func append(_ delivery: RecordedDelivery) -> String? {
         let line = delivery.jsonLine()
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
-            return "\(path): cannot write: \(SystemError.describe(code))"
+        return lock.locked {
+            if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
+                return "\(path): cannot write: \(SystemError.describe(code))"
+            }
+            if fsync(fd) != 0 {
+                return "\(path): cannot sync: \(SystemError.describe(errno))"
+            }
+            return nil
         }
-        if fsync(fd) != 0 {
-            return "\(path): cannot sync: \(SystemError.describe(errno))"
-        }
-        return nil
     }
 }

@@ -14,21 +14,14 @@ final class ListenLog: @unchecked Sendable {
     }
 
     private let invocation: Invocation
-    private var mutex = pthread_mutex_t()
+    private let lock = PthreadLock()
     private var counts = Counts()
 
     init(_ invocation: Invocation) {
         self.invocation = invocation
-        pthread_mutex_init(&mutex, nil)
     }
 
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
+    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
 
     /// One delivery: counted, then its line (text or JSON) on stdout.
     func delivery(_ line: String, valid: Bool, forwardOutcome: String?) {
