@@ -79,7 +79,7 @@ enum WebhookListenCommand {
         let recorder = try arguments.value("record").map { try DeliveryRecorder(path: $0) }
         let server = try HTTPServer(host: host, port: port, limits: limits)
         let log = ListenLog(invocation)
-        let forwarder = WebhookTriggerCommand.deliveryClient(invocation)
+        let forwarder = try WebhookTriggerCommand.deliveryClient(invocation)
 
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""

@@ -149,7 +149,7 @@ enum WebhookTriggerCommand {
     /// The client deliveries go out with (trigger, and listen's forwarding): the project's one
     /// HTTP client, with no retries (the answer itself is what is being tested) and redirects
     /// handed back instead of followed.
-    static func deliveryClient(_ invocation: Invocation) -> HTTPClient {
+    static func deliveryClient(_ invocation: Invocation) throws -> HTTPClient {
         var client = APIAccess.client(invocation, retries: 0)
         client.followsRedirects = false
         return client
@@ -158,7 +158,7 @@ enum WebhookTriggerCommand {
     /// Sends one delivery (no retries: the answer is what is being tested) and reports it;
     /// true for a 2xx answer.
     static func send(_ request: HTTPRequest, type: String, id: String, timeout: Double, _ invocation: Invocation) throws -> Bool {
-        let client = deliveryClient(invocation)
+        let client = try deliveryClient(invocation)
         let started = Deadline.now()
         let response = try client.send(request, deadline: Deadline(secondsFromNow: timeout))
         let milliseconds = (Double(Deadline.now() - started) / 1e5).rounded() / 10
