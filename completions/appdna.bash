@@ -23,11 +23,11 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--bundle|--color|--concurrency|--count|--country|--dead-letter|--find|--format|--header|--ignore|--installed-at|--key-file|--max-age|--min-version|--name|--now|--output|--platform|--prefix|--rate|--request|--retries|--scheme|--secret-file|--signature|--since|--state-dir|--timeout|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -36,6 +36,7 @@ _appdna() {
     case "$prev" in
         --app-version) COMPREPLY=(); return 0 ;;
         --batch-size) COMPREPLY=(); return 0 ;;
+        --body) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --bundle) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --color) _appdna_reply < <(compgen -W "auto always never" -- "$cur"); return 0 ;;
         --concurrency) COMPREPLY=(); return 0 ;;
@@ -44,18 +45,29 @@ _appdna() {
         --dead-letter) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
+        --forward-timeout) COMPREPLY=(); return 0 ;;
+        --forward-to) COMPREPLY=(); return 0 ;;
         --header) COMPREPLY=(); return 0 ;;
+        --header-timeout) COMPREPLY=(); return 0 ;;
+        --host) COMPREPLY=(); return 0 ;;
+        --id) COMPREPLY=(); return 0 ;;
+        --idle-timeout) COMPREPLY=(); return 0 ;;
         --ignore) COMPREPLY=(); return 0 ;;
         --installed-at) COMPREPLY=(); return 0 ;;
         --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --max-age) COMPREPLY=(); return 0 ;;
+        --max-body) COMPREPLY=(); return 0 ;;
+        --max-connections) COMPREPLY=(); return 0 ;;
         --min-version) COMPREPLY=(); return 0 ;;
         --name) COMPREPLY=(); return 0 ;;
         --now) COMPREPLY=(); return 0 ;;
         --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --platform) COMPREPLY=(); return 0 ;;
+        --port) COMPREPLY=(); return 0 ;;
         --prefix) COMPREPLY=(); return 0 ;;
         --rate) COMPREPLY=(); return 0 ;;
+        --record) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --replay) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --retries) COMPREPLY=(); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
@@ -63,7 +75,9 @@ _appdna() {
         --signature) COMPREPLY=(); return 0 ;;
         --since) COMPREPLY=(); return 0 ;;
         --state-dir) _appdna_reply < <(compgen -d -- "$cur"); return 0 ;;
+        --time) COMPREPLY=(); return 0 ;;
         --timeout) COMPREPLY=(); return 0 ;;
+        --to) COMPREPLY=(); return 0 ;;
         --trait) COMPREPLY=(); return 0 ;;
         --until) COMPREPLY=(); return 0 ;;
         --user) COMPREPLY=(); return 0 ;;
@@ -102,7 +116,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "verify sign" -- "$cur")
+                _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur")
             fi ;;
         "webhook verify")
             if [[ "$cur" == -* ]]; then
@@ -115,6 +129,16 @@ _appdna() {
                 _appdna_reply < <(compgen -W "--secret-file --secret-stdin --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
+            fi ;;
+        "webhook listen")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--port --host --forward-to --forward-invalid --forward-timeout --record --max-body --header-timeout --idle-timeout --max-connections --secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "webhook trigger")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "user.created user.identified user.trait_updated subscription.started subscription.renewed subscription.cancelled subscription.expired experiment.exposure experiment.conversion paywall.presented paywall.dismissed paywall.purchase_started paywall.purchase_completed push.delivered push.opened onboarding.completed payment.completed" -- "$cur")
             fi ;;
         "queue")
             if [[ "$cur" == -* ]]; then

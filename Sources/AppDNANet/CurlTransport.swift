@@ -95,7 +95,9 @@ public struct CurlTransport: HTTPTransport {
         try options.check(CurlOptions.name(refused), appdna_curl_collect(handle, body, headerBlock, &refused))
         try options.check(CurlOptions.name(refused), appdna_curl_abort_after(handle, stop, &refused))
         for header in request.headers {
-            headerList = appdna_curl_slist_append(headerList, "\(header.name): \(header.value)")
+            // "Name:" would make curl drop the header; "Name;" is its syntax for an empty value.
+            let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            headerList = appdna_curl_slist_append(headerList, line)
         }
         // Without this curl adds "Expect: 100-continue" to larger bodies and waits for it.
         headerList = appdna_curl_slist_append(headerList, "Expect:")

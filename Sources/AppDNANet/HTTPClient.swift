@@ -18,6 +18,8 @@ public struct HTTPClient: Sendable {
     public var random: @Sendable () -> Double
     public var onRetry: @Sendable (RetryNotice) -> Void
     public var maxRedirects = 5
+    /// False returns a 3xx response as it is (`webhook listen` relays it to the sender).
+    public var followsRedirects = true
 
     public init(transport: any HTTPTransport = CurlTransport(), policy: RetryPolicy = RetryPolicy(),
                 sleep: @escaping @Sendable (Double) -> Void = HTTPClient.realSleep,
@@ -83,6 +85,7 @@ public struct HTTPClient: Sendable {
             }
             response.attempts = budget.requestsSent
             if (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
+                guard followsRedirects else { return response }
                 try checkRedirect(from: current.url, to: target, status: response.status)
                 redirects += 1
                 guard redirects <= maxRedirects else {

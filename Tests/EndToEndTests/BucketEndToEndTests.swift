@@ -193,7 +193,7 @@ final class GroupHelpEndToEndTests: XCTestCase {
         XCTAssertEqual(try Binary.run(["help", "webhook"]).text, help.text)
         let bare = try Binary.run(["webhook"])
         XCTAssertEqual(bare.status, 64)
-        XCTAssertEqual(bare.stderr, "appdna: 'appdna webhook' needs a command: verify, sign\n")
+        XCTAssertEqual(bare.stderr, "appdna: 'appdna webhook' needs a command: verify, sign, listen, trigger\n")
         XCTAssertTrue(try Binary.run(["webhook", "verfy"]).stderr.contains("did you mean 'webhook verify'?"))
     }
 }

@@ -15,7 +15,7 @@ extension CommandTable {
         ],
         groups: [
             GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
-            GroupSpec("webhook", summary: "Verify and produce webhook signatures (X-AppDNA-Signature)"),
+            GroupSpec("webhook", summary: "Verify, sign, receive and send webhook deliveries (X-AppDNA-Signature)"),
             GroupSpec("queue", summary: "Inspect and replay event queues taken from devices"),
         ],
         commands: [
@@ -142,6 +142,22 @@ extension CommandTable {
                                        "Sign a test delivery (prints sha256=<hex>).")],
                 run: WebhookCommand.sign),
             CommandSpec(
+                ["webhook", "listen"],
+                summary: "Receive deliveries locally: check each signature, log it, forward it to your handler",
+                discussion: WebhookListenCommand.discussion,
+                flags: WebhookListenCommand.flags,
+                examples: WebhookListenCommand.examples,
+                run: WebhookListenCommand.run),
+            CommandSpec(
+                ["webhook", "trigger"],
+                summary: "Send a signed demo delivery of any event type, or replay recorded ones",
+                discussion: WebhookTriggerCommand.discussion,
+                operands: [WebhookTriggerCommand.typeOperand],
+                flags: WebhookTriggerCommand.flags,
+                examples: WebhookTriggerCommand.examples,
+                alternativeUsages: ["--replay FILE --to URL [OPTIONS]", "--list"],
+                run: WebhookTriggerCommand.run),
+            CommandSpec(
                 ["queue", "inspect"],
                 summary: "Summarise device event queues and list the events the server would reject",
                 discussion: QueueInspectCommand.discussion,
@@ -182,7 +198,7 @@ extension CommandTable {
             ("GITHUB_ACTIONS", "Set by GitHub Actions: the warning of bundle fetch --keep-on-failure is a ::warning:: workflow command"),
             ("APPDNA_LIBCURL, APPDNA_LIBSQLITE3, APPDNA_LIBZ", "Load libcurl, SQLite or zlib from this file instead of the system's usual names"),
             ("https_proxy, http_proxy, no_proxy", "Proxies for HTTPS and HTTP requests, and hosts that bypass them (as for curl)"),
-            ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for webhook verify and webhook sign (unless --secret-file or --secret-stdin is given)"),
+            ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for the webhook commands (unless --secret-file or --secret-stdin is given)"),
             ("NO_COLOR", "When set and not empty, no colour (as does TERM=dumb)"),
         ])
 }

@@ -68,8 +68,8 @@ public struct MismatchExplanation: Sendable, Equatable {
 }
 
 /// "64 MiB", "1 KiB", "100 bytes": sizes in notes read the way a person would write them.
-enum ByteCountText {
-    static func describe(_ count: Int) -> String {
+public enum ByteCountText {
+    public static func describe(_ count: Int) -> String {
         if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
         if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
         return "\(count) bytes"

@@ -52,6 +52,31 @@ public struct RawHTTPRequest: Sendable, Equatable {
         values(of: name).first
     }
 
+    /// The part of a request before its body.
+    public struct Head: Sendable, Equatable {
+        public let method: String
+        public let target: String
+        public let version: String
+        public let headers: [Field]
+        /// From Content-Length / Transfer-Encoding; `.untilEnd` when neither is present.
+        public let framing: BodyFraming
+        /// Byte offset of the first body byte in the input.
+        public let bodyOffset: Int
+
+        /// The first value of a header, case-insensitively.
+        public func value(of name: String) -> String? {
+            let wanted = name.lowercased()
+            return headers.first { $0.name.lowercased() == wanted }?.value
+        }
+    }
+
+    /// Parses only the request line and headers of `data` (which must contain the blank line
+    /// after them); the body is not looked at.
+    public static func parseHead(_ data: [UInt8]) throws(RequestDumpError) -> Head {
+        var parser = RequestDumpParser(data: data)
+        return try parser.parseHead()
+    }
+
     public static func parse(_ data: [UInt8]) throws(RequestDumpError) -> RawHTTPRequest {
         var parser = RequestDumpParser(data: data)
         return try parser.parse()

@@ -39,7 +39,9 @@ struct RequestDumpParser {
         return line
     }
 
-    mutating func parse() throws(RequestDumpError) -> RawHTTPRequest {
+    /// The request line, the headers and how the body is framed; `position` is then at the
+    /// first body byte. `webhook listen` calls this on the head alone, before the body arrives.
+    mutating func parseHead() throws(RequestDumpError) -> RawHTTPRequest.Head {
         guard !data.isEmpty else {
             throw RequestDumpError(what: "the request dump is empty", line: 1, byteOffset: 0, hint: nil)
         }
@@ -50,11 +52,16 @@ struct RequestDumpParser {
             throw fail("the request dump has no request line", at: position)
         }
         let (method, target, version) = try parseRequestLine(requestLine)
-
         let headers = try parseFields(section: "header")
-        let bodyOffset = position
+        return RawHTTPRequest.Head(method: method, target: target, version: version, headers: headers,
+                                   framing: try framing(of: headers), bodyOffset: position)
+    }
 
-        switch try framing(of: headers) {
+    mutating func parse() throws(RequestDumpError) -> RawHTTPRequest {
+        let head = try parseHead()
+        let (method, target, version, headers, bodyOffset) = (head.method, head.target, head.version, head.headers, head.bodyOffset)
+
+        switch head.framing {
         case .contentLength(let length):
             let available = data.count - bodyOffset
             if available < length {

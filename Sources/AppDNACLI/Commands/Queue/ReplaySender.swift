@@ -236,20 +236,3 @@ final class ReplaySender: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 }
-
-/// pthreads without Foundation.
-enum ThreadSpawner {
-    final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
-
-    static func spawn(_ body: @escaping () -> Void) -> pthread_t {
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        precondition(rc == 0, "pthread_create failed")
-        return thread
-    }
-}

@@ -1,0 +1,67 @@
+import AppDNACore
+
+/// The verdict `webhook listen` reaches for one received request: the same verifier and
+/// secrets as `webhook verify`, and on a mismatch the same diagnoses as `verify --explain`.
+struct DeliveryCheck {
+    let event: String
+    let id: String
+    let matchedSecret: Int?
+    /// Why the delivery is invalid (nil when valid).
+    let problem: String?
+    let diagnoses: [MismatchDiagnosis]
+
+    var isValid: Bool { matchedSecret != nil }
+
+    init(headers: [RawHTTPRequest.Field], body: [UInt8], secrets: [WebhookSecret]) {
+        let fields: (id: String?, type: String?) = body.count <= WebhookBodyShape.maxCheckedBytes ? Self.idAndType(body) : (nil, nil)
+        let eventHeader = headers.first { $0.name.lowercased() == "x-appdna-event" }.map { HeaderText.trimmed($0.value) }
+        event = eventHeader ?? fields.type ?? "-"
+        id = fields.id ?? "-"
+        let signatures = headers.filter { $0.name.lowercased() == WebhookSignature.headerName.lowercased() }
+        guard let header = signatures.first else {
+            (matchedSecret, problem, diagnoses) = (nil, "no \(WebhookSignature.headerName) header", [])
+            return
+        }
+        let signature: WebhookSignature
+        do {
+            signature = try WebhookSignature.parse(header.value)
+        } catch {
+            // A SHA-1 or base64 signature: say whether it is this body's MAC in the wrong form.
+            let provided = ProvidedSignature(headerValue: header.value)
+            let explanation = provided.bytes == nil ? nil : MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
+            (matchedSecret, problem, diagnoses) = (nil, "\(WebhookSignature.headerName): \(error.message)", explanation?.diagnoses ?? [])
+            return
+        }
+        let verification = body.withUnsafeBytes { bytes in
+            // `secrets` is never empty here: the command refuses to start without one.
+            try! WebhookVerifier.verify(body: bytes, signature: signature, secrets: secrets)
+        }
+        if let index = verification.matchedSecretIndex {
+            (matchedSecret, problem, diagnoses) = (index, nil, [])
+            return
+        }
+        let explanation = MismatchExplainer.explain(body: body, provided: .sha256(signature.digest), secrets: secrets)
+        let tried = secrets.count == 1 ? "the secret from \(secrets[0].source)" : "any of the \(secrets.count) secrets"
+        (matchedSecret, problem, diagnoses) = (nil, "the signature does not match this body with \(tried)", explanation.diagnoses)
+    }
+
+    /// The body's `id` and `type`, when it is a JSON object.
+    static func idAndType(_ body: [UInt8]) -> (id: String?, type: String?) {
+        guard let document = try? JSONDocument(bytes: body), document.root.kind == .object else { return (nil, nil) }
+        return (document.root["id"]?.string, document.root["type"]?.string)
+    }
+
+    /// "valid (secret 1 of 2, from …)" or "invalid: … [diagnosis-id: sentence]".
+    func verdictText(secrets: [WebhookSecret]) -> String {
+        if let matchedSecret { return "valid (\(VerifyReport.secretLabel(matchedSecret, secrets)))" }
+        var text = "invalid: " + (problem ?? "")
+        if diagnoses.isEmpty {
+            if problem?.hasPrefix("the signature does not match") == true {
+                text += "; none of the known mistakes reproduces it (a different secret, or the body was changed)"
+            }
+        } else {
+            text += "; " + diagnoses.map { "\($0.id): \($0.sentence)" }.joined(separator: "; ")
+        }
+        return text
+    }
+}

@@ -1,0 +1,73 @@
+import AppDNACore
+
+/// Everything `webhook listen`'s connection threads write, funnelled through one lock: the
+/// delivery lines (stdout), the summary counters, and stderr messages. Each line is flushed at
+/// once, so a terminal, a pipe or a log file sees deliveries as they happen.
+final class ListenLog: @unchecked Sendable {
+    struct Counts {
+        var received = 0
+        var valid = 0
+        var invalid = 0
+        var rejected = 0
+        /// Answers of the forward target by status; failures (unreachable, timeout) under their word.
+        var forwarded: [String: Int] = [:]
+    }
+
+    private let invocation: Invocation
+    private let lock = PthreadLock()
+    private var counts = Counts()
+
+    init(_ invocation: Invocation) {
+        self.invocation = invocation
+    }
+
+    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
+
+    /// One delivery: counted, then its line (text or JSON) on stdout.
+    func delivery(_ line: String, valid: Bool, forwardOutcome: String?) {
+        locked {
+            counts.received += 1
+            if valid { counts.valid += 1 } else { counts.invalid += 1 }
+            if let forwardOutcome { counts.forwarded[forwardOutcome, default: 0] += 1 }
+            invocation.stdout.writeLine(line)
+            invocation.stdout.flush()
+        }
+    }
+
+    /// A request refused before it was a delivery (malformed, too large, too slow).
+    func rejection(_ line: String) {
+        locked {
+            counts.rejected += 1
+            invocation.stdout.writeLine(line)
+            invocation.stdout.flush()
+        }
+    }
+
+    func warn(_ message: String) {
+        locked {
+            invocation.warn(message)
+            invocation.io.stderr.flush()
+        }
+    }
+
+    func note(_ message: String) {
+        locked {
+            invocation.note(message)
+            invocation.io.stderr.flush()
+        }
+    }
+
+    /// "stopped: 12 received, 10 valid, 2 invalid, 1 rejected; forwarded: 200 ×9, 500 ×1"
+    func summary() -> String {
+        locked {
+            var text = "stopped: \(counts.received) received, \(counts.valid) valid, \(counts.invalid) invalid, \(counts.rejected) rejected"
+            if !counts.forwarded.isEmpty {
+                let parts = counts.forwarded.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
+                text += "; forwarded: " + parts.joined(separator: ", ")
+            }
+            return text
+        }
+    }
+
+    var forwardedCounts: [String: Int] { locked { counts.forwarded } }
+}

@@ -1,0 +1,183 @@
+import AppDNACore
+import AppDNANet
+
+/// `appdna webhook listen`: a local endpoint for webhook deliveries that checks each signature,
+/// prints one line per delivery, and forwards the valid ones to the handler under development.
+enum WebhookListenCommand {
+    static let flags: [FlagSpec] = [
+        FlagSpec("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8787"),
+        FlagSpec("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1"),
+        FlagSpec("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer"),
+        FlagSpec("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)"),
+        FlagSpec("forward-timeout", value: "SECONDS", "How long the forward target may take (AppDNA itself waits 15 s)", default: "15"),
+        FlagSpec("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for trigger --replay",
+                 details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
+                 completion: .file),
+        FlagSpec("max-body", value: "BYTES", "Larger bodies are answered 413 without being read", default: "1048576"),
+        FlagSpec("header-timeout", value: "SECONDS", "The request line and headers must arrive within this time", default: "10"),
+        FlagSpec("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long", default: "30"),
+        FlagSpec("max-connections", value: "N", "Connections served at once; more wait their turn", default: "64"),
+    ] + WebhookCommand.secretFlags + [
+        FlagSpec("json", "Print one JSON object per delivery (NDJSON)"),
+    ]
+
+    static let discussion = """
+    Listens for webhook deliveries on HOST:PORT (127.0.0.1:8787 unless told otherwise) and checks \
+    each X-AppDNA-Signature exactly as webhook verify does, with the same secrets \
+    (APPDNA_WEBHOOK_SECRET, --secret-file, repeatable while rotating, or --secret-stdin). Point a \
+    tunnel (ngrok http 8787) at it and the dashboard's endpoint at the tunnel.
+    Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
+    valid or invalid with what --explain would diagnose, and what the sender was answered. With \
+    --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
+    headers (no retries), and the sender gets the handler's status and body (502 when it cannot \
+    be reached, 504 after --forward-timeout). Without it, a valid delivery is answered 200. An \
+    invalid one is answered 401 and not forwarded, unless --forward-invalid.
+    Limits: bodies over --max-body get 413 unread; headers slower than --header-timeout and \
+    connections idle for --idle-timeout are closed (408); a body must arrive within 60 s; at \
+    most --max-connections are served at once. A bad request is answered and logged, and the \
+    listener carries on.
+    Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
+    summary line goes to stderr; a second Ctrl-C quits at once (status 130). Exit status: 0 after \
+    a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
+    """
+
+    static let examples = [
+        ExampleSpec("appdna webhook listen --secret-file secret.txt --forward-to http://localhost:3000/webhooks",
+                    "Check deliveries arriving through a tunnel and pass the valid ones to a local handler."),
+        ExampleSpec("appdna webhook listen --port 0 --record deliveries.ndjson --json",
+                    "Record every delivery for replay, with one JSON object per delivery on stdout."),
+    ]
+
+    /// Request headers that describe one hop (the connection, the framing), not the delivery:
+    /// the forwarded request gets its own.
+    static let hopByHopHeaders: Set<String> = [
+        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "expect", "te", "upgrade", "trailer",
+        "proxy-connection",
+    ]
+
+    static func endToEndHeaders(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        headers.filter { !hopByHopHeaders.contains($0.name.lowercased()) }
+    }
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let port = try arguments.integer("port", in: 0...65535) ?? 8787
+        let host = arguments.value("host") ?? "127.0.0.1"
+        let limits = HTTPServer.Limits(
+            maxBodyBytes: try arguments.integer("max-body", in: 0...(1 << 30)) ?? 1 << 20,
+            headerTimeout: try arguments.decimal("header-timeout", in: 0.01...3600) ?? 10,
+            idleTimeout: try arguments.decimal("idle-timeout", in: 0.01...3600) ?? 30,
+            maxConnections: try arguments.integer("max-connections", in: 1...4096) ?? 64)
+        let forwardTimeout = try arguments.decimal("forward-timeout", in: 0.001...3600) ?? 15
+        let target = arguments.value("forward-to")
+        if let target, HTTPURL(target) == nil {
+            throw Failure(.usage, "--forward-to takes an http(s) URL, not '\(target)'")
+        }
+        let forwardInvalid = arguments.has("forward-invalid")
+        let json = arguments.has("json")
+        let secrets = try WebhookInputs.secrets(invocation)
+        let recorder = try arguments.value("record").map { try DeliveryRecorder(path: $0) }
+        let server = try HTTPServer(host: host, port: port, limits: limits)
+        let log = ListenLog(invocation)
+        let forwarder = try WebhookTriggerCommand.deliveryClient(invocation)
+
+        server.stopOnInterrupt()
+        let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
+        log.note("listening on http://\(host):\(server.port)\(forwarding); Ctrl-C to stop")
+        server.serve(handle: { request in
+            deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
+                    client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle)
+        }, rejected: { rejection in
+            let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+            if json {
+                let object: JSONValue = ["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
+                                         "status": .integer(rejection.status), "reason": .string(rejection.reason)]
+                log.rejection(JSONWriter().writeString(object))
+            } else {
+                log.rejection("\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)")
+            }
+        })
+        log.note(log.summary())
+        return .success
+    }
+
+    /// One complete request: check, record, forward, report; returns the answer for the sender.
+    static func deliver(_ request: HTTPServer.Request, secrets: [WebhookSecret], target: String?, forwardInvalid: Bool,
+                        timeout: Double, client: HTTPClient, recorder: DeliveryRecorder?, log: ListenLog,
+                        json: Bool, style: Styler) -> HTTPServer.Response {
+        let receivedAt = QueueInspectCommand.currentMilliseconds()
+        let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: secrets)
+        let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
+        if let recorder {
+            let record = RecordedDelivery(receivedAt: Timestamp.iso8601(milliseconds: receivedAt), method: request.head.method,
+                                          target: request.head.target, headers: headers, body: request.body, valid: check.isValid)
+            if let problem = recorder.append(record) {
+                log.warn(problem)
+                // Not acknowledged, so that the sender delivers it again.
+                return .text(500, "the listener could not record this delivery")
+            }
+        }
+
+        var response: HTTPServer.Response
+        var forward: (status: Int?, error: String?, milliseconds: Double)? = nil
+        if let target, check.isValid || forwardInvalid {
+            let started = Deadline.now()
+            do {
+                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: endToEndHeaders(headers),
+                                                         body: request.body),
+                                             deadline: Deadline(secondsFromNow: timeout))
+                let elapsed = Double(Deadline.now() - started) / 1e6
+                forward = (answer.status, nil, elapsed)
+                response = HTTPServer.Response(status: answer.status,
+                                               headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
+                                               body: answer.body)
+            } catch {
+                let elapsed = Double(Deadline.now() - started) / 1e6
+                forward = (nil, error.message, elapsed)
+                response = .text(error.deadlineExpired ? 504 : 502, "the forward target failed: \(error.message)")
+            }
+        } else if check.isValid {
+            response = HTTPServer.Response(status: 200)
+        } else {
+            response = .text(401, "invalid webhook signature: \(check.problem ?? "")")
+        }
+
+        let time = Timestamp.iso8601(milliseconds: receivedAt)
+        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.error!.contains("timeout") ? "timeout" : "failed") }
+        let line: String
+        if json {
+            var object = JSONObject()
+            object["time"] = .string(time)
+            object["peer"] = .string(request.peer)
+            object["method"] = .string(request.head.method)
+            object["target"] = .string(request.head.target)
+            object["event"] = .string(check.event)
+            object["id"] = .string(check.id)
+            object["body_length"] = .integer(request.body.count)
+            object["valid"] = .bool(check.isValid)
+            object["matched_secret"] = check.matchedSecret.map { VerifyReport.secretJSON($0, secrets) } ?? .null
+            object["problem"] = check.problem.map { .string($0) } ?? .null
+            object["diagnoses"] = .array(check.diagnoses.map { ["id": .string($0.id), "message": .string($0.sentence)] })
+            object["status"] = .integer(response.status)
+            object["forward"] = forward.map { outcome -> JSONValue in
+                ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
+                 "latency_ms": .decimal((outcome.milliseconds * 10).rounded() / 10)]
+            } ?? .null
+            line = JSONWriter().writeString(.object(object))
+        } else {
+            let verdict = check.verdictText(secrets: secrets)
+            let colored = style.apply(check.isValid ? .green : .red, String(verdict.prefix(while: { $0 != " " && $0 != ":" })))
+                + String(verdict.drop(while: { $0 != " " && $0 != ":" }))
+            var outcome: String
+            if let forward {
+                let latency = "\((forward.milliseconds * 10).rounded() / 10) ms"
+                outcome = forward.status.map { "forwarded: \($0) in \(latency)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
+            } else {
+                outcome = "answered \(response.status)" + (check.isValid ? "" : ", not forwarded")
+            }
+            line = "\(time)  \(check.event)  \(check.id)  \(colored)  -> \(outcome)"
+        }
+        log.delivery(line, valid: check.isValid, forwardOutcome: forwardOutcome)
+        return response
+    }
+}

@@ -1,0 +1,182 @@
+import AppDNACore
+import AppDNANet
+
+/// `appdna webhook trigger`: sends a signed delivery of a documented event type (or of any
+/// type with --body) to a URL, as AppDNA would, or re-sends deliveries `listen --record` kept.
+enum WebhookTriggerCommand {
+    static let typeOperand = OperandSpec("TYPE", "The event type, e.g. subscription.renewed (see --list); any type with --body",
+                                         optional: true, completion: .choices(WebhookEventCatalog.all.map(\.name)))
+
+    static let flags: [FlagSpec] = [
+        FlagSpec("to", value: "URL", "Where to send the delivery (your handler, or webhook listen)"),
+        FlagSpec("body", value: "FILE", "Send this file's exact bytes as the body instead of the demo body", completion: .file),
+        FlagSpec("id", value: "ID", "The demo body's id (default evt_demo_<type>)"),
+        FlagSpec("time", value: "TIME", "The demo body's created_at (default \(WebhookEventCatalog.demoTime))"),
+        FlagSpec("list", "List the documented event types with a one-line description"),
+        FlagSpec("print", "Print the signed request (headers, blank line, body) instead of sending it"),
+        FlagSpec("replay", value: "FILE", "Re-send the deliveries recorded by webhook listen --record FILE, byte for byte",
+                 completion: .file),
+        FlagSpec("resign", "With --replay: sign each body again with the current secret instead of keeping its signature"),
+    ] + WebhookCommand.secretFlags + LiveBundleConnection.flags.filter { $0.long == "timeout" }
+
+    static let discussion = """
+    Sends TYPE's demo delivery to --to as AppDNA does: a POST with the JSON body {"id", "type", \
+    "created_at", "data"}, Content-Type: application/json, X-AppDNA-Event: TYPE and \
+    X-AppDNA-Signature: sha256=<HMAC-SHA256 of the body> with the secret from \
+    APPDNA_WEBHOOK_SECRET, --secret-file or --secret-stdin. The demo bodies are fixed (id \
+    evt_demo_<type>, created_at \(WebhookEventCatalog.demoTime), user \(WebhookEventCatalog.demoUser)) so runs \
+    are repeatable; --id and --time change them. --body FILE sends a file's bytes instead, for \
+    any type. Prints the response status, the time it took and the start of its body.
+    --replay FILE re-sends every delivery webhook listen --record wrote, in order, with the \
+    recorded headers and byte-identical bodies (and their original signatures, unless --resign).
+    No timestamp is signed, so a replayed delivery verifies like the original: handlers should \
+    deduplicate by id.
+    Exit status: 0 when every answer is 2xx, 1 otherwise, 64 usage error, 66 body or replay file \
+    missing, 65 replay file malformed, 69 cannot reach the URL, 75 timeout, 78 no secret.
+    """
+
+    static let examples = [
+        ExampleSpec("appdna webhook trigger subscription.renewed --to http://localhost:8787/ --secret-file secret.txt",
+                    "Send a signed subscription.renewed delivery to a local listener."),
+        ExampleSpec("appdna webhook trigger --replay deliveries.ndjson --to http://localhost:3000/webhooks",
+                    "Re-send recorded deliveries to your handler, byte for byte."),
+        ExampleSpec("appdna webhook trigger --list", "Which event types are there?"),
+    ]
+
+    /// Response bodies longer than this are cut in the report.
+    static let shownBodyBytes = 500
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        if arguments.has("list") {
+            let width = WebhookEventCatalog.all.map(\.name.count).max()!
+            for type in WebhookEventCatalog.all {
+                invocation.stdout.writeLine(type.name + String(repeating: " ", count: width - type.name.count + 2) + type.summary)
+            }
+            return .success
+        }
+        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
+        if let replay = arguments.value("replay") {
+            if let type = arguments.operand(0) {
+                throw Failure(.usage, "--replay sends the recorded deliveries; TYPE ('\(type)') cannot be given with it")
+            }
+            let target = try destination(arguments)
+            let deliveries = try recordedDeliveries(replay)
+            let secret = arguments.has("resign") ? try signingSecret(invocation) : nil
+            var allSucceeded = true
+            for delivery in deliveries {
+                var headers = WebhookListenCommand.endToEndHeaders(delivery.headers)
+                if let secret {
+                    headers.removeAll { $0.name.lowercased() == WebhookSignature.headerName.lowercased() }
+                    headers.append((WebhookSignature.headerName, WebhookSigner.headerValue(body: delivery.body, secret: secret)))
+                }
+                let type = delivery.header("X-AppDNA-Event") ?? DeliveryCheck.idAndType(delivery.body).type ?? "-"
+                let request = HTTPRequest(method: delivery.method, url: target, headers: headers, body: delivery.body)
+                allSucceeded = try send(request, type: type, id: DeliveryCheck.idAndType(delivery.body).id ?? "-",
+                                        timeout: timeout, invocation) && allSucceeded
+            }
+            return allSucceeded ? .success : .negative
+        }
+        guard let type = arguments.operand(0) else {
+            throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
+        }
+        if arguments.has("resign") { throw Failure(.usage, "--resign goes with --replay") }
+        let body: [UInt8]
+        let id = arguments.value("id") ?? WebhookEventCatalog.demoID(type)
+        if let path = arguments.value("body") {
+            body = try FileReading.readAll(path: path)
+        } else {
+            guard let known = WebhookEventCatalog.named(type) else {
+                throw Failure(.usage, "'\(type)' is not a documented event type, so there is no demo body for it"
+                              + Suggestions.phrase(for: type, among: WebhookEventCatalog.all.map(\.name)),
+                              hint: "send any type with --body FILE; 'appdna webhook trigger --list' lists the documented ones")
+            }
+            let createdAt = arguments.value("time") ?? WebhookEventCatalog.demoTime
+            guard Timestamp.milliseconds(from: createdAt) != nil else {
+                throw Failure(.usage, "--time takes an ISO 8601 time like \(WebhookEventCatalog.demoTime), not '\(createdAt)'")
+            }
+            body = WebhookEventCatalog.body(type: type, id: id, createdAt: createdAt, data: known.data)
+        }
+        let secret = try signingSecret(invocation)
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/json"),
+            ("X-AppDNA-Event", type),
+            (WebhookSignature.headerName, WebhookSigner.headerValue(body: body, secret: secret)),
+        ]
+        if arguments.has("print") {
+            for header in headers { invocation.stdout.writeLine("\(header.name): \(header.value)") }
+            invocation.stdout.writeLine()
+            invocation.stdout.write(body)
+            invocation.stdout.writeLine()
+            return .success
+        }
+        let target = try destination(arguments)
+        let sent = try send(HTTPRequest(method: "POST", url: target, headers: headers, body: body),
+                            type: type, id: DeliveryCheck.idAndType(body).id ?? id, timeout: timeout, invocation)
+        return sent ? .success : .negative
+    }
+
+    static func destination(_ arguments: ParsedArguments) throws -> String {
+        guard let target = arguments.value("to") else {
+            throw Failure(.usage, "no --to URL given", hint: "e.g. --to http://localhost:8787/ for webhook listen")
+        }
+        guard HTTPURL(target) != nil else { throw Failure(.usage, "--to takes an http(s) URL, not '\(target)'") }
+        return target
+    }
+
+    /// The one secret deliveries are signed with.
+    static func signingSecret(_ invocation: Invocation) throws -> WebhookSecret {
+        let secrets = try WebhookInputs.secrets(invocation)
+        guard secrets.count == 1 else {
+            throw Failure(.usage, "webhook trigger signs with one secret; \(secrets.count) were given")
+        }
+        return secrets[0]
+    }
+
+    static func recordedDeliveries(_ path: String) throws -> [RecordedDelivery] {
+        let bytes = try FileReading.readAll(path: path)
+        var deliveries: [RecordedDelivery] = []
+        for (index, line) in bytes.split(separator: 10, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+            do {
+                deliveries.append(try RecordedDelivery.parse(line: Array(line)))
+            } catch {
+                throw Failure(error.kind, "\(path):\(index + 1): \(error.message)", hint: error.hint)
+            }
+        }
+        return deliveries
+    }
+
+    /// The client deliveries go out with (trigger, and listen's forwarding): the project's one
+    /// HTTP client, with no retries (the answer itself is what is being tested) and redirects
+    /// handed back instead of followed.
+    static func deliveryClient(_ invocation: Invocation) throws -> HTTPClient {
+        var client = try APIAccess.client(invocation, retries: 0)
+        client.followsRedirects = false
+        return client
+    }
+
+    /// Sends one delivery (no retries: the answer is what is being tested) and reports it;
+    /// true for a 2xx answer.
+    static func send(_ request: HTTPRequest, type: String, id: String, timeout: Double, _ invocation: Invocation) throws -> Bool {
+        let client = try deliveryClient(invocation)
+        let started = Deadline.now()
+        let response = try client.send(request, deadline: Deadline(secondsFromNow: timeout))
+        let milliseconds = (Double(Deadline.now() - started) / 1e5).rounded() / 10
+        let out = invocation.stdout
+        let style = invocation.options.stdoutStyle
+        out.writeLine("\(request.method) \(request.url)  \(type)  \(id)")
+        let success = (200...299).contains(response.status)
+        out.writeLine(style.apply(success ? .green : .red, response.statusText) + "  in \(milliseconds) ms")
+        if !response.body.isEmpty {
+            let shown = response.body.prefix(shownBodyBytes)
+            var text = String(decoding: shown, as: UTF8.self)
+            if text.hasSuffix("\n") { text.removeLast() }
+            out.writeLine(text)
+            if response.body.count > shownBodyBytes {
+                out.writeLine("… (\(response.body.count - shownBodyBytes) more bytes)")
+            }
+        }
+        out.flush()
+        return success
+    }
+}

@@ -1,0 +1,280 @@
+import AppDNACore
+
+/// One accepted connection of `HTTPServer`: reads requests one after another (keep-alive),
+/// enforcing the limits, and writes the answers. Every way a request can be bad ends in an
+/// error status (or, for a silent peer, just a close) and the end of this connection only.
+struct ServerConnection {
+    let fd: Int32
+    let peer: String
+    let limits: HTTPServer.Limits
+    let isStopping: () -> Bool
+    /// Bytes received and not yet consumed (the start of the next request, after a body).
+    var buffer: [UInt8] = []
+
+    /// Why reading stopped before a whole request arrived.
+    enum ReadFailure: Error {
+        /// The peer closed the connection (or reset it).
+        case closed
+        /// No bytes within the time allowed.
+        case timedOut
+        /// The server is stopping and no request was under way.
+        case stopping
+    }
+
+    init(fd: Int32, peer: String, limits: HTTPServer.Limits, isStopping: @escaping () -> Bool) {
+        self.fd = fd
+        self.peer = peer
+        self.limits = limits
+        self.isStopping = isStopping
+        // A peer that stops reading our answer must not hold the thread forever.
+        var timeout = timeval(tv_sec: Int(limits.idleTimeout.rounded(.up)), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    mutating func run(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) {
+        while true {
+            switch readRequest() {
+            case .closed:
+                return
+            case .refused(let refusal):
+                reject(refusal.status, refusal.reason, rejected)
+                return
+            case .request(let request):
+                var response = handle(request)
+                let keepAlive = wantsKeepAlive(request.head) && !isStopping()
+                response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
+                guard write(response), keepAlive else { return }
+            }
+        }
+    }
+
+    /// A refused request: the status it is answered with, and why.
+    struct Refusal: Error {
+        let status: Int
+        let reason: String
+    }
+
+    enum ReadOutcome {
+        case request(HTTPServer.Request)
+        case refused(Refusal)
+        /// The peer went away, or stayed idle between requests, or the server is stopping.
+        case closed
+    }
+
+    func reject(_ status: Int, _ reason: String, _ rejected: (HTTPServer.Rejection) -> Void) {
+        rejected(HTTPServer.Rejection(status: status, reason: reason, peer: peer))
+        _ = write(.text(status, reason).with(("Connection", "close")))
+    }
+
+    func wantsKeepAlive(_ head: RawHTTPRequest.Head) -> Bool {
+        let connection = head.value(of: "Connection")?.lowercased() ?? ""
+        if head.version == "HTTP/1.0" { return connection.contains("keep-alive") }
+        return !connection.contains("close")
+    }
+
+    // MARK: - Reading
+
+    mutating func readRequest() -> ReadOutcome {
+        // Between requests: wait for the first byte, in short slices so a stop is noticed.
+        do {
+            try waitForFirstByte()
+        } catch {
+            return .closed
+        }
+        let headerDeadline = Deadline(secondsFromNow: limits.headerTimeout)
+        var headEnd: Int? = Self.endOfHead(buffer)
+        while headEnd == nil {
+            if buffer.count > limits.maxHeaderBytes {
+                return .refused(Refusal(status: 431, reason: "the request line and headers are larger than \(limits.maxHeaderBytes >> 10) KiB"))
+            }
+            do {
+                try fill(until: headerDeadline)
+            } catch .timedOut {
+                return .refused(Refusal(status: 408, reason: "the headers did not arrive within \(Deadline.secondsText(limits.headerTimeout)) (header timeout)"))
+            } catch {
+                return .closed
+            }
+            headEnd = Self.endOfHead(buffer)
+        }
+        let head: RawHTTPRequest.Head
+        do {
+            head = try RawHTTPRequest.parseHead(Array(buffer[..<headEnd!]))
+        } catch {
+            return .refused(Refusal(status: 400, reason: "malformed request: \(error.what)"))
+        }
+        buffer.removeFirst(headEnd!)
+        guard head.version == "HTTP/1.1" || head.version == "HTTP/1.0" else {
+            return .refused(Refusal(status: 505, reason: "\(head.version) is not supported; send HTTP/1.1"))
+        }
+        let bodyDeadline = Deadline(secondsFromNow: limits.maxBodySeconds)
+        let body: [UInt8]
+        switch head.framing {
+        case .untilEnd:
+            // RFC 9112 §6.3: a request with neither Content-Length nor chunked has no body.
+            body = []
+        case .contentLength(let length):
+            if length > limits.maxBodyBytes {
+                return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than the \(ByteCountText.describe(limits.maxBodyBytes)) limit (--max-body)"))
+            }
+            continueIfExpected(head)
+            do {
+                while buffer.count < length { try fill(idleUntil: bodyDeadline) }
+            } catch {
+                return bodyFailure(error, got: buffer.count, of: length)
+            }
+            body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        case .chunked:
+            continueIfExpected(head)
+            do {
+                body = try readChunkedBody(deadline: bodyDeadline)
+            } catch let refusal as Refusal {
+                return .refused(refusal)
+            } catch {
+                return bodyFailure(error as? ReadFailure ?? .closed, got: nil, of: nil)
+            }
+        }
+        return .request(HTTPServer.Request(head: head, body: body, peer: peer))
+    }
+
+    func bodyFailure(_ failure: ReadFailure, got: Int?, of length: Int?) -> ReadOutcome {
+        switch failure {
+        case .timedOut:
+            let progress = got.map { " (\($0) of \(length!) bytes came)" } ?? ""
+            return .refused(Refusal(status: 408, reason: "the body stopped arriving\(progress): idle or body timeout"))
+        case .closed, .stopping:
+            return .closed
+        }
+    }
+
+    /// curl sends `Expect: 100-continue` for larger bodies and waits a second for this.
+    func continueIfExpected(_ head: RawHTTPRequest.Head) {
+        guard head.value(of: "Expect")?.lowercased() == "100-continue" else { return }
+        _ = Self.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+    }
+
+    mutating func readChunkedBody(deadline: Deadline) throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let line = try readLine(deadline: deadline)
+            let sizeText = HeaderText.trimmed(String(decoding: line.prefix(while: { $0 != UInt8(ascii: ";") }), as: UTF8.self))
+            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16) else {
+                throw Refusal(status: 400, reason: "malformed chunked body: '\(sizeText.prefix(40))' is not a chunk size")
+            }
+            if size == 0 {
+                // Trailer fields, up to the blank line; ignored.
+                while !(try readLine(deadline: deadline)).isEmpty {}
+                return body
+            }
+            guard body.count + size <= limits.maxBodyBytes else {
+                throw Refusal(status: 413, reason: "the chunked body is larger than the \(ByteCountText.describe(limits.maxBodyBytes)) limit (--max-body)")
+            }
+            while buffer.count < size + 2 { try fill(idleUntil: deadline) }
+            body.append(contentsOf: buffer[..<size])
+            guard buffer[size] == UInt8(ascii: "\r"), buffer[size + 1] == UInt8(ascii: "\n") else {
+                throw Refusal(status: 400, reason: "malformed chunked body: no CRLF after \(size) bytes of chunk data")
+            }
+            buffer.removeFirst(size + 2)
+        }
+    }
+
+    /// One line (CRLF or LF ended) of a chunked body, without its terminator.
+    mutating func readLine(deadline: Deadline) throws -> [UInt8] {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(buffer[..<newline])
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                buffer.removeFirst(newline + 1)
+                return line
+            }
+            if buffer.count > limits.maxHeaderBytes {
+                throw Refusal(status: 400, reason: "malformed chunked body: a chunk-size or trailer line is too long")
+            }
+            try fill(idleUntil: deadline)
+        }
+    }
+
+    /// Offset just past the blank line ending the head (CRLF CRLF, or LF LF from hand-typed requests).
+    static func endOfHead(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") { return index + 2 }
+                if index + 2 < bytes.count && bytes[index + 1] == UInt8(ascii: "\r") && bytes[index + 2] == UInt8(ascii: "\n") { return index + 3 }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    mutating func waitForFirstByte() throws(ReadFailure) {
+        if !buffer.isEmpty { return }
+        let idle = Deadline(secondsFromNow: limits.idleTimeout)
+        while buffer.isEmpty {
+            if isStopping() { throw .stopping }
+            if idle.hasPassed { throw .timedOut }
+            try receive(waitingAtMost: min(0.1, idle.remaining))
+        }
+    }
+
+    /// More bytes, before `deadline`.
+    mutating func fill(until deadline: Deadline) throws(ReadFailure) {
+        let before = buffer.count
+        while buffer.count == before {
+            if deadline.hasPassed { throw .timedOut }
+            try receive(waitingAtMost: deadline.remaining)
+        }
+    }
+
+    /// More bytes, within the idle timeout and before `deadline`.
+    mutating func fill(idleUntil deadline: Deadline) throws(ReadFailure) {
+        let idle = Deadline(secondsFromNow: min(limits.idleTimeout, deadline.remaining))
+        try fill(until: idle)
+    }
+
+    /// One `recv` after waiting up to `seconds` for data; returns with nothing on a timeout
+    /// (the caller checks its deadline).
+    mutating func receive(waitingAtMost seconds: Double) throws(ReadFailure) {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let waited = poll(&ready, 1, Int32(max(1, (seconds * 1000).rounded(.up))))
+        if waited == 0 || (waited < 0 && errno == EINTR) { return }
+        if waited < 0 { throw .closed }
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 && errno == EINTR { return }
+        if count <= 0 { throw .closed }
+        buffer.append(contentsOf: chunk[..<count])
+    }
+
+    // MARK: - Writing
+
+    func write(_ response: HTTPServer.Response) -> Bool {
+        var head = "HTTP/1.1 \(response.status) \(HTTPServer.reason(response.status))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n\r\n"
+        return Self.sendAll(fd, Array(head.utf8) + response.body)
+    }
+
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                sent += n
+            }
+            return true
+        }
+    }
+}
+
+extension HTTPServer.Response {
+    func with(_ header: (name: String, value: String)) -> HTTPServer.Response {
+        var copy = self
+        copy.headers.append(header)
+        return copy
+    }
+}
