@@ -133,7 +133,9 @@ public enum Eligibility {
             }
             let threshold = UInt32(max(0, min(10_000, (share * 10_000).rounded())))
             let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
-            if bucket >= threshold && context.platform == nil {
+            if context.platform?.lowercased() == "android" {
+                _ = add("traffic_allocation", true, detail + "; not applied: only the newest iOS SDK applies traffic allocation")
+            } else if bucket >= threshold && context.platform == nil {
                 // Only the newest iOS SDK applies traffic allocation: out on those devices,
                 // in elsewhere, so without a platform the answer is open.
                 outcomes.append(.unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given",

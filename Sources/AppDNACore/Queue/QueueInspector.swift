@@ -125,6 +125,8 @@ public final class QueueInspector {
     private var devices = CappedTable<SequenceRanges>(limit: QueueInspector.deviceLimit, initial: SequenceRanges())
     private var bloom = IDBloomFilter()
     private var candidates: Set<UInt64> = []
+    /// When set, every live event is also checked against a bundle (`queue inspect --bundle`).
+    public var exposureAudit: ExposureAudit?
 
     public init(now: Int64, horizonDays: Int64 = 7, listLimit: Int = 1000) {
         summary = QueueSummary(now: now, horizon: now - horizonDays * Self.day)
@@ -175,6 +177,7 @@ public final class QueueInspector {
             part.live += 1
             part.liveBytes += event.byteCount
             count(fields, event: event)
+            exposureAudit?.audit(event: event.root, location: event.location)
         }
     }
 
@@ -378,7 +381,9 @@ extension QueueInspector {
             case .blank:
                 break
             case .event:
-                addFast(record.fields, line: line, cancelled: cancelled(record.fields), scratch: &scratch, to: &part)
+                let isCancelled = cancelled(record.fields)
+                addFast(record.fields, line: line, cancelled: isCancelled, scratch: &scratch, to: &part)
+                if !isCancelled, let audit = exposureAudit { audit.audit(line: line, location: QueueLocation(path: path, line: number)) }
             case .other:
                 _ = reader(Array(line), number, &pending) { item in self.add(item, to: &part); return true }
             }

@@ -1,0 +1,174 @@
+/// The exposure audit of `queue inspect --bundle`: for every live event carrying
+/// `context.experiment_exposures`, recompute the variant the bundle assigns to the event's user
+/// (`user.user_id`, else `user.anon_id`; platform, country and app version from `device`) the
+/// way devices do (`sdk` scheme), and explain each exposure that disagrees with the most likely
+/// cause. Counts are exact; the list of mismatches is capped, so memory stays flat.
+public final class ExposureAudit {
+    /// Why a recorded exposure differs from what the bundle assigns, most specific first.
+    public enum Cause: String, Sendable, CaseIterable {
+        /// The old iOS SDK (<= 1.0.69) hashed a blank salt literally ("exp..user"), and that
+        /// hash gives the recorded variant.
+        case blankSaltOldIOS = "blank-salt-old-ios"
+        /// The user id is not NFC or has white space around it, and its normalised, trimmed
+        /// form gives the recorded variant.
+        case userIDNotNormalised = "user-id-not-normalised"
+        /// The event's `device.bundle_version` is not the file's: the device ran another bundle.
+        case bundleVersion = "bundle-version"
+        case experimentMissing = "experiment-missing"
+        case experimentNotRunning = "experiment-not-running"
+        /// A rule the event settles (platform, country, app version, traffic allocation) fails.
+        case notEligible = "not-eligible"
+        case unexplained
+    }
+
+    public struct Mismatch: Sendable {
+        public let eventID: String?
+        public let location: QueueLocation
+        public let experiment: String
+        public let recorded: String?
+        public let expected: String?
+        public let cause: Cause
+        public let detail: String
+    }
+
+    struct Prepared {
+        let definition: ExperimentDefinition
+        let allocation: VariantAllocation
+    }
+
+    public let bundleVersion: String?
+    let experiments: [String: Prepared]
+    let listLimit: Int
+
+    /// Exposures compared with the bundle.
+    public private(set) var checked = 0
+    public private(set) var agreeing = 0
+    /// Exposures that could not be compared: no user id on the event, or no `exp` string.
+    public private(set) var skipped = 0
+    public private(set) var mismatchCount = 0
+    /// The first `listLimit` mismatches, in queue order.
+    public private(set) var mismatches: [Mismatch] = []
+    public private(set) var causeCounts: [Cause: Int] = [:]
+
+    /// `root` is a config bundle of either shape.
+    public init(bundle root: JSONNode, listLimit: Int = 1000) {
+        bundleVersion = root["bundle_version"]?.numberText
+        var experiments: [String: Prepared] = [:]
+        if let map = BundleExperiments.map(in: root) {
+            for member in map.members where member.value.kind == .object {
+                let definition = ExperimentDefinition(id: member.key, node: member.value)
+                experiments[member.key] = Prepared(definition: definition, allocation: definition.allocation)
+            }
+        }
+        self.experiments = experiments
+        self.listLimit = listLimit
+    }
+
+    public var mismatchesNotListed: Int { mismatchCount - mismatches.count }
+
+    /// One NDJSON line as bytes: parsed only when it may carry exposures.
+    public func audit(line: UnsafeRawBufferPointer, location: QueueLocation) {
+        guard ByteSearch.find(Self.key, in: line) != nil else { return }
+        guard let document = try? JSONDocument(bytes: Array(line)) else { return }
+        audit(event: document.root, location: location)
+    }
+
+    static let key = Array("experiment_exposures".utf8)
+
+    /// One live event.
+    public func audit(event: JSONNode, location: QueueLocation) {
+        guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return }
+        let user = event["user"]
+        guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
+            skipped += exposures.count
+            return
+        }
+        let device = event["device"]
+        let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
+                                  appVersion: device?["app_version"]?.string)
+        let eventVersion = device?["bundle_version"]?.numberText
+        let sdkVersion = device?["sdk_version"]?.string
+        for exposure in exposures.elements {
+            guard let experiment = exposure["exp"]?.string else { skipped += 1; continue }
+            let recorded = exposure["variant"]?.string
+            checked += 1
+            let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
+                                eventVersion: eventVersion, sdkVersion: sdkVersion)
+            guard let finding else { agreeing += 1; continue }
+            mismatchCount += 1
+            causeCounts[finding.cause, default: 0] += 1
+            if mismatches.count < listLimit {
+                mismatches.append(Mismatch(eventID: event["event_id"]?.string, location: location, experiment: experiment,
+                                           recorded: recorded, expected: finding.expected, cause: finding.cause, detail: finding.detail))
+            }
+        }
+    }
+
+    /// nil when the recorded variant is what the bundle assigns; else the expected variant and why.
+    func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
+               eventVersion: String?, sdkVersion: String?) -> (expected: String?, cause: Cause, detail: String)? {
+        let otherBundle = eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false
+        let versions = "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")"
+        guard let prepared = experiments[experiment] else {
+            return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
+                : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
+        }
+        let definition = prepared.definition
+        let (_, verdict) = Eligibility.verdict(definition, userID: userID, context: context)
+        let bucket = BucketingScheme.sdk.assign(user: userID, experiment: experiment, salt: definition.salt).bucket
+        let expected = verdict.mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
+        if recorded == expected { return nil }
+
+        if definition.status != "running" {
+            return otherBundle ? (expected, .bundleVersion, versions + " (the experiment is \(definition.status ?? "without status") in the file)")
+                : (expected, .experimentNotRunning, "the experiment is \(definition.status ?? "without status") in the bundle")
+        }
+        if let recorded {
+            // Exact hypotheses first: each recomputes the hash the way a known bug would.
+            if BucketingScheme.isBlank(definition.salt), context.platform?.lowercased() == "ios",
+               sdkVersion.map({ Self.isAtMost($0, [1, 0, 69]) }) ?? true {
+                let literal = "\(experiment).\(definition.salt).\(userID)"
+                if prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000) == recorded {
+                    return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
+                }
+            }
+            for form in Self.normalisedForms(userID) where form != userID {
+                let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
+                if prepared.allocation.variant(forBucket: hash) == recorded {
+                    return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
+                }
+            }
+        }
+        if otherBundle {
+            return (expected, .bundleVersion, versions)
+        }
+        if let failed = verdict.failedRule {
+            return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
+        }
+        return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
+    }
+
+    /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead.
+    static func normalisedForms(_ id: String) -> [String] {
+        let trimmed = trimmingWhitespace(id)
+        let nfc = UnicodeForms.nfc(id)
+        var forms: [String] = []
+        for form in [nfc, trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(form) { forms.append(form) }
+        return forms
+    }
+
+    static func trimmingWhitespace(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[first...last])
+        return String(view)
+    }
+
+    /// Whether dotted version `text` is at most `limit` (a version that cannot be read is not).
+    static func isAtMost(_ text: String, _ limit: [Int]) -> Bool {
+        guard let parts = Targeting.versionParts(text) else { return false }
+        return Targeting.compareVersions(parts, limit) <= 0
+    }
+}
