@@ -124,8 +124,13 @@ extension CommandTable {
                 parts stay as in OLD). @remote stands for the live bundle, downloaded as bundle fetch does \
                 (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries) and laid out in the SDK \
                 file shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
-                is stale. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
-                66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch.
+                is stale. --format markdown prints a pull-request comment: the experiments whose users \
+                switch variant (a table), the other notes, and the changes (collapsed when long). \
+                Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
+                66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch. \
+                With --fail-on-switch PERCENT (a CI gate) the status is 1 only when an experiment \
+                running in both bundles would move more than PERCENT of its users to another variant \
+                (the share the notes give), and 0 otherwise, whatever else changed.
                 """,
                 operands: BundleDiffCommand.operands,
                 flags: BundleDiffCommand.flags,
@@ -134,6 +139,8 @@ extension CommandTable {
                     ExampleSpec("appdna bundle diff --stat --ignore /generated_at a.json b.json", "A summary, ignoring the generation time."),
                     ExampleSpec("appdna bundle diff --format patch a.json b.json > change.json-patch", "An RFC 6902 patch from a.json to b.json."),
                     ExampleSpec("appdna bundle diff --stat MyApp/Resources/appdna-config.json @remote", "Is the embedded bundle stale?"),
+                    ExampleSpec("appdna bundle diff --fail-on-switch 5 --format markdown main.json appdna-config.json > comment.md",
+                                "In CI: a pull-request comment, and fail when a change moves more than 5% of an experiment's users."),
                 ],
                 run: BundleDiffCommand.run),
             CommandSpec(
