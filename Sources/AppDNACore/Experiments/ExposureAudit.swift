@@ -132,7 +132,7 @@ public final class ExposureAudit {
                     return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
                 }
             }
-            for form in Self.normalisedForms(userID) where form != userID {
+            for form in Self.normalisedForms(userID) where !form.utf8.elementsEqual(userID.utf8) {
                 let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
                 if prepared.allocation.variant(forBucket: hash) == recorded {
                     return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
@@ -148,12 +148,14 @@ public final class ExposureAudit {
         return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
     }
 
-    /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead.
+    /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared
+    /// by bytes: Swift's `==` calls NFC and NFD spellings equal, but their hashes differ.
     static func normalisedForms(_ id: String) -> [String] {
         let trimmed = trimmingWhitespace(id)
-        let nfc = UnicodeForms.nfc(id)
         var forms: [String] = []
-        for form in [nfc, trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(form) { forms.append(form) }
+        for form in [UnicodeForms.nfc(id), trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+            forms.append(form)
+        }
         return forms
     }
 

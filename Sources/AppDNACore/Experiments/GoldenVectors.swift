@@ -44,7 +44,7 @@ public enum GoldenVectors {
 
     /// The fixed cases, then `count` generated from `seed`.
     public static func cases(count: Int, seed: UInt64) -> [Case] {
-        var random = SplitMix64(seed: seed)
+        var random = SplitMixGenerator(seed: seed)
         let pieces = ["user", "u", "anon-", "caf\u{E9}", "cafe\u{301}", "\u{1F680}", "\u{00DF}", "\u{4E2D}", " ", "\t", "-", "_", ".", "42", "Z"]
         let saltPieces = ["", " ", "a8f3", "s", "\u{E9}", "x9"]
         let weightSets: [[Double]] = [[0.5, 0.5], [0.43, 0.57], [0.1, 0.2, 0.7], [1.0 / 3, 1.0 / 3, 1.0 / 3], [0.29, 0.71], [1]]
@@ -68,7 +68,7 @@ public enum GoldenVectors {
 
 /// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed generator whose sequence is fixed by
 /// its seed, so `--vectors --seed S` prints the same cases on every machine.
-public struct SplitMix64 {
+public struct SplitMixGenerator {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }
