@@ -96,6 +96,16 @@ public enum EligibilityVerdict: Sendable, Equatable {
 /// unknown context is not a failure.
 public enum Eligibility {
     public static func evaluate(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> [RuleOutcome] {
+        var outcomes = contextRules(experiment, context: context)
+        if !outcomes.contains(where: \.failed), let allocation = allocationRule(experiment, userID: userID, context: context) {
+            outcomes.append(allocation)
+        }
+        return outcomes
+    }
+
+    /// The rules that depend on the experiment and the context only (status, platform,
+    /// targeting), up to the first failure: the same for every user in that context.
+    public static func contextRules(_ experiment: ExperimentDefinition, context: UserContext) -> [RuleOutcome] {
         var outcomes: [RuleOutcome] = []
         func add(_ rule: String, _ passed: Bool, _ detail: String) -> Bool {
             outcomes.append(RuleOutcome(rule: rule, passed: passed, detail: detail))
@@ -124,27 +134,27 @@ public enum Eligibility {
                 if outcome.failed { return outcomes }
             }
         }
-
-        if let share = experiment.trafficAllocation {
-            let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
-            guard share.isFinite else {
-                _ = add("traffic_allocation", false, "traffic_allocation is not a finite number: no one is in the experiment")
-                return outcomes
-            }
-            let threshold = UInt32(max(0, min(10_000, (share * 10_000).rounded())))
-            let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
-            if context.platform?.lowercased() == "android" {
-                _ = add("traffic_allocation", true, detail + "; not applied: only the newest iOS SDK applies traffic allocation")
-            } else if bucket >= threshold && context.platform == nil {
-                // Only the newest iOS SDK applies traffic allocation: out on those devices,
-                // in elsewhere, so without a platform the answer is open.
-                outcomes.append(.unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given",
-                                         settledBy: "--platform"))
-            } else {
-                _ = add("traffic_allocation", bucket < threshold, detail)
-            }
-        }
         return outcomes
+    }
+
+    /// Traffic allocation, the one rule that depends on the user (nil when the experiment has
+    /// none). Only the newest iOS SDK applies it: out on those devices, in elsewhere, so
+    /// without a platform a user outside the share is `unknown`.
+    public static func allocationRule(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> RuleOutcome? {
+        guard let share = experiment.trafficAllocation else { return nil }
+        guard share.isFinite else {
+            return RuleOutcome(rule: "traffic_allocation", passed: false, detail: "traffic_allocation is not a finite number: no one is in the experiment")
+        }
+        let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
+        let threshold = UInt32(AssignmentChange.allocationThreshold(share))
+        let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
+        if context.platform?.lowercased() == "android" {
+            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
+        }
+        if bucket >= threshold && context.platform == nil {
+            return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: "--platform")
+        }
+        return RuleOutcome(rule: "traffic_allocation", passed: bucket < threshold, detail: detail)
     }
 
     /// The rules and the verdict together.

@@ -31,9 +31,36 @@ public final class ExposureAudit {
         public let detail: String
     }
 
-    struct Prepared {
+    /// One experiment of the bundle, ready for many users: the hashed string's fixed part laid
+    /// out once, and the context rules of the last context seen (a device's events share it).
+    final class Prepared {
         let definition: ExperimentDefinition
         let allocation: VariantAllocation
+        var bucketer: BatchBucketer
+        var cachedContext: (platform: String?, country: String?, appVersion: String?)?
+        var cachedRules: [RuleOutcome] = []
+
+        init(_ definition: ExperimentDefinition) {
+            self.definition = definition
+            allocation = definition.allocation
+            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation)
+        }
+
+        func contextRules(_ context: UserContext) -> [RuleOutcome] {
+            if let cached = cachedContext, cached.platform == context.platform, cached.country == context.country,
+               cached.appVersion == context.appVersion {
+                return cachedRules
+            }
+            cachedRules = Eligibility.contextRules(definition, context: context)
+            cachedContext = (context.platform, context.country, context.appVersion)
+            return cachedRules
+        }
+
+        /// The SDK bucket of `user`, without building the hashed string.
+        func bucket(_ user: String) -> UInt32 {
+            var user = user
+            return user.withUTF8 { bytes in bucketer.assign(UnsafeRawBufferPointer(bytes)).bucket }
+        }
     }
 
     public let bundleVersion: String?
@@ -56,8 +83,7 @@ public final class ExposureAudit {
         var experiments: [String: Prepared] = [:]
         if let map = BundleExperiments.map(in: root) {
             for member in map.members where member.value.kind == .object {
-                let definition = ExperimentDefinition(id: member.key, node: member.value)
-                experiments[member.key] = Prepared(definition: definition, allocation: definition.allocation)
+                experiments[member.key] = Prepared(ExperimentDefinition(id: member.key, node: member.value))
             }
         }
         self.experiments = experiments
@@ -114,8 +140,12 @@ public final class ExposureAudit {
                 : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
         }
         let definition = prepared.definition
-        let (_, verdict) = Eligibility.verdict(definition, userID: userID, context: context)
-        let bucket = BucketingScheme.sdk.assign(user: userID, experiment: experiment, salt: definition.salt).bucket
+        var rules = prepared.contextRules(context)
+        if !rules.contains(where: \.failed), let allocation = Eligibility.allocationRule(definition, userID: userID, context: context) {
+            rules.append(allocation)
+        }
+        let verdict = EligibilityVerdict(rules)
+        let bucket = prepared.bucket(userID)
         let expected = verdict.mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
         if recorded == expected { return nil }
 
