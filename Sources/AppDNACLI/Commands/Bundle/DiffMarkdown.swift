@@ -43,9 +43,9 @@ enum DiffMarkdown {
         out.writeLine()
         out.writeLine("<details><summary>\(changes.count) change\(changes.count == 1 ? "" : "s") to the JSON</summary>")
         out.writeLine()
-        out.writeLine("```diff")
+        out.writeLine("~~~diff")
         for line in changes { out.writeLine(line.replacingBackticks()) }
-        out.writeLine("```")
+        out.writeLine("~~~")
         out.writeLine()
         out.writeLine("</details>")
     }
