@@ -34,14 +34,21 @@ enum BucketReport {
          "detail": .string(outcome.detail), "settled_by": outcome.settledBy.map(JSONValue.string) ?? .null]
     }
 
-    /// The single-experiment JSON document (also each element of the all-experiments array).
-    static func document(setup: BucketSetup, user: String, explain: Bool) -> JSONObject {
+    /// Everything one report shows: the assignment, the rules and verdict, the variant, the
+    /// portability hazards (with --explain) and the other scheme's answer.
+    static func compute(setup: BucketSetup, user: String, explain: Bool)
+        -> (BucketAssignment, (outcomes: [RuleOutcome], failed: RuleOutcome?, verdict: EligibilityVerdict), String?, [PortabilityHazard], BucketingScheme, BucketAssignment) {
         let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
         let rules = setup.rules(for: user)
-        let variant = variant(setup: setup, bucket: assignment.bucket, verdict: rules.verdict)
         let hazards = explain ? PortabilityHazards.check(user: user, experiment: setup.experiment, salt: setup.salt, scheme: setup.scheme) : []
         let otherScheme: BucketingScheme = setup.scheme == .sdk ? .docs : .sdk
-        let other = otherScheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
+        return (assignment, rules, variant(setup: setup, bucket: assignment.bucket, verdict: rules.verdict), hazards, otherScheme,
+                otherScheme.assign(user: user, experiment: setup.experiment, salt: setup.salt))
+    }
+
+    /// The single-experiment JSON document (also each element of the all-experiments array).
+    static func document(setup: BucketSetup, user: String, explain: Bool) -> JSONObject {
+        let (assignment, rules, variant, hazards, otherScheme, other) = compute(setup: setup, user: user, explain: explain)
         var object: JSONObject = [
             "scheme": .string(setup.scheme.rawValue),
             "user": .string(user),
@@ -84,12 +91,7 @@ enum BucketReport {
     }
 
     static func writeText(_ invocation: Invocation, setup: BucketSetup, user: String, explain: Bool) {
-        let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
-        let rules = setup.rules(for: user)
-        let variant = variant(setup: setup, bucket: assignment.bucket, verdict: rules.verdict)
-        let hazards = explain ? PortabilityHazards.check(user: user, experiment: setup.experiment, salt: setup.salt, scheme: setup.scheme) : []
-        let otherScheme: BucketingScheme = setup.scheme == .sdk ? .docs : .sdk
-        let other = otherScheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
+        let (assignment, rules, variant, hazards, otherScheme, other) = compute(setup: setup, user: user, explain: explain)
         let style = invocation.options.stdoutStyle
         var rows: [(String, String)] = []
         if explain {
