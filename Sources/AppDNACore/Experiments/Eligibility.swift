@@ -141,20 +141,35 @@ public enum Eligibility {
     /// none). Only the newest iOS SDK applies it: out on those devices, in elsewhere, so
     /// without a platform a user outside the share is `unknown`.
     public static func allocationRule(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> RuleOutcome? {
-        guard let share = experiment.trafficAllocation else { return nil }
+        guard let share = experiment.trafficAllocation, let (state, bucket, threshold) = allocationState(experiment, userID: userID, context: context) else { return nil }
         guard share.isFinite else {
             return RuleOutcome(rule: "traffic_allocation", passed: false, detail: "traffic_allocation is not a finite number: no one is in the experiment")
         }
-        let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
-        let threshold = UInt32(AssignmentChange.allocationThreshold(share))
         let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
-        if context.platform?.lowercased() == "android" {
-            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
-        }
-        if bucket >= threshold && context.platform == nil {
+        switch state {
+        case .unknown:
             return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: "--platform")
+        case .passed where bucket >= threshold:
+            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
+        default:
+            return RuleOutcome(rule: "traffic_allocation", state: state, detail: detail)
         }
-        return RuleOutcome(rule: "traffic_allocation", passed: bucket < threshold, detail: detail)
+    }
+
+    /// The traffic allocation verdict without its wording (the exposure audit calls this for
+    /// every exposure): nil when the experiment has none.
+    public static func allocationState(_ experiment: ExperimentDefinition, userID: String, context: UserContext)
+        -> (state: RuleState, bucket: UInt32, threshold: UInt32)? {
+        guard let share = experiment.trafficAllocation else { return nil }
+        let threshold = UInt32(AssignmentChange.allocationThreshold(share))
+        let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
+        guard share.isFinite else { return (.failed, bucket, threshold) }
+        if bucket < threshold { return (.passed, bucket, threshold) }
+        switch context.platform?.lowercased() {
+        case "android": return (.passed, bucket, threshold)
+        case nil: return (.unknown, bucket, threshold)
+        default: return (.failed, bucket, threshold)
+        }
     }
 
     /// The rules and the verdict together.

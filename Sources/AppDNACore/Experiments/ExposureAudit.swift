@@ -134,19 +134,20 @@ public final class ExposureAudit {
     func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
                eventVersion: String?, sdkVersion: String?) -> (expected: String?, cause: Cause, detail: String)? {
         let otherBundle = eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false
-        let versions = "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")"
+        var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
         guard let prepared = experiments[experiment] else {
             return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
                 : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
         }
         let definition = prepared.definition
-        var rules = prepared.contextRules(context)
-        if !rules.contains(where: \.failed), let allocation = Eligibility.allocationRule(definition, userID: userID, context: context) {
-            rules.append(allocation)
+        // The fast path decides without wording any rule: most exposures agree.
+        let contextRules = prepared.contextRules(context)
+        var mayAssign = !contextRules.contains(where: \.failed)
+        if mayAssign, let allocation = Eligibility.allocationState(definition, userID: userID, context: context) {
+            mayAssign = allocation.state != .failed
         }
-        let verdict = EligibilityVerdict(rules)
         let bucket = prepared.bucket(userID)
-        let expected = verdict.mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
+        let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
         if recorded == expected { return nil }
 
         if definition.status != "running" {
@@ -172,7 +173,7 @@ public final class ExposureAudit {
         if otherBundle {
             return (expected, .bundleVersion, versions)
         }
-        if let failed = verdict.failedRule {
+        if let failed = Eligibility.evaluate(definition, userID: userID, context: context).first(where: \.failed) {
             return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
         }
         return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
