@@ -23,7 +23,8 @@ public final class ExposureAudit {
 
     public struct Mismatch: Sendable {
         public let eventID: String?
-        public let location: QueueLocation
+        /// Where the event is; set by the thread that knows line numbers.
+        public internal(set) var location: QueueLocation
         public let experiment: String
         public let recorded: String?
         public let expected: String?
@@ -63,9 +64,17 @@ public final class ExposureAudit {
         }
     }
 
+    /// The verdicts on one event's exposures.
+    public struct LineResult: Sendable {
+        var checked = 0, agreeing = 0, skipped = 0
+        var mismatches: [Mismatch] = []
+    }
+
     public let bundleVersion: String?
-    let experiments: [String: Prepared]
+    let definitions: [String: ExperimentDefinition]
     let listLimit: Int
+    /// Judges events on this thread (the general path and non-NDJSON queues).
+    private lazy var judge = makeJudge()
 
     /// Exposures compared with the bundle.
     public private(set) var checked = 0
@@ -80,128 +89,164 @@ public final class ExposureAudit {
     /// `root` is a config bundle of either shape.
     public init(bundle root: JSONNode, listLimit: Int = 1000) {
         bundleVersion = root["bundle_version"]?.numberText
-        var experiments: [String: Prepared] = [:]
+        var definitions: [String: ExperimentDefinition] = [:]
         if let map = BundleExperiments.map(in: root) {
             for member in map.members where member.value.kind == .object {
-                experiments[member.key] = Prepared(ExperimentDefinition(id: member.key, node: member.value))
+                definitions[member.key] = ExperimentDefinition(id: member.key, node: member.value)
             }
         }
-        self.experiments = experiments
+        self.definitions = definitions
         self.listLimit = listLimit
     }
 
     public var mismatchesNotListed: Int { mismatchCount - mismatches.count }
 
-    /// One NDJSON line as bytes: parsed only when it may carry exposures.
-    public func audit(line: UnsafeRawBufferPointer, location: QueueLocation) {
-        guard ByteSearch.find(Self.key, in: line) != nil else { return }
-        guard let document = try? JSONDocument(bytes: Array(line)) else { return }
-        audit(event: document.root, location: location)
+    /// A judge for one thread (its caches and scratch buffers are its own).
+    func makeJudge() -> Judge {
+        Judge(bundleVersion: bundleVersion, experiments: definitions.mapValues(Prepared.init))
     }
-
-    static let key = Array("experiment_exposures".utf8)
 
     /// One live event.
     public func audit(event: JSONNode, location: QueueLocation) {
-        guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return }
-        let user = event["user"]
-        guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
-            skipped += exposures.count
-            return
-        }
-        let device = event["device"]
-        let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
-                                  appVersion: device?["app_version"]?.string)
-        let eventVersion = device?["bundle_version"]?.numberText
-        let sdkVersion = device?["sdk_version"]?.string
-        for exposure in exposures.elements {
-            guard let experiment = exposure["exp"]?.string else { skipped += 1; continue }
-            let recorded = exposure["variant"]?.string
-            checked += 1
-            let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
-                                eventVersion: eventVersion, sdkVersion: sdkVersion)
-            guard let finding else { agreeing += 1; continue }
+        if let result = judge.judge(event: event) { add(result, location: location) }
+    }
+
+    /// Adds one live event's verdicts, in queue order.
+    func add(_ result: LineResult, location: QueueLocation) {
+        checked += result.checked
+        agreeing += result.agreeing
+        skipped += result.skipped
+        for var mismatch in result.mismatches {
             mismatchCount += 1
-            causeCounts[finding.cause, default: 0] += 1
+            causeCounts[mismatch.cause, default: 0] += 1
             if mismatches.count < listLimit {
-                mismatches.append(Mismatch(eventID: event["event_id"]?.string, location: location, experiment: experiment,
-                                           recorded: recorded, expected: finding.expected, cause: finding.cause, detail: finding.detail))
+                mismatch.location = location
+                mismatches.append(mismatch)
             }
         }
     }
+}
 
-    /// nil when the recorded variant is what the bundle assigns; else the expected variant and why.
-    func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
-               eventVersion: String?, sdkVersion: String?) -> (expected: String?, cause: Cause, detail: String)? {
-        let otherBundle = eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false
-        var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
-        guard let prepared = experiments[experiment] else {
-            return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
-                : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
-        }
-        let definition = prepared.definition
-        // The fast path decides without wording any rule: most exposures agree.
-        let contextRules = prepared.contextRules(context)
-        var mayAssign = !contextRules.contains(where: \.failed)
-        if mayAssign, let allocation = Eligibility.allocationState(definition, userID: userID, context: context) {
-            mayAssign = allocation.state != .failed
-        }
-        let bucket = prepared.bucket(userID)
-        let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
-        if recorded == expected { return nil }
+extension ExposureAudit {
+    /// Judges events against the bundle: one per thread.
+    final class Judge {
+        static let key = Array("experiment_exposures".utf8)
+        let bundleVersion: String?
+        let experiments: [String: Prepared]
 
-        if definition.status != "running" {
-            return otherBundle ? (expected, .bundleVersion, versions + " (the experiment is \(definition.status ?? "without status") in the file)")
-                : (expected, .experimentNotRunning, "the experiment is \(definition.status ?? "without status") in the bundle")
+        init(bundleVersion: String?, experiments: [String: Prepared]) {
+            self.bundleVersion = bundleVersion
+            self.experiments = experiments
         }
-        if let recorded {
-            // Exact hypotheses first: each recomputes the hash the way a known bug would.
-            if BucketingScheme.isBlank(definition.salt), context.platform?.lowercased() == "ios",
-               sdkVersion.map({ Self.isAtMost($0, [1, 0, 69]) }) ?? true {
-                let literal = "\(experiment).\(definition.salt).\(userID)"
-                if prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000) == recorded {
-                    return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
+
+        /// A line a worker's parser has just parsed (`box`): no second parse.
+        func judge(line: UnsafeRawBufferPointer, parsedBy box: LineParserBox) -> LineResult? {
+            guard ByteSearch.find(Self.key, in: line) != nil else { return nil }
+            return judge(event: box.document(line).root)
+        }
+
+        /// nil when the event carries no exposures.
+        func judge(event: JSONNode) -> LineResult? {
+            guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return nil }
+            var result = LineResult()
+            let user = event["user"]
+            guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
+                result.skipped = exposures.count
+                return result
+            }
+            let device = event["device"]
+            let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
+                                      appVersion: device?["app_version"]?.string)
+            let eventVersion = device?["bundle_version"]?.numberText
+            let sdkVersion = device?["sdk_version"]?.string
+            for exposure in exposures.elements {
+                guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
+                let recorded = exposure["variant"]?.string
+                result.checked += 1
+                guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
+                                          eventVersion: eventVersion, sdkVersion: sdkVersion) else {
+                    result.agreeing += 1
+                    continue
+                }
+                result.mismatches.append(Mismatch(eventID: event["event_id"]?.string, location: QueueLocation(path: ""), experiment: experiment,
+                                                  recorded: recorded, expected: finding.expected, cause: finding.cause, detail: finding.detail))
+            }
+            return result
+        }
+
+        /// nil when the recorded variant is what the bundle assigns; else the expected variant and why.
+        func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
+                   eventVersion: String?, sdkVersion: String?) -> (expected: String?, cause: Cause, detail: String)? {
+            let otherBundle = eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false
+            var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
+            guard let prepared = experiments[experiment] else {
+                return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
+                    : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
+            }
+            let definition = prepared.definition
+            // The fast path decides without wording any rule: most exposures agree.
+            let contextRules = prepared.contextRules(context)
+            var mayAssign = !contextRules.contains(where: \.failed)
+            if mayAssign, let allocation = Eligibility.allocationState(definition, userID: userID, context: context) {
+                mayAssign = allocation.state != .failed
+            }
+            let bucket = prepared.bucket(userID)
+            let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
+            if recorded == expected { return nil }
+
+            if definition.status != "running" {
+                return otherBundle ? (expected, .bundleVersion, versions + " (the experiment is \(definition.status ?? "without status") in the file)")
+                    : (expected, .experimentNotRunning, "the experiment is \(definition.status ?? "without status") in the bundle")
+            }
+            if let recorded {
+                // Exact hypotheses first: each recomputes the hash the way a known bug would.
+                if BucketingScheme.isBlank(definition.salt), context.platform?.lowercased() == "ios",
+                   sdkVersion.map({ Self.isAtMost($0, [1, 0, 69]) }) ?? true {
+                    let literal = "\(experiment).\(definition.salt).\(userID)"
+                    if prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000) == recorded {
+                        return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
+                    }
+                }
+                for form in Self.normalisedForms(userID) where !form.utf8.elementsEqual(userID.utf8) {
+                    let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
+                    if prepared.allocation.variant(forBucket: hash) == recorded {
+                        return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
+                    }
                 }
             }
-            for form in Self.normalisedForms(userID) where !form.utf8.elementsEqual(userID.utf8) {
-                let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
-                if prepared.allocation.variant(forBucket: hash) == recorded {
-                    return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
-                }
+            if otherBundle {
+                return (expected, .bundleVersion, versions)
             }
+            if let failed = Eligibility.evaluate(definition, userID: userID, context: context).first(where: \.failed) {
+                return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
+            }
+            return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
         }
-        if otherBundle {
-            return (expected, .bundleVersion, versions)
-        }
-        if let failed = Eligibility.evaluate(definition, userID: userID, context: context).first(where: \.failed) {
-            return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
-        }
-        return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
-    }
 
-    /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared
-    /// by bytes: Swift's `==` calls NFC and NFD spellings equal, but their hashes differ.
-    static func normalisedForms(_ id: String) -> [String] {
-        let trimmed = trimmingWhitespace(id)
-        var forms: [String] = []
-        for form in [UnicodeForms.nfc(id), trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
-            forms.append(form)
+        /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared
+        /// by bytes: Swift's `==` calls NFC and NFD spellings equal, but their hashes differ.
+        static func normalisedForms(_ id: String) -> [String] {
+            let trimmed = trimmingWhitespace(id)
+            var forms: [String] = []
+            for form in [UnicodeForms.nfc(id), trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+                forms.append(form)
+            }
+            return forms
         }
-        return forms
-    }
 
-    static func trimmingWhitespace(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars)
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars[first...last])
-        return String(view)
-    }
+        static func trimmingWhitespace(_ text: String) -> String {
+            let scalars = Array(text.unicodeScalars)
+            guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+                  let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[first...last])
+            return String(view)
+        }
 
-    /// Whether dotted version `text` is at most `limit` (a version that cannot be read is not).
-    static func isAtMost(_ text: String, _ limit: [Int]) -> Bool {
-        guard let parts = Targeting.versionParts(text) else { return false }
-        return Targeting.compareVersions(parts, limit) <= 0
+        /// Whether dotted version `text` is at most `limit` (a version that cannot be read is not).
+        static func isAtMost(_ text: String, _ limit: [Int]) -> Bool {
+            guard let parts = Targeting.versionParts(text) else { return false }
+            return Targeting.compareVersions(parts, limit) <= 0
+        }
     }
 }
