@@ -39,7 +39,7 @@ public final class ExposureAudit {
         let allocation: VariantAllocation
         var bucketer: BatchBucketer
         var cachedContext: (platform: String?, country: String?, appVersion: String?)?
-        var cachedRules: [RuleOutcome] = []
+        var cachedAdmits = false
 
         init(_ definition: ExperimentDefinition) {
             self.definition = definition
@@ -47,14 +47,15 @@ public final class ExposureAudit {
             bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation)
         }
 
-        func contextRules(_ context: UserContext) -> [RuleOutcome] {
+        /// Whether no context rule (status, platform, targeting) fails in this context.
+        func contextAdmits(_ context: UserContext) -> Bool {
             if let cached = cachedContext, cached.platform == context.platform, cached.country == context.country,
                cached.appVersion == context.appVersion {
-                return cachedRules
+                return cachedAdmits
             }
-            cachedRules = Eligibility.contextRules(definition, context: context)
+            cachedAdmits = !Eligibility.contextRules(definition, context: context).contains(where: \.failed)
             cachedContext = (context.platform, context.country, context.appVersion)
-            return cachedRules
+            return cachedAdmits
         }
 
         /// The SDK bucket of `user`, without building the hashed string.
@@ -183,16 +184,18 @@ extension ExposureAudit {
                 return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
                     : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
             }
-            let definition = prepared.definition
-            // The fast path decides without wording any rule: most exposures agree.
-            let contextRules = prepared.contextRules(context)
-            var mayAssign = !contextRules.contains(where: \.failed)
-            if mayAssign, let allocation = Eligibility.allocationState(definition, userID: userID, context: context) {
+            // The fast path decides without wording any rule (or copying the definition): most
+            // exposures agree.
+            var mayAssign = prepared.contextAdmits(context)
+            if mayAssign, prepared.definition.trafficAllocation != nil,
+               let allocation = Eligibility.allocationState(prepared.definition, userID: userID, context: context) {
                 mayAssign = allocation.state != .failed
             }
             let bucket = prepared.bucket(userID)
             let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
             if recorded == expected { return nil }
+
+            let definition = prepared.definition
 
             if definition.status != "running" {
                 return otherBundle ? (expected, .bundleVersion, versions + " (the experiment is \(definition.status ?? "without status") in the file)")
