@@ -9,6 +9,9 @@ enum BucketAllExperiments {
         if arguments.has("variants") {
             throw Failure(.usage, "--variants and --bundle both give the variants; use one")
         }
+        if arguments.has("summary") {
+            throw Failure(.usage, "--summary counts one experiment: give EXPERIMENT")
+        }
         if let salt = arguments.operand(2) {
             throw Failure(.usage, "SALT '\(salt)' needs an EXPERIMENT; without one every experiment of the bundle is shown")
         }
