@@ -252,6 +252,12 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
         XCTAssertEqual(bad.status, 64)
         XCTAssertTrue(bad.stderr.hasPrefix("appdna: --fail-on-switch takes a percentage"), bad.stderr)
 
+        let json = try Binary.run(["bundle", "diff", "--format", "json", old, new])
+        let notes = (try JSONSerialization.jsonObject(with: json.stdout) as! [String: Any])["notes"] as! [[String: Any]]
+        let switching = notes.filter { $0["kind"] as? String == "assignment_changed" }
+        XCTAssertEqual(switching.map { $0["experiment"] as? String }, ["onb", "off"])
+        XCTAssertEqual(switching.map { $0["buckets"] as? Int }, [2000, 4000])
+
         let markdown = try Binary.run(["bundle", "diff", "--format", "markdown", "--fail-on-switch", "10", old, new])
         XCTAssertEqual(markdown.status, 1)
         let lines = markdown.text.split(separator: "\n").map(String.init)

@@ -139,7 +139,7 @@ enum BundleDiffCommand {
         out.writeLine(first ? "]" : "\n]")
     }
 
-    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?}]}`.
+    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?, experiment?}]}`.
     static func writeJSON(_ diff: BundleDiff, to out: OutputSink) {
         let changes: [JSONValue] = diff.changes.map { change in
             var object = JSONObject()
@@ -159,6 +159,7 @@ enum BundleDiffCommand {
             object["message"] = .string(note.message)
             if let share = note.share { object["share"] = .decimal(share) }
             if let buckets = note.buckets { object["buckets"] = .integer(buckets) }
+            if let experiment = note.experiment { object["experiment"] = .string(experiment) }
             return .object(object)
         }
         let document: JSONValue = .object(JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))]))
