@@ -158,14 +158,12 @@ extension ExposureAudit {
             let device = event["device"]
             let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
                                       appVersion: device?["app_version"]?.string)
-            let eventVersion = device?["bundle_version"]?.numberText
-            let sdkVersion = device?["sdk_version"]?.string
             for exposure in exposures.elements {
                 guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
                 let recorded = exposure["variant"]?.string
                 result.checked += 1
                 guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
-                                          eventVersion: eventVersion, sdkVersion: sdkVersion) else {
+                                          device: device) else {
                     result.agreeing += 1
                     continue
                 }
@@ -177,8 +175,11 @@ extension ExposureAudit {
 
         /// nil when the recorded variant is what the bundle assigns; else the expected variant and why.
         func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
-                   eventVersion: String?, sdkVersion: String?) -> (expected: String?, cause: Cause, detail: String)? {
-            let otherBundle = eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false
+                   device: JSONNode?) -> (expected: String?, cause: Cause, detail: String)? {
+            // Read only when explaining a mismatch: most exposures agree.
+            var eventVersion: String? { device?["bundle_version"]?.numberText }
+            var sdkVersion: String? { device?["sdk_version"]?.string }
+            var otherBundle: Bool { eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false }
             var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
             guard let prepared = experiments[experiment] else {
                 return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
