@@ -230,21 +230,12 @@ extension ExposureAudit {
         /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared
         /// by bytes: Swift's `==` calls NFC and NFD spellings equal, but their hashes differ.
         static func normalisedForms(_ id: String) -> [String] {
-            let trimmed = trimmingWhitespace(id)
+            let trimmed = PortabilityHazards.trimWhitespace(id)
             var forms: [String] = []
             for form in [UnicodeForms.nfc(id), trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
                 forms.append(form)
             }
             return forms
-        }
-
-        static func trimmingWhitespace(_ text: String) -> String {
-            let scalars = Array(text.unicodeScalars)
-            guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-                  let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[first...last])
-            return String(view)
         }
 
         /// Whether dotted version `text` is at most `limit` (a version that cannot be read is not).
