@@ -23,7 +23,7 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         candidate="${path:+$path }$word"
         case "$candidate" in
@@ -43,6 +43,7 @@ _appdna() {
         --count) COMPREPLY=(); return 0 ;;
         --country) COMPREPLY=(); return 0 ;;
         --dead-letter) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --fail-on-switch) COMPREPLY=(); return 0 ;;
         --find) COMPREPLY=(); return 0 ;;
         --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
         --forward-timeout) COMPREPLY=(); return 0 ;;
@@ -72,6 +73,7 @@ _appdna() {
         --retries) COMPREPLY=(); return 0 ;;
         --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
         --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
+        --seed) COMPREPLY=(); return 0 ;;
         --signature) COMPREPLY=(); return 0 ;;
         --since) COMPREPLY=(); return 0 ;;
         --state-dir) _appdna_reply < <(compgen -d -- "$cur"); return 0 ;;
@@ -88,7 +90,7 @@ _appdna() {
     case "$path" in
         "bucket")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle")
             if [[ "$cur" == -* ]]; then
@@ -108,7 +110,7 @@ _appdna() {
             fi ;;
         "bundle diff")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--format --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--format --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;
@@ -148,7 +150,7 @@ _appdna() {
             fi ;;
         "queue inspect")
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -f -- "$cur")
             fi ;;

@@ -29,6 +29,12 @@ extension CommandTable {
                 instead (USER+EXPERIMENT+SALT, modulo 100).
                 With USER '-', reads one user id per line from stdin and prints one result per line \
                 in bounded memory.
+                With --bundle and no EXPERIMENT, shows every experiment of the bundle for USER, in \
+                bundle order: status, bucket, variant and the eligibility verdict (with USER '-', one \
+                row per user and experiment). A rule whose input was not given (--platform, \
+                --country, --app-version, --installed-at, --trait) is not checked: the verdict is \
+                "unknown", naming the flag that would settle it, and the variant is still shown. \
+                --vectors prints golden cases for SDK ports (both schemes) as JSON.
                 """,
                 operands: BucketCommand.operands,
                 flags: [
@@ -47,10 +53,12 @@ extension CommandTable {
                              completion: .choices(["tsv", "csv", "ndjson"]), default: "tsv"),
                     FlagSpec("summary", "For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test"),
                     FlagSpec("find", value: "VARIANT", "Print user ids that land in VARIANT (for QA)"),
-                    FlagSpec("count", value: "N", "With --find: how many ids", default: "10"),
+                    FlagSpec("count", value: "N", "With --find: how many ids (default 10); with --vectors: how many generated cases (default 20)"),
                     FlagSpec("prefix", value: "TEXT", "With --find: the ids' prefix", default: "qa-user-"),
                     FlagSpec("json", "Print one JSON document"),
                     FlagSpec("self-test", "Check the built-in MurmurHash3 and bucketing vectors"),
+                    FlagSpec("vectors", "Print golden bucketing cases (hashed string, hash, bucket, variant; both schemes) as JSON"),
+                    FlagSpec("seed", value: "S", "With --vectors: the seed of the generated cases", default: "1"),
                 ],
                 examples: [
                     ExampleSpec("appdna bucket user_12345 exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5",
@@ -59,10 +67,15 @@ extension CommandTable {
                                 "Evaluate status, platform, targeting and traffic allocation from the bundle, and show why."),
                     ExampleSpec("appdna bucket - exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5 --summary < ids.txt",
                                 "Count a list of users per variant and test for sample-ratio mismatch."),
+                    ExampleSpec("appdna bucket user_12345 --bundle appdna-config.json --platform ios",
+                                "Every experiment of the bundle for one user."),
+                    ExampleSpec("appdna bucket --vectors --count 50 --seed 7 > vectors.json",
+                                "Golden cases to test an SDK port against."),
                     ExampleSpec("appdna bucket --find variant_b --count 3 exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5",
                                 "Three QA user ids that land in variant_b."),
                 ],
-                alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test"],
+                alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--bundle FILE [OPTIONS] USER", "--bundle FILE [OPTIONS] - < ids.txt",
+                                    "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test", "--vectors [--count N] [--seed S]"],
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
             CommandSpec(
@@ -111,8 +124,13 @@ extension CommandTable {
                 parts stay as in OLD). @remote stands for the live bundle, downloaded as bundle fetch does \
                 (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries) and laid out in the SDK \
                 file shape, and the other side with it when it is in the API's shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
-                is stale. Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
-                66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch.
+                is stale. --format markdown prints a pull-request comment: the experiments whose users \
+                switch variant (a table), the other notes, and the changes (collapsed when long). \
+                Exit 0 when the bundles are the same, 1 when they differ, 65 when one is not JSON, \
+                66 when a file is missing; with @remote also 69, 75, 77 and 78 as for bundle fetch. \
+                With --fail-on-switch PERCENT (a CI gate) the status is 1 only when an experiment \
+                running in both bundles would move more than PERCENT of its users to another variant \
+                (the share the notes give), and 0 otherwise, whatever else changed.
                 """,
                 operands: BundleDiffCommand.operands,
                 flags: BundleDiffCommand.flags,
@@ -121,6 +139,8 @@ extension CommandTable {
                     ExampleSpec("appdna bundle diff --stat --ignore /generated_at a.json b.json", "A summary, ignoring the generation time."),
                     ExampleSpec("appdna bundle diff --format patch a.json b.json > change.json-patch", "An RFC 6902 patch from a.json to b.json."),
                     ExampleSpec("appdna bundle diff --stat MyApp/Resources/appdna-config.json @remote", "Is the embedded bundle stale?"),
+                    ExampleSpec("appdna bundle diff --fail-on-switch 5 --format markdown main.json appdna-config.json > comment.md",
+                                "In CI: a pull-request comment, and fail when a change moves more than 5% of an experiment's users."),
                 ],
                 run: BundleDiffCommand.run),
             CommandSpec(

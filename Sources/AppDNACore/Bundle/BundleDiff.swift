@@ -23,6 +23,8 @@ public struct BundleDiff {
         public var share: Double? = nil
         /// Buckets (of 10,000) concerned, when exact.
         public var buckets: Int? = nil
+        /// The experiment the note is about (assignment and salt notes), for the CI gate.
+        public var experiment: String? = nil
     }
 
     public let structure: JSONDiff
@@ -101,14 +103,14 @@ public struct BundleDiff {
             let share = AssignmentChange.expectedShareAfterResalt(old: oldAllocation, new: newAllocation)
             notes.append(Note(kind: .saltChanged, path: path.appending(key: "salt"),
                               message: "\"\(id)\" salt \(Self.show(previous.node["salt"])) → \(Self.show(current.node["salt"])): every user is re-randomised; about \(Self.percent(share)) change variant (1 − Σ p_old·p_new over the buckets each variant owns); traffic allocation is re-drawn too",
-                              share: share))
+                              share: share, experiment: id))
         } else {
             let change = AssignmentChange(old: oldAllocation, new: newAllocation)
             if change.switchedBuckets > 0 {
                 let detail = change.transitions.prefix(6).map { "\($0.from) → \($0.to) \($0.buckets)" }.joined(separator: ", ")
                 notes.append(Note(kind: .assignmentChanged, path: path.appending(key: "variants"),
                                   message: "\"\(id)\": \(Self.percent(change.share)) of users in the experiment change variant (\(change.switchedBuckets) of 10000 buckets: \(detail)\(change.transitions.count > 6 ? ", …" : ""))",
-                                  share: change.share, buckets: change.switchedBuckets))
+                                  share: change.share, buckets: change.switchedBuckets, experiment: id))
             }
         }
         let t0 = AssignmentChange.allocationThreshold(a.trafficAllocation), t1 = AssignmentChange.allocationThreshold(b.trafficAllocation)

@@ -1,32 +1,111 @@
 /// Who the user is, as far as experiment eligibility cares (from `--platform`, `--country`, …).
+/// A field left nil is *unknown*, not empty: rules that need it are not checked.
 public struct UserContext: Sendable {
     public var platform: String?
     public var country: String?
     public var appVersion: String?
     public var traits: [String: String]
     public var installedAtMs: Int64?
+    /// Whether `traits` are all the user has: then a trait rule on an absent trait fails
+    /// (or, for `exists: false`, passes) instead of being left unchecked.
+    public var traitsComplete: Bool
 
     public init(platform: String? = nil, country: String? = nil, appVersion: String? = nil,
-                traits: [String: String] = [:], installedAtMs: Int64? = nil) {
+                traits: [String: String] = [:], installedAtMs: Int64? = nil, traitsComplete: Bool = false) {
         self.platform = platform
         self.country = country
         self.appVersion = appVersion
         self.traits = traits
         self.installedAtMs = installedAtMs
+        self.traitsComplete = traitsComplete
     }
+}
+
+/// One rule's verdict: passed, failed, or not checked because its input was not given.
+public enum RuleState: String, Sendable {
+    case passed
+    case failed
+    /// The input the rule needs was not given: devices may pass or fail it.
+    case unknown
 }
 
 /// One rule's verdict, in the order devices check them.
 public struct RuleOutcome: Sendable, Equatable {
     public let rule: String
-    public let passed: Bool
+    public let state: RuleState
     public let detail: String
+    /// For an unknown rule: the flag that would settle it (`--platform`, `--trait plan=VALUE`).
+    public let settledBy: String?
+
+    public init(rule: String, passed: Bool, detail: String) {
+        self.init(rule: rule, state: passed ? .passed : .failed, detail: detail)
+    }
+
+    public init(rule: String, state: RuleState, detail: String, settledBy: String? = nil) {
+        self.rule = rule
+        self.state = state
+        self.detail = detail
+        self.settledBy = settledBy
+    }
+
+    /// A rule that could not be checked without `flag`.
+    static func unknown(_ rule: String, _ detail: String, settledBy flag: String) -> RuleOutcome {
+        RuleOutcome(rule: rule, state: .unknown, detail: detail, settledBy: flag)
+    }
+
+    public var passed: Bool { state == .passed }
+    public var failed: Bool { state == .failed }
+}
+
+/// The overall answer: eligible, not eligible (a checked rule failed), or unknown (no rule
+/// failed but some could not be checked).
+public enum EligibilityVerdict: Sendable, Equatable {
+    case eligible
+    case notEligible(failed: RuleOutcome)
+    case unknown(unchecked: [RuleOutcome])
+
+    public init(_ outcomes: [RuleOutcome]) {
+        if let failed = outcomes.first(where: \.failed) {
+            self = .notEligible(failed: failed)
+        } else {
+            let unchecked = outcomes.filter { $0.state == .unknown }
+            self = unchecked.isEmpty ? .eligible : .unknown(unchecked: unchecked)
+        }
+    }
+
+    /// Whether devices may assign a variant: true unless a checked rule failed.
+    public var mayAssign: Bool {
+        if case .notEligible = self { return false }
+        return true
+    }
+
+    public var failedRule: RuleOutcome? {
+        if case .notEligible(let failed) = self { return failed }
+        return nil
+    }
+
+    public var uncheckedRules: [RuleOutcome] {
+        if case .unknown(let unchecked) = self { return unchecked }
+        return []
+    }
 }
 
 /// Devices decide eligibility in this order: status, platform, targeting, traffic allocation;
-/// only then does the variant bucket matter. Malformed targeting fails closed.
+/// only then does the variant bucket matter. Malformed targeting fails closed. A rule whose
+/// input was not given is not checked (its state is `unknown`) and the walk goes on: an
+/// unknown context is not a failure.
 public enum Eligibility {
     public static func evaluate(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> [RuleOutcome] {
+        var outcomes = contextRules(experiment, context: context)
+        if !outcomes.contains(where: \.failed), let allocation = allocationRule(experiment, userID: userID, context: context) {
+            outcomes.append(allocation)
+        }
+        return outcomes
+    }
+
+    /// The rules that depend on the experiment and the context only (status, platform,
+    /// targeting), up to the first failure: the same for every user in that context.
+    public static func contextRules(_ experiment: ExperimentDefinition, context: UserContext) -> [RuleOutcome] {
         var outcomes: [RuleOutcome] = []
         func add(_ rule: String, _ passed: Bool, _ detail: String) -> Bool {
             outcomes.append(RuleOutcome(rule: rule, passed: passed, detail: detail))
@@ -40,32 +119,62 @@ public enum Eligibility {
 
         if let platforms = experiment.platforms {
             let listed = platforms.joined(separator: ", ")
-            guard let platform = context.platform else {
-                _ = add("platform", false, "the experiment runs on \(listed); say which with --platform")
-                return outcomes
-            }
-            guard add("platform", platforms.contains(platform.lowercased()), "\(platform) " + (platforms.contains(platform.lowercased()) ? "is" : "is not") + " in [\(listed)]") else {
-                return outcomes
+            if let platform = context.platform {
+                guard add("platform", platforms.contains(platform.lowercased()), "\(platform) " + (platforms.contains(platform.lowercased()) ? "is" : "is not") + " in [\(listed)]") else {
+                    return outcomes
+                }
+            } else {
+                outcomes.append(.unknown("platform", "runs on [\(listed)]; no platform given", settledBy: "--platform"))
             }
         }
 
         if let targeting = experiment.targeting, targeting != .null {
             for outcome in Targeting.evaluate(targeting, context: context, startedAtMs: experiment.startedAtMs) {
                 outcomes.append(outcome)
-                if !outcome.passed { return outcomes }
+                if outcome.failed { return outcomes }
             }
-        }
-
-        if let share = experiment.trafficAllocation {
-            let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
-            guard share.isFinite else {
-                _ = add("traffic_allocation", false, "traffic_allocation is not a finite number: no one is in the experiment")
-                return outcomes
-            }
-            let threshold = UInt32(max(0, min(10_000, (share * 10_000).rounded())))
-            _ = add("traffic_allocation", bucket < threshold,
-                    "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))")
         }
         return outcomes
+    }
+
+    /// Traffic allocation, the one rule that depends on the user (nil when the experiment has
+    /// none). Only the newest iOS SDK applies it: out on those devices, in elsewhere, so
+    /// without a platform a user outside the share is `unknown`.
+    public static func allocationRule(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> RuleOutcome? {
+        guard let share = experiment.trafficAllocation, let (state, bucket, threshold) = allocationState(experiment, userID: userID, context: context) else { return nil }
+        guard share.isFinite else {
+            return RuleOutcome(rule: "traffic_allocation", passed: false, detail: "traffic_allocation is not a finite number: no one is in the experiment")
+        }
+        let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
+        switch state {
+        case .unknown:
+            return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: "--platform")
+        case .passed where bucket >= threshold:
+            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
+        default:
+            return RuleOutcome(rule: "traffic_allocation", state: state, detail: detail)
+        }
+    }
+
+    /// The traffic allocation verdict without its wording (the exposure audit calls this for
+    /// every exposure): nil when the experiment has none.
+    public static func allocationState(_ experiment: ExperimentDefinition, userID: String, context: UserContext)
+        -> (state: RuleState, bucket: UInt32, threshold: UInt32)? {
+        guard let share = experiment.trafficAllocation else { return nil }
+        let threshold = UInt32(AssignmentChange.allocationThreshold(share))
+        let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
+        guard share.isFinite else { return (.failed, bucket, threshold) }
+        if bucket < threshold { return (.passed, bucket, threshold) }
+        switch context.platform?.lowercased() {
+        case "android": return (.passed, bucket, threshold)
+        case nil: return (.unknown, bucket, threshold)
+        default: return (.failed, bucket, threshold)
+        }
+    }
+
+    /// The rules and the verdict together.
+    public static func verdict(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> (outcomes: [RuleOutcome], verdict: EligibilityVerdict) {
+        let outcomes = evaluate(experiment, userID: userID, context: context)
+        return (outcomes, EligibilityVerdict(outcomes))
     }
 }

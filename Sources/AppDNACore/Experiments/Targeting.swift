@@ -2,63 +2,70 @@
 /// user traits. Every rule that cannot be read fails closed (the user is not eligible), as
 /// devices do, and says why.
 enum Targeting {
+    /// The rules in device order, up to and including the first that fails. A rule whose input
+    /// was not given is `unknown` (with the flag that would settle it) and the walk goes on.
     static func evaluate(_ targeting: JSONValue, context: UserContext, startedAtMs: Int64?) -> [RuleOutcome] {
         guard case .object(let rules) = targeting else {
             return [RuleOutcome(rule: "targeting", passed: false, detail: "targeting is not an object: fails closed")]
         }
         var outcomes: [RuleOutcome] = []
-
-        if let countries = rules["countries"], countries != .null {
-            guard case .array(let list) = countries else {
-                return outcomes + [RuleOutcome(rule: "countries", passed: false, detail: "countries is not a list: fails closed")]
-            }
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
-            guard let country = context.country?.uppercased() else {
-                return outcomes + [RuleOutcome(rule: "countries", passed: false, detail: "targets countries [\(codes.joined(separator: ", "))]; say which with --country")]
-            }
-            let passed = codes.contains(country)
-            outcomes.append(RuleOutcome(rule: "countries", passed: passed, detail: "\(country) " + (passed ? "is" : "is not") + " in [\(codes.joined(separator: ", "))]"))
-            if !passed { return outcomes }
+        for outcome in [countries(rules["countries"], context), appVersion(rules["min_app_version"], context),
+                        newUsers(rules["new_users_only"], context, startedAtMs: startedAtMs)].compactMap({ $0 }) {
+            outcomes.append(outcome)
+            if outcome.failed { return outcomes }
         }
-
-        if let minimum = rules["min_app_version"], minimum != .null {
-            guard case .string(let required) = minimum, let requiredParts = versionParts(required) else {
-                return outcomes + [RuleOutcome(rule: "min_app_version", passed: false, detail: "min_app_version is not a version: fails closed")]
-            }
-            guard let version = context.appVersion else {
-                return outcomes + [RuleOutcome(rule: "min_app_version", passed: false, detail: "needs app version >= \(required); say which with --app-version")]
-            }
-            guard let parts = versionParts(version) else {
-                return outcomes + [RuleOutcome(rule: "min_app_version", passed: false, detail: "app version '\(version)' is not a version: fails closed")]
-            }
-            let passed = compareVersions(parts, requiredParts) >= 0
-            outcomes.append(RuleOutcome(rule: "min_app_version", passed: passed, detail: "\(version) " + (passed ? ">=" : "<") + " \(required)"))
-            if !passed { return outcomes }
-        }
-
-        if case .bool(true) = rules["new_users_only"] ?? .null {
-            guard let started = startedAtMs else {
-                return outcomes + [RuleOutcome(rule: "new_users_only", passed: false, detail: "new_users_only without started_at_ms: fails closed")]
-            }
-            guard let installed = context.installedAtMs else {
-                return outcomes + [RuleOutcome(rule: "new_users_only", passed: false, detail: "new users only (installed at or after \(Timestamp.iso8601(milliseconds: started))); say when with --installed-at")]
-            }
-            let passed = installed >= started
-            outcomes.append(RuleOutcome(rule: "new_users_only", passed: passed, detail: "installed \(Timestamp.iso8601(milliseconds: installed)) " + (passed ? ">=" : "<") + " started \(Timestamp.iso8601(milliseconds: started))"))
-            if !passed { return outcomes }
-        }
-
         if let traits = rules["user_traits"], traits != .null {
             guard case .array(let list) = traits else {
                 return outcomes + [RuleOutcome(rule: "user_traits", passed: false, detail: "user_traits is not a list: fails closed")]
             }
             for rule in list {
-                let outcome = TraitRule.evaluate(rule, traits: context.traits)
+                let outcome = TraitRule.evaluate(rule, context: context)
                 outcomes.append(outcome)
-                if !outcome.passed { return outcomes }
+                if outcome.failed { return outcomes }
             }
         }
         return outcomes
+    }
+
+    static func countries(_ value: JSONValue?, _ context: UserContext) -> RuleOutcome? {
+        guard let value, value != .null else { return nil }
+        guard case .array(let list) = value else {
+            return RuleOutcome(rule: "countries", passed: false, detail: "countries is not a list: fails closed")
+        }
+        let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
+        guard let country = context.country?.uppercased() else {
+            return .unknown("countries", "targets [\(codes.joined(separator: ", "))]; no country given", settledBy: "--country")
+        }
+        let passed = codes.contains(country)
+        return RuleOutcome(rule: "countries", passed: passed, detail: "\(country) " + (passed ? "is" : "is not") + " in [\(codes.joined(separator: ", "))]")
+    }
+
+    static func appVersion(_ value: JSONValue?, _ context: UserContext) -> RuleOutcome? {
+        guard let value, value != .null else { return nil }
+        guard case .string(let required) = value, let requiredParts = versionParts(required) else {
+            return RuleOutcome(rule: "min_app_version", passed: false, detail: "min_app_version is not a version: fails closed")
+        }
+        guard let version = context.appVersion else {
+            return .unknown("min_app_version", "needs app version >= \(required); no app version given", settledBy: "--app-version")
+        }
+        guard let parts = versionParts(version) else {
+            return RuleOutcome(rule: "min_app_version", passed: false, detail: "app version '\(version)' is not a version: fails closed")
+        }
+        let passed = compareVersions(parts, requiredParts) >= 0
+        return RuleOutcome(rule: "min_app_version", passed: passed, detail: "\(version) " + (passed ? ">=" : "<") + " \(required)")
+    }
+
+    static func newUsers(_ value: JSONValue?, _ context: UserContext, startedAtMs: Int64?) -> RuleOutcome? {
+        guard case .bool(true) = value ?? .null else { return nil }
+        guard let started = startedAtMs else {
+            return RuleOutcome(rule: "new_users_only", passed: false, detail: "new_users_only without started_at_ms: fails closed")
+        }
+        guard let installed = context.installedAtMs else {
+            return .unknown("new_users_only", "new users only (installed at or after \(Timestamp.iso8601(milliseconds: started))); no install time given",
+                            settledBy: "--installed-at")
+        }
+        let passed = installed >= started
+        return RuleOutcome(rule: "new_users_only", passed: passed, detail: "installed \(Timestamp.iso8601(milliseconds: installed)) " + (passed ? ">=" : "<") + " started \(Timestamp.iso8601(milliseconds: started))")
     }
 
     /// `1.10.2` → [1, 10, 2]; nil when any part is not a number.

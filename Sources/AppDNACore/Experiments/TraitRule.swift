@@ -2,7 +2,8 @@
 /// Operators: eq neq in exists gt gte lt lte. Traits typed on the command line are text, so
 /// eq/neq/in compare text (a JSON `true` or `3` matches "true" or "3"); gt…lte compare numbers.
 enum TraitRule {
-    static func evaluate(_ rule: JSONValue, traits: [String: String]) -> RuleOutcome {
+    static func evaluate(_ rule: JSONValue, context: UserContext) -> RuleOutcome {
+        let traits = context.traits
         guard case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
               case .string(let op)? = fields["operator"] else {
             return RuleOutcome(rule: "user_traits", passed: false, detail: "a trait rule lacks trait or operator: fails closed")
@@ -13,12 +14,17 @@ enum TraitRule {
         func outcome(_ passed: Bool, _ detail: String) -> RuleOutcome {
             RuleOutcome(rule: name, passed: passed, detail: detail)
         }
+        // A trait not given is unknown, unless the caller vouches that the traits it gave are
+        // all the user has (then absent is absent, and `exists` can fail).
+        if actual == nil && !context.traitsComplete {
+            return RuleOutcome.unknown(name, "\(op) \(text(expected) ?? "?"); trait \(trait) not given", settledBy: "--trait \(trait)=VALUE")
+        }
         if op == "exists" {
             let wanted = expected == .bool(false) ? false : true
             return outcome((actual != nil) == wanted, "\(trait) " + (actual != nil ? "is set" : "is not set") + (wanted ? "; must exist" : "; must not exist"))
         }
         guard let actual else {
-            return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?")); pass it with --trait \(trait)=VALUE")
+            return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?"))")
         }
         switch op {
         case "eq", "neq":

@@ -64,6 +64,19 @@ public final class JSONDocument {
     }
 
     /// The largest input accepted: tape nodes hold byte offsets as UInt32.
+    /// A document over `bytes` from a tape a reused parser has just built for them (queue lines:
+    /// the worker that parsed a line hands it on without parsing it again). The tape is copied.
+    init(bytes: [UInt8], copyingTape tape: JSONTapeBuilder) {
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(tape.count, 1) * MemoryLayout<JSONTapeNode>.stride,
+                                                     alignment: MemoryLayout<JSONTapeNode>.alignment)
+        base.copyMemory(from: tape.base, byteCount: tape.count * MemoryLayout<JSONTapeNode>.stride)
+        self.bytes = bytes
+        hadByteOrderMark = false
+        longIntegerCount = 0
+        contentStart = 0
+        self.tape = JSONTape(base: base.bindMemory(to: JSONTapeNode.self, capacity: max(tape.count, 1)), count: tape.count)
+    }
+
     public static let maximumSize = Int(UInt32.max) - 1
 
     /// The top-level value.

@@ -20,6 +20,8 @@ final class ChunkPipeline: @unchecked Sendable {
         /// Per-use results (only one of them is used by a given pipeline).
         var records: [QueueLineRecord] = []
         var hits: [(offset: Int, line: [UInt8])] = []
+        /// With an exposure audit: each record's verdicts, judged on the worker.
+        var audits: [ExposureAudit.LineResult?] = []
 
         init(capacity: Int) {
             self.capacity = capacity

@@ -125,6 +125,8 @@ public final class QueueInspector {
     private var devices = CappedTable<SequenceRanges>(limit: QueueInspector.deviceLimit, initial: SequenceRanges())
     private var bloom = IDBloomFilter()
     private var candidates: Set<UInt64> = []
+    /// When set, every live event is also checked against a bundle (`queue inspect --bundle`).
+    public var exposureAudit: ExposureAudit?
 
     public init(now: Int64, horizonDays: Int64 = 7, listLimit: Int = 1000) {
         summary = QueueSummary(now: now, horizon: now - horizonDays * Self.day)
@@ -175,6 +177,7 @@ public final class QueueInspector {
             part.live += 1
             part.liveBytes += event.byteCount
             count(fields, event: event)
+            exposureAudit?.audit(event: event.root, location: event.location)
         }
     }
 
@@ -337,6 +340,11 @@ final class LineParserBox {
 
     deinit { parser.tape.discard() }
 
+    /// The line `record` just parsed, as a document, from the same parse.
+    func document(_ line: UnsafeRawBufferPointer) -> JSONDocument {
+        JSONDocument(bytes: Array(line), copyingTape: parser.tape)
+    }
+
     /// Parses one line (duplicate keys rejected, as `JSONDocument(bytes:)` does) and reads
     /// its event fields when the fast path can.
     func record(_ line: UnsafeRawBufferPointer, at offset: Int) -> QueueLineRecord {
@@ -369,7 +377,7 @@ extension QueueInspector {
     func inspectNDJSON(_ path: String, into part: inout QueueSourceSummary) throws(Failure) {
         var scratch: [UInt8] = []
         var lastPending: IOSQueueReader.PendingLine? = nil
-        try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
+        try forEachNDJSONLine(path, auditing: true) { record, line, number, cancelled, pending, reader in
             if let failed = pending {
                 pending = nil
                 add(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: failed.number), failed.message)), to: &part)
@@ -379,6 +387,7 @@ extension QueueInspector {
                 break
             case .event:
                 addFast(record.fields, line: line, cancelled: cancelled(record.fields), scratch: &scratch, to: &part)
+
             case .other:
                 _ = reader(Array(line), number, &pending) { item in self.add(item, to: &part); return true }
             }
@@ -401,7 +410,7 @@ extension QueueInspector {
     /// each line's record, bytes and number, whether an event the fast path read is cancelled
     /// by a later tombstone, the pending unparsed line (as `read` keeps it), and the general
     /// path for lines the fast path left alone.
-    func forEachNDJSONLine(_ path: String,
+    func forEachNDJSONLine(_ path: String, auditing: Bool = false,
                            _ body: (QueueLineRecord, UnsafeRawBufferPointer, Int, (FastEventFields) -> Bool,
                                     inout IOSQueueReader.PendingLine?, LineFallback) -> Void) throws(Failure) {
         let reader = IOSQueueReader(path: path)
@@ -435,13 +444,19 @@ extension QueueInspector {
         }
         if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
 
-        // Pass 2: the lines.
+        // Pass 2: the lines. With an exposure audit, each worker also judges the exposures of
+        // the events it parsed (from its own parse), and this thread adds up the live ones.
         let parsers = (0..<workers).map { _ in LineParserBox() }
+        let audit = auditing ? exposureAudit : nil
+        let judges = audit.map { audit in (0..<workers).map { _ in audit.makeJudge() } }
         let second = ChunkPipeline(fd: fd, size: size, workers: workers) { w, slot in
             slot.records.removeAll(keepingCapacity: true)
+            slot.audits.removeAll(keepingCapacity: true)
             let box = parsers[w]
             ChunkPipeline.forEachLine(slot.region) { line, offset in
-                slot.records.append(box.record(line, at: offset))
+                let record = box.record(line, at: offset)
+                slot.records.append(record)
+                if let judges { slot.audits.append(record.kind == .event ? judges[w].judge(line: line, parsedBy: box) : nil) }
             }
         }
         var pending: IOSQueueReader.PendingLine? = nil
@@ -449,7 +464,7 @@ extension QueueInspector {
         failure = second.run { slot in
             let region = slot.region
             let lineBase = slot.fileOffset + slot.regionStart
-            for record in slot.records {
+            for (index, record) in slot.records.enumerated() {
                 number += 1
                 let line = UnsafeRawBufferPointer(rebasing: region[record.start..<(record.start + record.length)])
                 let lineOffset = lineBase + record.start
@@ -461,6 +476,9 @@ extension QueueInspector {
                 body(record, line, number, cancelled, &pending) { bytes, number, pending, emit in
                     reader.ndjsonLine(bytes, number: number, pending: &pending,
                                       cancelled: { id in cancelledAt[id].map { $0 > lineOffset } ?? false }, emit: emit)
+                }
+                if let audit, let result = slot.audits[index], !cancelled(record.fields) {
+                    audit.add(result, location: QueueLocation(path: path, line: number))
                 }
             }
         }

@@ -15,8 +15,7 @@ enum BucketBatch {
         var counts = [Int](repeating: 0, count: variantNames.count)
         var ineligible = 0
         var total = 0
-        var invalidCount = 0
-        var firstInvalidLines: [Int] = []
+        var invalid = InvalidLines()
         // Eligibility varies per user only through traffic allocation; evaluate it per user
         // only when a bundle is given.
         let perUserRules = setup.definition != nil
@@ -27,8 +26,7 @@ enum BucketBatch {
 
         try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
             if !isValidUTF8(line) {
-                invalidCount += 1
-                if firstInvalidLines.count < 5 { firstInvalidLines.append(number) }
+                invalid.add(number)
                 return !out.isBroken
             }
             let result = bucketer.assign(line)
@@ -77,12 +75,26 @@ enum BucketBatch {
         if summary {
             BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible)
         }
-        if invalidCount > 0 {
-            let shown = firstInvalidLines.map(String.init).joined(separator: ", ")
-            invocation.io.stderr.writeLine("appdna: standard input: \(invalidCount) line(s) are not valid UTF-8 and were skipped (line \(shown)\(invalidCount > 5 ? ", …" : ""))")
+        return invalid.report(invocation)
+    }
+
+    /// Lines of stdin skipped for not being UTF-8: counted, the first few numbers kept.
+    struct InvalidLines {
+        var count = 0
+        var first: [Int] = []
+
+        mutating func add(_ number: Int) {
+            count += 1
+            if first.count < 5 { first.append(number) }
+        }
+
+        /// One stderr line and status 65 when any line was skipped.
+        func report(_ invocation: Invocation) -> ExitStatus {
+            guard count > 0 else { return .success }
+            let shown = first.map(String.init).joined(separator: ", ")
+            invocation.io.stderr.writeLine("appdna: standard input: \(count) line(s) are not valid UTF-8 and were skipped (line \(shown)\(count > 5 ? ", …" : ""))")
             return .malformedInput
         }
-        return .success
     }
 
     @inline(__always)

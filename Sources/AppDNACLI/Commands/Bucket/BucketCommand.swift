@@ -8,10 +8,14 @@ enum BucketCommand {
         OperandSpec("SALT", "The experiment's salt; taken from the bundle with --bundle", optional: true),
     ]
 
-    /// `--self-test` needs no operands; `--find` needs no user.
+    /// `--self-test` and `--vectors` need no operands; `--find` needs no user; with `--bundle`
+    /// the experiment may be left out (then every experiment in the bundle is shown).
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
-        if arguments.has("self-test") { return [] }
+        if arguments.has("self-test") || arguments.has("vectors") { return [] }
         if arguments.has("find") { return Array(operands.dropFirst()) }
+        if arguments.has("bundle") {
+            return [operands[0], OperandSpec(operands[1].name, operands[1].summary, optional: true), operands[2]]
+        }
         return operands
     }
 
@@ -19,6 +23,18 @@ enum BucketCommand {
         let arguments = invocation.arguments
         if arguments.has("self-test") {
             return BucketSelfTest.run(invocation)
+        }
+        if arguments.has("vectors") {
+            return try BucketVectors.run(invocation)
+        }
+        if arguments.has("bundle") && !arguments.has("find") && arguments.operand(1) == nil {
+            return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
+        }
+        if arguments.has("vectors") {
+            return try BucketVectors.run(invocation)
+        }
+        if arguments.has("bundle") && !arguments.has("find") && arguments.operand(1) == nil {
+            return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
         }
         if arguments.has("find") {
             let setup = try BucketSetup(arguments, experimentOperand: 0)
@@ -44,43 +60,68 @@ struct BucketSetup {
     let definition: ExperimentDefinition?
     let context: UserContext
 
-    init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
-        let scheme = BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
+    /// One experiment of a bundle, already read (the all-experiments mode).
+    init(scheme: BucketingScheme, definition: ExperimentDefinition, context: UserContext) {
+        self.init(scheme: scheme, experiment: definition.id, salt: definition.salt,
+                  allocation: definition.variants.isEmpty ? nil : VariantAllocation(weights: definition.variants, bucketCount: scheme.bucketCount),
+                  definition: definition, context: context)
+    }
+
+    private init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?,
+                 definition: ExperimentDefinition?, context: UserContext) {
         self.scheme = scheme
-        experiment = arguments.operand(experimentOperand)!
+        self.experiment = experiment
+        self.salt = salt
+        self.allocation = allocation
+        self.definition = definition
+        self.context = context
+    }
+
+    init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
+        let scheme = Self.scheme(arguments)
+        let experiment = arguments.operand(experimentOperand)!
         let saltOperand = arguments.operand(experimentOperand + 1)
         if arguments.has("variants") && arguments.has("bundle") {
             throw Failure(.usage, "--variants and --bundle both give the variants; use one")
         }
 
         if let path = arguments.value("bundle") {
-            let bytes = try FileReading.readAll(path: path)
-            let document: JSONDocument
-            do {
-                document = try JSONDocument(bytes: bytes)
-            } catch {
-                throw Failure(.malformedInput, "\(path):\(error.line):\(error.column): \(error.reason.explanation)")
-            }
+            let document = try Self.readBundle(path)
             let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)
             if let saltOperand, saltOperand != definition.salt {
                 throw Failure(.usage, "SALT '\(saltOperand)' differs from the bundle's salt '\(definition.salt)' for \(experiment); leave SALT out with --bundle")
             }
-            self.definition = definition
-            salt = definition.salt
-            allocation = definition.variants.isEmpty ? nil : VariantAllocation(weights: definition.variants, bucketCount: scheme.bucketCount)
+            self.init(scheme: scheme, definition: definition, context: try Self.userContext(arguments))
+            return
         } else {
             guard let saltOperand else {
                 throw Failure(.usage, "'appdna bucket' needs SALT (or --bundle FILE to take it from the bundle)")
             }
-            salt = saltOperand
-            definition = nil
+            var allocation: VariantAllocation?
             if let text = arguments.value("variants") {
                 allocation = VariantAllocation(weights: try VariantWeights.parse(text), bucketCount: scheme.bucketCount)
-            } else {
-                allocation = nil
             }
+            self.init(scheme: scheme, experiment: experiment, salt: saltOperand, allocation: allocation,
+                      definition: nil, context: try Self.userContext(arguments))
         }
+    }
 
+    static func scheme(_ arguments: ParsedArguments) -> BucketingScheme {
+        BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
+    }
+
+    /// The config bundle named by `--bundle`, parsed.
+    static func readBundle(_ path: String) throws -> JSONDocument {
+        let bytes = try FileReading.readAll(path: path)
+        do {
+            return try JSONDocument(bytes: bytes)
+        } catch {
+            throw Failure(.malformedInput, "\(path):\(error.line):\(error.column): \(error.reason.explanation)")
+        }
+    }
+
+    /// The user context flags. What is not given stays unknown: rules needing it are not checked.
+    static func userContext(_ arguments: ParsedArguments) throws -> UserContext {
         var traits: [String: String] = [:]
         for entry in arguments.all("trait") {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
@@ -95,14 +136,15 @@ struct BucketSetup {
             }
             installedAt = milliseconds
         }
-        context = UserContext(platform: arguments.value("platform"), country: arguments.value("country"),
-                              appVersion: arguments.value("app-version"), traits: traits, installedAtMs: installedAt)
+        return UserContext(platform: arguments.value("platform"), country: arguments.value("country"),
+                           appVersion: arguments.value("app-version"), traits: traits, installedAtMs: installedAt)
     }
 
-    /// Eligibility rules for `user` (empty without a bundle), and the first that failed.
-    func rules(for user: String) -> (outcomes: [RuleOutcome], failed: RuleOutcome?) {
-        guard let definition else { return ([], nil) }
-        let outcomes = Eligibility.evaluate(definition, userID: user, context: context)
-        return (outcomes, outcomes.first { !$0.passed })
+    /// Eligibility rules for `user` (empty without a bundle), the first that failed, and the
+    /// verdict (eligible when there is no bundle to check).
+    func rules(for user: String) -> (outcomes: [RuleOutcome], failed: RuleOutcome?, verdict: EligibilityVerdict) {
+        guard let definition else { return ([], nil, .eligible) }
+        let (outcomes, verdict) = Eligibility.verdict(definition, userID: user, context: context)
+        return (outcomes, verdict.failedRule, verdict)
     }
 }

@@ -8,8 +8,9 @@ enum BundleDiffCommand {
     ]
 
     static let flags = [
-        FlagSpec("format", value: "FORMAT", "text, json (changes and notes) or patch (RFC 6902 JSON Patch turning OLD into NEW)",
-                 completion: .choices(["text", "json", "patch"]), default: "text"),
+        FlagSpec("format", value: "FORMAT", "text, json (changes and notes), patch (RFC 6902 JSON Patch turning OLD into NEW) or markdown (a pull-request comment)",
+                 completion: .choices(["text", "json", "patch", "markdown"]), default: "text"),
+        FlagSpec("fail-on-switch", value: "PERCENT", "CI gate: exit 1 only when a running experiment moves more than PERCENT of its users to another variant, else 0"),
         FlagSpec("stat", "Print only a summary: changes per section"),
         FlagSpec("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", repeatable: true),
     ] + LiveBundleConnection.flags
@@ -46,6 +47,8 @@ enum BundleDiffCommand {
         let old = try load(oldPath)
         let new = try load(newPath)
         let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
+        let threshold = try BundleDiffGate.threshold(arguments)
+        let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
         let out = invocation.stdout
         if arguments.has("stat") {
             writeStat(diff, to: out)
@@ -53,9 +56,11 @@ enum BundleDiffCommand {
             switch arguments.value("format") ?? "text" {
             case "json": writeJSON(diff, to: out)
             case "patch": writePatch(diff, to: out)
+            case "markdown": DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)
             default: writeText(diff, style: invocation.options.stdoutStyle, to: out)
             }
         }
+        if let threshold { return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) }
         return diff.isEmpty ? .success : .negative
     }
 
@@ -145,7 +150,7 @@ enum BundleDiffCommand {
         out.writeLine(first ? "]" : "\n]")
     }
 
-    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?}]}`.
+    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?, experiment?}]}`.
     static func writeJSON(_ diff: BundleDiff, to out: OutputSink) {
         let changes: [JSONValue] = diff.changes.map { change in
             var object = JSONObject()
@@ -165,6 +170,7 @@ enum BundleDiffCommand {
             object["message"] = .string(note.message)
             if let share = note.share { object["share"] = .decimal(share) }
             if let buckets = note.buckets { object["buckets"] = .integer(buckets) }
+            if let experiment = note.experiment { object["experiment"] = .string(experiment) }
             return .object(object)
         }
         let document: JSONValue = .object(JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))]))

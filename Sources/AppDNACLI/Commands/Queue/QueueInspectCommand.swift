@@ -14,6 +14,7 @@ enum QueueInspectCommand {
         FlagSpec("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)"),
         FlagSpec("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)"),
         FlagSpec("now", value: "TIME", "The time ages and the 7-day horizon are measured from (default: now)"),
+        FlagSpec("bundle", value: "FILE", "Audit experiment exposures: recompute each event's variants from this config bundle", completion: .file),
         FlagSpec("json", "Print one JSON document (with --events: one JSON object per line)"),
     ]
 
@@ -25,6 +26,12 @@ enum QueueInspectCommand {
     on the device), _sdk_events_dropped totals, duplicate event_ids, consent-false events, the \
     size against the SDK's caps (10000 events, 5 MB), and every event the ingest API would \
     reject, with the reason.
+    With --bundle FILE, also audits experiment exposures: for every live event with \
+    context.experiment_exposures, the variant FILE assigns to the event's user (user_id, else \
+    anon_id; platform, country and app version from the event) is recomputed as devices do, \
+    and each exposure that disagrees is listed with the most likely cause: \
+    blank-salt-old-ios, user-id-not-normalised, bundle-version, experiment-missing, \
+    experiment-not-running, not-eligible or unexplained.
     PATH is an iOS pending_events.json (a JSON array, or NDJSON with a legacy first line, \
     tombstone lines and a cut-off last line), an Android appdna_events.db (SQLite; events still \
     in its -wal count) or ai.appdna.sdk.xml, or a directory (a device container dump) searched \
@@ -37,6 +44,8 @@ enum QueueInspectCommand {
     static let examples = [
         ExampleSpec("appdna queue inspect pending_events.json", "Summarise an iOS queue."),
         ExampleSpec("appdna queue inspect device-dump/ --json", "Find and summarise every queue in a container dump, as JSON."),
+        ExampleSpec("appdna queue inspect pending_events.json --bundle appdna-config.json",
+                    "Did the device get the variants the bundle assigns?"),
         ExampleSpec("appdna queue inspect appdna_events.db --events --name purchase_completed --since 2026-02-18",
                     "List the purchases queued since 18 February."),
     ]
@@ -49,16 +58,21 @@ enum QueueInspectCommand {
         let listing = arguments.has("events") || arguments.has("name") || arguments.has("user")
             || arguments.has("since") || arguments.has("until")
         if listing {
+            if arguments.has("bundle") {
+                throw Failure(.usage, "--bundle audits exposures in the summary; it does not go with --events or its filters")
+            }
             let filter = try EventFilter(arguments)
             let unreadable = try QueueEventList.write(sources, filter: filter, json: arguments.has("json"), invocation: invocation)
             if unreadable && status == .success { status = .malformedInput }
             return status
         }
-        let summary = try QueueInspector(now: now).inspect(sources)
+        let inspector = QueueInspector(now: now)
+        inspector.exposureAudit = try ExposureAuditReport.audit(arguments)
+        let summary = try inspector.inspect(sources)
         if arguments.has("json") {
-            QueueInspectReport.writeJSON(summary, to: invocation.stdout)
+            QueueInspectReport.writeJSON(summary, audit: inspector.exposureAudit, to: invocation.stdout)
         } else {
-            QueueInspectReport.writeText(summary, invocation: invocation)
+            QueueInspectReport.writeText(summary, audit: inspector.exposureAudit, invocation: invocation)
         }
         if summary.unreadable > 0 && status == .success { status = .malformedInput }
         return status

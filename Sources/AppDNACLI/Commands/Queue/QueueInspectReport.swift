@@ -8,7 +8,7 @@ enum QueueInspectReport {
 
     // MARK: - text
 
-    static func writeText(_ summary: QueueSummary, invocation: Invocation) {
+    static func writeText(_ summary: QueueSummary, audit: ExposureAudit? = nil, invocation: Invocation) {
         let style = invocation.options.stdoutStyle
         var rows: [(String, String)] = []
         for source in summary.sources {
@@ -82,6 +82,7 @@ enum QueueInspectReport {
             let more = summary.rejectedCount - min(summary.rejected.count, textListLimit)
             if more > 0 { rows.append(("", "… and \(more) more (--json lists up to 1000; --events shows each)")) }
         }
+        if let audit { rows += ExposureAuditReport.rows(audit, style: style, limit: textListLimit) }
         let width = rows.map(\.0.count).max() ?? 0
         for (label, value) in rows {
             if label.isEmpty && value.isEmpty { invocation.stdout.writeLine(); continue }
@@ -246,8 +247,13 @@ enum QueueInspectReport {
         return .object(object)
     }
 
-    static func writeJSON(_ summary: QueueSummary, to sink: OutputSink) {
-        sink.write(JSONWriter(indent: 2).write(json(summary)))
+    static func writeJSON(_ summary: QueueSummary, audit: ExposureAudit? = nil, to sink: OutputSink) {
+        var document = json(summary)
+        if let audit, case .object(var object) = document {
+            object["exposure_audit"] = ExposureAuditReport.json(audit)
+            document = .object(object)
+        }
+        sink.write(JSONWriter(indent: 2).write(document))
         sink.writeLine()
     }
 }

@@ -1,0 +1,129 @@
+import AppDNACore
+
+/// `bucket USER --bundle FILE` without an experiment: every experiment of the bundle for that
+/// user, in bundle order, as an aligned table or a JSON array of the single-experiment
+/// documents. With USER '-', one row per user and experiment from ids on stdin, streamed.
+enum BucketAllExperiments {
+    static func run(_ invocation: Invocation, user: String) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        if arguments.has("variants") {
+            throw Failure(.usage, "--variants and --bundle both give the variants; use one")
+        }
+        if arguments.has("summary") {
+            throw Failure(.usage, "--summary counts one experiment: give EXPERIMENT")
+        }
+        if let salt = arguments.operand(2) {
+            throw Failure(.usage, "SALT '\(salt)' needs an EXPERIMENT; without one every experiment of the bundle is shown")
+        }
+        let setups = try experiments(arguments)
+        if user == "-" {
+            return try writeBatch(invocation, setups: setups)
+        }
+        if arguments.has("json") {
+            let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: arguments.has("explain"))) }
+            invocation.stdout.write(JSONWriter(indent: 2).write(.array(documents)))
+            invocation.stdout.writeLine()
+            return .success
+        }
+        writeTable(invocation, setups: setups, user: user)
+        return .success
+    }
+
+    /// One setup per experiment of the bundle, in the bundle's order.
+    static func experiments(_ arguments: ParsedArguments) throws -> [BucketSetup] {
+        let path = arguments.value("bundle")!
+        let document = try BucketSetup.readBundle(path)
+        guard let map = BundleExperiments.map(in: document.root) else {
+            throw Failure(.malformedInput, "\(path): the bundle has no experiments")
+        }
+        let scheme = BucketSetup.scheme(arguments)
+        let context = try BucketSetup.userContext(arguments)
+        return map.members.filter { $0.value.kind == .object }.map { member in
+            BucketSetup(scheme: scheme, definition: ExperimentDefinition(id: member.key, node: member.value), context: context)
+        }
+    }
+
+    /// The verdict column: `yes`, `no: RULE (detail)`, `unknown: RULE (--flag), …`.
+    static func verdictCell(_ verdict: EligibilityVerdict) -> String {
+        switch verdict {
+        case .eligible: return "yes"
+        case .notEligible(let failed): return "no: \(failed.rule) (\(failed.detail))"
+        case .unknown(let unchecked):
+            return "unknown: " + unchecked.map { "\($0.rule) (\($0.settledBy ?? "?"))" }.joined(separator: ", ")
+        }
+    }
+
+    static func writeTable(_ invocation: Invocation, setups: [BucketSetup], user: String) {
+        var rows: [[String]] = [["EXPERIMENT", "STATUS", "BUCKET", "VARIANT", "ELIGIBLE"]]
+        for setup in setups {
+            let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
+            let verdict = setup.rules(for: user).verdict
+            let variant = BucketReport.variant(setup: setup, bucket: assignment.bucket, verdict: verdict)
+            rows.append([setup.experiment, setup.definition?.status ?? "(none)", "\(assignment.bucket)", variant ?? "-", verdictCell(verdict)])
+        }
+        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        for row in rows {
+            // The last column is not padded: no trailing spaces.
+            let cells = row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(widths[$0.offset]) }
+            invocation.stdout.writeLine(cells.joined(separator: "  "))
+        }
+    }
+
+    /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row.
+    /// Memory stays flat: one line in, rows out, nothing kept.
+    static func writeBatch(_ invocation: Invocation, setups: [BucketSetup]) throws -> ExitStatus {
+        let format = BucketBatch.Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
+        let out = invocation.stdout
+        let names = setups.map { Array($0.experiment.utf8) }
+        var invalid = BucketBatch.InvalidLines()
+        if format == .csv { out.write("user,experiment,hash,bucket,variant,eligible\n") }
+        try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
+            guard BucketBatch.isValidUTF8(line) else {
+                invalid.add(number)
+                return !out.isBroken
+            }
+            let user = String(decoding: line, as: UTF8.self)
+            for (index, setup) in setups.enumerated() {
+                let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
+                let verdict = setup.rules(for: user).verdict
+                let variant = BucketReport.variant(setup: setup, bucket: assignment.bucket, verdict: verdict)
+                let eligible: String
+                switch verdict {
+                case .eligible: eligible = "yes"
+                case .notEligible: eligible = "no"
+                case .unknown: eligible = "unknown"
+                }
+                out.withBuffer { buffer in
+                    switch format {
+                    case .tsv, .csv:
+                        let separator: UInt8 = format == .tsv ? 9 : 44
+                        BucketBatch.appendField(line, format: format, to: &buffer)
+                        buffer.append(separator)
+                        names[index].withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &buffer) }
+                        buffer.append(separator)
+                        BucketBatch.appendDecimal(UInt64(assignment.hash), to: &buffer)
+                        buffer.append(separator)
+                        BucketBatch.appendDecimal(UInt64(assignment.bucket), to: &buffer)
+                        buffer.append(separator)
+                        if let variant {
+                            Array(variant.utf8).withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &buffer) }
+                        } else if format == .tsv {
+                            buffer.append(45)
+                        }
+                        buffer.append(separator)
+                        buffer.append(contentsOf: eligible.utf8)
+                    case .ndjson:
+                        let object: JSONObject = ["user": .string(user), "experiment": .string(setup.experiment),
+                                                  "hash": .integer(assignment.hash), "bucket": .integer(assignment.bucket),
+                                                  "variant": variant.map(JSONValue.string) ?? .null,
+                                                  "eligible": BucketReport.eligibleJSON(verdict)]
+                        buffer.append(contentsOf: JSONWriter().write(.object(object)))
+                    }
+                    buffer.append(10)
+                }
+            }
+            return !out.isBroken
+        }
+        return invalid.report(invocation)
+    }
+}

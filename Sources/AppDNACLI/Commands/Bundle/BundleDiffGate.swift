@@ -1,0 +1,35 @@
+import AppDNACore
+
+/// `bundle diff --fail-on-switch PERCENT`: a CI gate. Exit 1 when an experiment running in both
+/// bundles would move more than PERCENT of its users to another variant, else 0 whatever else
+/// changed.
+enum BundleDiffGate {
+    /// `10`, `10%` or `2.5`: a number from 0 to 100.
+    static func threshold(_ arguments: ParsedArguments) throws -> Double? {
+        guard let text = arguments.value("fail-on-switch") else { return nil }
+        let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let value = Double(digits), value.isFinite, (0...100).contains(value) else {
+            throw Failure(.usage, "--fail-on-switch takes a percentage from 0 to 100 (e.g. 5 or 5%), not '\(text)'")
+        }
+        return value
+    }
+
+    /// The exit status, with one stderr line per experiment over the threshold.
+    static func status(_ switching: [SwitchingShare], threshold: Double, invocation: Invocation) -> ExitStatus {
+        let over = switching.filter { $0.running && $0.exceeds(percent: threshold) }
+        for entry in over {
+            invocation.io.stderr.writeLine("appdna: --fail-on-switch \(number(threshold))%: \"\(entry.experiment)\" moves \(percentText(entry.share)) of its users to another variant")
+        }
+        return over.isEmpty ? .success : .negative
+    }
+
+    static func percentText(_ share: Double) -> String {
+        let value = (share * 10_000).rounded() / 100
+        return number(value) + "%"
+    }
+
+    /// 20 rather than 20.0; 12.5 as it is.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

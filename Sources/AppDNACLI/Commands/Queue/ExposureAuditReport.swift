@@ -1,0 +1,59 @@
+import AppDNACore
+
+/// The exposure audit's part of `queue inspect --bundle`: a summary line and the mismatches in
+/// queue order (text), or the `exposure_audit` JSON field (README; only ever added to).
+enum ExposureAuditReport {
+    /// The `--bundle FILE` the audit compares with, read once.
+    static func audit(_ arguments: ParsedArguments) throws -> ExposureAudit? {
+        guard let path = arguments.value("bundle") else { return nil }
+        let document = try BucketSetup.readBundle(path)
+        return ExposureAudit(bundle: document.root)
+    }
+
+    /// "blank-salt-old-ios 1, bundle-version 2" in the fixed order of causes.
+    static func causeList(_ audit: ExposureAudit) -> String {
+        ExposureAudit.Cause.allCases.compactMap { cause in audit.causeCounts[cause].map { "\(cause.rawValue) \($0)" } }.joined(separator: ", ")
+    }
+
+    static func rows(_ audit: ExposureAudit, style: Styler, limit: Int) -> [(String, String)] {
+        var summary = "\(audit.checked) exposure\(audit.checked == 1 ? "" : "s") checked against bundle_version \(audit.bundleVersion ?? "-"): \(audit.agreeing) agree"
+        if audit.mismatchCount == 0 {
+            summary += ", none disagree"
+        } else {
+            summary += ", " + style.apply(.red, "\(audit.mismatchCount) disagree") + " (" + causeList(audit) + ")"
+        }
+        if audit.skipped > 0 { summary += "; \(audit.skipped) skipped (no user id or no exp)" }
+        var rows = [("exposure audit", summary)]
+        for mismatch in audit.mismatches.prefix(limit) {
+            rows.append(("", "\(mismatch.eventID ?? "(no event_id)") (\(mismatch.location)): \(mismatch.experiment) recorded \(mismatch.recorded ?? "none"), "
+                         + "expected \(mismatch.expected ?? "none"): \(style.apply(.yellow, mismatch.cause.rawValue)): \(mismatch.detail)"))
+        }
+        let more = audit.mismatchCount - min(audit.mismatches.count, limit)
+        if more > 0 { rows.append(("", "… and \(more) more (--json lists up to 1000)")) }
+        return rows
+    }
+
+    static func json(_ audit: ExposureAudit) -> JSONValue {
+        [
+            "bundle_version": audit.bundleVersion.map(JSONValue.string) ?? .null,
+            "checked": .integer(audit.checked),
+            "agreeing": .integer(audit.agreeing),
+            "disagreeing": .integer(audit.mismatchCount),
+            "skipped": .integer(audit.skipped),
+            "by_cause": .array(ExposureAudit.Cause.allCases.compactMap { cause in
+                audit.causeCounts[cause].map { ["cause": .string(cause.rawValue), "count": .integer($0)] }
+            }),
+            "mismatches": .array(audit.mismatches.map { mismatch in
+                var entry = QueueInspectReport.locationJSON(mismatch.location)
+                entry["event_id"] = mismatch.eventID.map(JSONValue.string) ?? .null
+                entry["experiment"] = .string(mismatch.experiment)
+                entry["recorded"] = mismatch.recorded.map(JSONValue.string) ?? .null
+                entry["expected"] = mismatch.expected.map(JSONValue.string) ?? .null
+                entry["cause"] = .string(mismatch.cause.rawValue)
+                entry["detail"] = .string(mismatch.detail)
+                return .object(entry)
+            }),
+            "mismatches_not_listed": .integer(audit.mismatchesNotListed),
+        ]
+    }
+}

@@ -1,0 +1,247 @@
+/// The exposure audit of `queue inspect --bundle`: for every live event carrying
+/// `context.experiment_exposures`, recompute the variant the bundle assigns to the event's user
+/// (`user.user_id`, else `user.anon_id`; platform, country and app version from `device`) the
+/// way devices do (`sdk` scheme), and explain each exposure that disagrees with the most likely
+/// cause. Counts are exact; the list of mismatches is capped, so memory stays flat.
+public final class ExposureAudit {
+    /// Why a recorded exposure differs from what the bundle assigns, most specific first.
+    public enum Cause: String, Sendable, CaseIterable {
+        /// The old iOS SDK (<= 1.0.69) hashed a blank salt literally ("exp..user"), and that
+        /// hash gives the recorded variant.
+        case blankSaltOldIOS = "blank-salt-old-ios"
+        /// The user id is not NFC or has white space around it, and its normalised, trimmed
+        /// form gives the recorded variant.
+        case userIDNotNormalised = "user-id-not-normalised"
+        /// The event's `device.bundle_version` is not the file's: the device ran another bundle.
+        case bundleVersion = "bundle-version"
+        case experimentMissing = "experiment-missing"
+        case experimentNotRunning = "experiment-not-running"
+        /// A rule the event settles (platform, country, app version, traffic allocation) fails.
+        case notEligible = "not-eligible"
+        case unexplained
+    }
+
+    public struct Mismatch: Sendable {
+        public let eventID: String?
+        /// Where the event is; set by the thread that knows line numbers.
+        public internal(set) var location: QueueLocation
+        public let experiment: String
+        public let recorded: String?
+        public let expected: String?
+        public let cause: Cause
+        public let detail: String
+    }
+
+    /// One experiment of the bundle, ready for many users: the hashed string's fixed part laid
+    /// out once, and the context rules of the last context seen (a device's events share it).
+    final class Prepared {
+        let definition: ExperimentDefinition
+        let allocation: VariantAllocation
+        var bucketer: BatchBucketer
+        var cachedContext: (platform: String?, country: String?, appVersion: String?)?
+        var cachedAdmits = false
+
+        init(_ definition: ExperimentDefinition) {
+            self.definition = definition
+            allocation = definition.allocation
+            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation)
+        }
+
+        /// Whether no context rule (status, platform, targeting) fails in this context.
+        func contextAdmits(_ context: UserContext) -> Bool {
+            if let cached = cachedContext, cached.platform == context.platform, cached.country == context.country,
+               cached.appVersion == context.appVersion {
+                return cachedAdmits
+            }
+            cachedAdmits = !Eligibility.contextRules(definition, context: context).contains(where: \.failed)
+            cachedContext = (context.platform, context.country, context.appVersion)
+            return cachedAdmits
+        }
+
+        /// The SDK bucket of `user`, without building the hashed string.
+        func bucket(_ user: String) -> UInt32 {
+            var user = user
+            return user.withUTF8 { bytes in bucketer.assign(UnsafeRawBufferPointer(bytes)).bucket }
+        }
+    }
+
+    /// The verdicts on one event's exposures.
+    public struct LineResult: Sendable {
+        var checked = 0, agreeing = 0, skipped = 0
+        var mismatches: [Mismatch] = []
+    }
+
+    public let bundleVersion: String?
+    let definitions: [String: ExperimentDefinition]
+    let listLimit: Int
+    /// Judges events on this thread (the general path and non-NDJSON queues).
+    private lazy var judge = makeJudge()
+
+    /// Exposures compared with the bundle.
+    public private(set) var checked = 0
+    public private(set) var agreeing = 0
+    /// Exposures that could not be compared: no user id on the event, or no `exp` string.
+    public private(set) var skipped = 0
+    public private(set) var mismatchCount = 0
+    /// The first `listLimit` mismatches, in queue order.
+    public private(set) var mismatches: [Mismatch] = []
+    public private(set) var causeCounts: [Cause: Int] = [:]
+
+    /// `root` is a config bundle of either shape.
+    public init(bundle root: JSONNode, listLimit: Int = 1000) {
+        bundleVersion = root["bundle_version"]?.numberText
+        var definitions: [String: ExperimentDefinition] = [:]
+        if let map = BundleExperiments.map(in: root) {
+            for member in map.members where member.value.kind == .object {
+                definitions[member.key] = ExperimentDefinition(id: member.key, node: member.value)
+            }
+        }
+        self.definitions = definitions
+        self.listLimit = listLimit
+    }
+
+    public var mismatchesNotListed: Int { mismatchCount - mismatches.count }
+
+    /// A judge for one thread (its caches and scratch buffers are its own).
+    func makeJudge() -> Judge {
+        Judge(bundleVersion: bundleVersion, experiments: definitions.mapValues(Prepared.init))
+    }
+
+    /// One live event.
+    public func audit(event: JSONNode, location: QueueLocation) {
+        if let result = judge.judge(event: event) { add(result, location: location) }
+    }
+
+    /// Adds one live event's verdicts, in queue order.
+    func add(_ result: LineResult, location: QueueLocation) {
+        checked += result.checked
+        agreeing += result.agreeing
+        skipped += result.skipped
+        for var mismatch in result.mismatches {
+            mismatchCount += 1
+            causeCounts[mismatch.cause, default: 0] += 1
+            if mismatches.count < listLimit {
+                mismatch.location = location
+                mismatches.append(mismatch)
+            }
+        }
+    }
+}
+
+extension ExposureAudit {
+    /// Judges events against the bundle: one per thread.
+    final class Judge {
+        static let key = Array("experiment_exposures".utf8)
+        let bundleVersion: String?
+        let experiments: [String: Prepared]
+
+        init(bundleVersion: String?, experiments: [String: Prepared]) {
+            self.bundleVersion = bundleVersion
+            self.experiments = experiments
+        }
+
+        /// A line a worker's parser has just parsed (`box`): no second parse.
+        func judge(line: UnsafeRawBufferPointer, parsedBy box: LineParserBox) -> LineResult? {
+            guard ByteSearch.find(Self.key, in: line) != nil else { return nil }
+            return judge(event: box.document(line).root)
+        }
+
+        /// nil when the event carries no exposures.
+        func judge(event: JSONNode) -> LineResult? {
+            guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return nil }
+            var result = LineResult()
+            let user = event["user"]
+            guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
+                result.skipped = exposures.count
+                return result
+            }
+            let device = event["device"]
+            let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
+                                      appVersion: device?["app_version"]?.string)
+            for exposure in exposures.elements {
+                guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
+                let recorded = exposure["variant"]?.string
+                result.checked += 1
+                guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
+                                          device: device) else {
+                    result.agreeing += 1
+                    continue
+                }
+                result.mismatches.append(Mismatch(eventID: event["event_id"]?.string, location: QueueLocation(path: ""), experiment: experiment,
+                                                  recorded: recorded, expected: finding.expected, cause: finding.cause, detail: finding.detail))
+            }
+            return result
+        }
+
+        /// nil when the recorded variant is what the bundle assigns; else the expected variant and why.
+        func judge(experiment: String, recorded: String?, userID: String, context: UserContext,
+                   device: JSONNode?) -> (expected: String?, cause: Cause, detail: String)? {
+            // Read only when explaining a mismatch: most exposures agree.
+            var eventVersion: String? { device?["bundle_version"]?.numberText }
+            var sdkVersion: String? { device?["sdk_version"]?.string }
+            var otherBundle: Bool { eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false }
+            var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
+            guard let prepared = experiments[experiment] else {
+                return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
+                    : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
+            }
+            // The fast path decides without wording any rule (or copying the definition): most
+            // exposures agree.
+            var mayAssign = prepared.contextAdmits(context)
+            if mayAssign, prepared.definition.trafficAllocation != nil,
+               let allocation = Eligibility.allocationState(prepared.definition, userID: userID, context: context) {
+                mayAssign = allocation.state != .failed
+            }
+            let bucket = prepared.bucket(userID)
+            let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
+            if recorded == expected { return nil }
+
+            let definition = prepared.definition
+
+            if definition.status != "running" {
+                return otherBundle ? (expected, .bundleVersion, versions + " (the experiment is \(definition.status ?? "without status") in the file)")
+                    : (expected, .experimentNotRunning, "the experiment is \(definition.status ?? "without status") in the bundle")
+            }
+            if let recorded {
+                // Exact hypotheses first: each recomputes the hash the way a known bug would.
+                if BucketingScheme.isBlank(definition.salt), context.platform?.lowercased() == "ios",
+                   sdkVersion.map({ Self.isAtMost($0, [1, 0, 69]) }) ?? true {
+                    let literal = "\(experiment).\(definition.salt).\(userID)"
+                    if prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000) == recorded {
+                        return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
+                    }
+                }
+                for form in Self.normalisedForms(userID) where !form.utf8.elementsEqual(userID.utf8) {
+                    let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
+                    if prepared.allocation.variant(forBucket: hash) == recorded {
+                        return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
+                    }
+                }
+            }
+            if otherBundle {
+                return (expected, .bundleVersion, versions)
+            }
+            if let failed = Eligibility.evaluate(definition, userID: userID, context: context).first(where: \.failed) {
+                return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
+            }
+            return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
+        }
+
+        /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared
+        /// by bytes: Swift's `==` calls NFC and NFD spellings equal, but their hashes differ.
+        static func normalisedForms(_ id: String) -> [String] {
+            let trimmed = PortabilityHazards.trimWhitespace(id)
+            var forms: [String] = []
+            for form in [UnicodeForms.nfc(id), trimmed, UnicodeForms.nfc(trimmed)] where !forms.contains(where: { $0.utf8.elementsEqual(form.utf8) }) {
+                forms.append(form)
+            }
+            return forms
+        }
+
+        /// Whether dotted version `text` is at most `limit` (a version that cannot be read is not).
+        static func isAtMost(_ text: String, _ limit: [Int]) -> Bool {
+            guard let parts = Targeting.versionParts(text) else { return false }
+            return Targeting.compareVersions(parts, limit) <= 0
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Golden cases for SDK ports (`bucket --vectors`): inputs that have tripped real ports —
+/// non-ASCII ids in NFC and NFD, emoji, white space, blank and whitespace salts, weights that
+/// truncate, traffic allocation — plus generated cases, each with the exact hashed string,
+/// hash, bucket and variant under both schemes. The same seed gives the same cases.
+public enum GoldenVectors {
+    public struct Case: Sendable {
+        public let name: String
+        public let user: String
+        public let experiment: String
+        public let salt: String
+        public let variants: [(variant: String, weight: Double)]
+        public let trafficAllocation: Double?
+    }
+
+    /// The fixed cases, one per hazard, always first.
+    public static let fixed: [Case] = [
+        Case(name: "ascii", user: "user_12345", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "non-ascii user id, NFC (precomposed e-acute)", user: "caf\u{E9}-user", experiment: "onboarding-v2", salt: "s1",
+             variants: [("control", 0.5), ("streamlined", 0.5)], trafficAllocation: nil),
+        Case(name: "non-ascii user id, NFD (e + combining acute)", user: "cafe\u{301}-user", experiment: "onboarding-v2", salt: "s1",
+             variants: [("control", 0.5), ("streamlined", 0.5)], trafficAllocation: nil),
+        Case(name: "CJK user id", user: "\u{65E5}\u{672C}\u{8A9E}\u{30E6}\u{30FC}\u{30B6}\u{30FC}", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "emoji user id (4-byte UTF-8, surrogate pairs in UTF-16)", user: "\u{1F680}user\u{1F98E}", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "user id with leading and trailing white space (hashed as is)", user: " user_12345\t", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "blank salt (sdk hashes the experiment id instead)", user: "user_12345", experiment: "pricing-test", salt: "",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "whitespace-only salt (sdk hashes the experiment id instead)", user: "user_12345", experiment: "pricing-test", salt: " \t",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+        Case(name: "truncating weights (0.57 * 10000 = 5699.999... counts as 5699)", user: "user-4321", experiment: "checkout-cta", salt: "c7",
+             variants: [("control", 0.43), ("treatment", 0.57)], trafficAllocation: nil),
+        Case(name: "three variants, 1/3 each (truncated to 3333 buckets; the last takes the rest)", user: "user-4321", experiment: "checkout-cta", salt: "c7",
+             variants: [("a", 1.0 / 3), ("b", 1.0 / 3), ("c", 1.0 / 3)], trafficAllocation: nil),
+        Case(name: "traffic allocation 0.25", user: "user_12345", experiment: "holdout-test", salt: "h1",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: 0.25),
+        Case(name: "traffic allocation 0.75", user: "anon-7f3d", experiment: "holdout-test", salt: "h1",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: 0.75),
+        Case(name: "empty user id", user: "", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
+             variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
+    ]
+
+    /// The fixed cases, then `count` generated from `seed`.
+    public static func cases(count: Int, seed: UInt64) -> [Case] {
+        var random = SplitMixGenerator(seed: seed)
+        let pieces = ["user", "u", "anon-", "caf\u{E9}", "cafe\u{301}", "\u{1F680}", "\u{00DF}", "\u{4E2D}", " ", "\t", "-", "_", ".", "42", "Z"]
+        let saltPieces = ["", " ", "a8f3", "s", "\u{E9}", "x9"]
+        let weightSets: [[Double]] = [[0.5, 0.5], [0.43, 0.57], [0.1, 0.2, 0.7], [1.0 / 3, 1.0 / 3, 1.0 / 3], [0.29, 0.71], [1]]
+        var generated: [Case] = []
+        for index in 0..<count {
+            var user = ""
+            for _ in 0..<(1 + random.next(below: 5)) { user += pieces[random.next(below: pieces.count)] }
+            user += String(random.next(below: 100_000))
+            let experiment = "exp-\(random.next(below: 1000))"
+            var salt = ""
+            for _ in 0..<random.next(below: 3) { salt += saltPieces[random.next(below: saltPieces.count)] }
+            let weights = weightSets[random.next(below: weightSets.count)]
+            let allocationChoices: [Double?] = [nil, nil, 0.5, 0.1, 0.99]
+            generated.append(Case(name: "generated \(index + 1)", user: user, experiment: experiment, salt: salt,
+                                  variants: weights.enumerated().map { ("v\($0.offset)", $0.element) },
+                                  trafficAllocation: allocationChoices[random.next(below: allocationChoices.count)]))
+        }
+        return fixed + generated
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood): a tiny, well-mixed generator whose sequence is fixed by
+/// its seed, so `--vectors --seed S` prints the same cases on every machine.
+public struct SplitMixGenerator {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// 0 ..< bound (bound > 0); the tiny modulo bias does not matter for test inputs.
+    public mutating func next(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
