@@ -7,7 +7,7 @@ public final class PthreadLock: @unchecked Sendable {
     deinit { pthread_mutex_destroy(&mutex) }
 
     /// Runs `body` holding the lock.
-    public func locked<T>(_ body: () throws -> T) rethrows -> T {
+    public func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return try body()
