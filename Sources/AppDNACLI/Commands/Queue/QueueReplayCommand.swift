@@ -145,20 +145,9 @@ enum QueueReplayCommand {
         }
 
         // Confirmation.
-        if !arguments.has("yes") {
-            let question = "Send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") in \(plan.batches) batch\(plan.batches == 1 ? "" : "es") to \(HTTPURL(url)?.hostAndPort ?? url) with the key \(key.masked)?"
-            let interactive = invocation.io.stdinIsTerminal && invocation.io.stderr.isTerminal && !invocation.options.noInput
-            guard interactive else {
-                throw Failure(.usage, "would send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") to \(HTTPURL(url)?.hostAndPort ?? url), but there is no terminal to confirm on\(invocation.options.noInput ? " (--no-input)" : ""): nothing was sent",
-                              hint: "add --yes to send without asking, or --dry-run to see the plan only")
-            }
-            invocation.io.stderr.write(question + " [y/N] ")
-            invocation.io.stderr.flush()
-            let answer = readAnswer(invocation.io.stdinDescriptor).lowercased()
-            guard answer == "y" || answer == "yes" else {
-                invocation.note("nothing sent")
-                return .negative
-            }
+        if !arguments.has("yes"), try !confirmed(plan, url: url, key: key, invocation: invocation) {
+            invocation.note("nothing sent")
+            return .negative
         }
 
         // Send: the engine takes the lock, re-reads the journal under it and streams the queues again.
@@ -188,6 +177,21 @@ enum QueueReplayCommand {
             return ExitStatus(stop.kind)
         }
         return outcome.undelivered > 0 || outcome.deadLettered > 0 || plan.hasUndeliverableSkips ? .negative : .success
+    }
+
+    /// Asks on the terminal whether to send; without a terminal (or with --no-input) nothing is
+    /// sent and the status is 64.
+    static func confirmed(_ plan: ReplayPlan, url: String, key: APIKey, invocation: Invocation) throws -> Bool {
+        let question = "Send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") in \(plan.batches) batch\(plan.batches == 1 ? "" : "es") to \(HTTPURL(url)?.hostAndPort ?? url) with the key \(key.masked)?"
+        let interactive = invocation.io.stdinIsTerminal && invocation.io.stderr.isTerminal && !invocation.options.noInput
+        guard interactive else {
+            throw Failure(.usage, "would send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") to \(HTTPURL(url)?.hostAndPort ?? url), but there is no terminal to confirm on\(invocation.options.noInput ? " (--no-input)" : ""): nothing was sent",
+                          hint: "add --yes to send without asking, or --dry-run to see the plan only")
+        }
+        invocation.io.stderr.write(question + " [y/N] ")
+        invocation.io.stderr.flush()
+        let answer = readAnswer(invocation.io.stdinDescriptor).lowercased()
+        return answer == "y" || answer == "yes"
     }
 
     /// The end of a run that SIGINT or SIGTERM stopped: the usual summary (or JSON) for what
@@ -368,60 +372,5 @@ extension String {
         while let first = text.first, first == " " || first == "\t" || first == "\r" { text = text.dropFirst() }
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
         return String(text)
-    }
-}
-
-/// `[#########...........]  1200/5000 events` on a terminal stderr, at most ten times a second.
-/// Thread-safe: workers update it and print notes above it while the main thread clears it.
-final class ProgressBar: @unchecked Sendable {
-    let total: Int
-    let enabled: Bool
-    let sink: OutputSink
-    private let lock = PthreadLock()
-    private var lastDraw: Int64 = 0
-    /// The bar as last drawn, "" when none is on screen.
-    private var shown = ""
-
-    init(total: Int, enabled: Bool, sink: OutputSink) {
-        self.total = total
-        self.enabled = enabled
-        self.sink = sink
-    }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        lock.locked {
-            let now = Deadline.now()
-            guard done >= total || now - lastDraw > 100_000_000 else { return }
-            lastDraw = now
-            let width = 30
-            let filled = total > 0 ? min(width, done * width / total) : width
-            let percent = total > 0 ? done * 100 / total : 100
-            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%"
-            sink.write("\r" + shown)
-            sink.flush()
-        }
-    }
-
-    /// Prints `line` on a line of its own above the bar, which is drawn again below it.
-    func interject(_ line: String) {
-        lock.locked {
-            if shown.isEmpty {
-                sink.writeLine(line)
-            } else {
-                sink.write("\r\u{1B}[K" + line + "\n" + "\r" + shown)
-            }
-            sink.flush()
-        }
-    }
-
-    func clear() {
-        guard enabled else { return }
-        lock.locked {
-            guard !shown.isEmpty else { return }
-            sink.write("\r\u{1B}[K")
-            sink.flush()
-            shown = ""
-        }
     }
 }
