@@ -8,7 +8,9 @@ public struct Deadline: Sendable {
     /// The budget it was made from, for messages ("within 60 s").
     public let budgetSeconds: Double
 
-    /// The clock it is measured on (a virtual one in tests).
+    /// The clock it is measured on (a virtual one in tests). `CurlTransport` hands
+    /// `nanoseconds` to curl's progress callback, which reads CLOCK_MONOTONIC: over curl, only
+    /// a deadline on the system clock means anything.
     public let clock: any Clock
 
     public init(secondsFromNow seconds: Double, clock: any Clock = SystemClock()) {
