@@ -1,9 +1,8 @@
-/// Threads without Foundation: a body run on a new pthread, joined by the caller. Shared with
-/// a `PthreadLock` and a `PthreadCondition` for the state the threads hand each other.
+/// pthreads without Foundation: `queue replay`'s senders and `webhook listen`'s connections.
 public enum ThreadSpawner {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
-    /// Starts `body` on a new thread; the caller must `join` it.
+    /// Starts `body` on a new thread; join it with `pthread_join`.
     public static func spawn(_ body: @escaping () -> Void) -> pthread_t {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
@@ -16,8 +15,8 @@ public enum ThreadSpawner {
         return thread
     }
 
-    /// Waits for `thread` to end.
-    public static func join(_ thread: pthread_t) {
-        pthread_join(thread, nil)
+    /// Starts `body` on a thread nobody joins (its resources go when it ends).
+    public static func spawnDetached(_ body: @escaping () -> Void) {
+        pthread_detach(spawn(body))
     }
 }
