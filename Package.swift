@@ -34,7 +34,7 @@ let package = Package(
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
         // Runs the built `appdna` binary as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer"]),
