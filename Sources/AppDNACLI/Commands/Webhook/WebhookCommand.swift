@@ -7,7 +7,7 @@ enum WebhookCommand {
 
     /// verify takes several secrets (rotation) and a body from --request; sign takes one
     /// secret and has no --request, so each command has its own specs of the same flags.
-    static let verifySecretFlags = [
+    static let secretFlags = [
         FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
                  details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
                  completion: .file, repeatable: true),
@@ -27,7 +27,7 @@ enum WebhookCommand {
         FlagSpec("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
                  details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
                  completion: .file),
-    ] + verifySecretFlags + [
+    ] + secretFlags + [
         FlagSpec("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)"),
         FlagSpec("json", "Print one JSON document"),
     ]
