@@ -5,21 +5,24 @@ import XCTest
 /// with a user's tmux), driven by keys and read back from the screen.
 final class TerminalSession {
     let tmux: String
-    let socket = "appdna-test-\(UUID().uuidString)"
+    /// The tmux server's socket, in the test's scratch directory so that it goes with it
+    /// (tmux leaves its socket file behind after kill-server).
+    let socket: String
     let prompt: String
 
     init(test: XCTestCase, command: [String], directory: URL, prompt: String = "$ ") throws {
         tmux = try requireTool("tmux")
         self.prompt = prompt
+        socket = directory.appendingPathComponent("tmux.sock").path
         let socket = socket, tmux = tmux
         // A fixed, wide screen; the shell gets a plain environment.
         // The tmux server forks from this first client and keeps its descriptors: they go to
         // /dev/null, and the client is started and reaped with posix_spawn/waitpid (Foundation's
         // Process never saw it end when a daemon outlived it).
-        let arguments = [tmux, "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-c", directory.path,
+        let arguments = [tmux, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-c", directory.path,
                          "env", "-i", "HOME=\(directory.path)", "PATH=/usr/bin:/bin", "TERM=xterm", "LANG=C.UTF-8"] + command
         guard Self.spawnDetached(arguments) == 0 else { throw XCTSkip("tmux could not start a session") }
-        test.addTeardownBlock { _ = try? runProgram(tmux, ["-L", socket, "kill-server"]) }
+        test.addTeardownBlock { _ = try? runProgram(tmux, ["-S", socket, "kill-server"]) }
         _ = try waitForScreen(timeout: 10) { $0.lines.contains { $0.hasPrefix(prompt) } }
     }
 
@@ -42,7 +45,7 @@ final class TerminalSession {
 
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
-        let result = try runProgram(tmux, ["-L", socket] + arguments)
+        let result = try runProgram(tmux, ["-S", socket] + arguments)
         guard result.status == 0 else {
             throw XCTSkip("tmux \(arguments.first ?? "") failed: \(result.stderr)")
         }
@@ -88,9 +91,18 @@ final class TerminalSession {
     /// Clears the screen and the line, types `text`, presses `keys`, and returns the screen once
     /// `expected` shows up (or after a few seconds, for the caller's assertions to report).
     func complete(_ text: String, keys: [String], until expected: String) throws -> Screen {
-        try run(["send-keys", "C-c"])
-        try run(["send-keys", "C-l"])
-        _ = try waitForScreen { $0.lines.first?.hasPrefix(prompt) == true && $0.inputLine.trimmingCharacters(in: .whitespaces).isEmpty }
+        // A fresh, empty line on a cleared screen (asked again if a busy shell missed the keys).
+        for _ in 0..<3 {
+            try run(["send-keys", "C-c"])
+            Thread.sleep(forTimeInterval: 0.1)
+            try run(["send-keys", "C-l"])
+            let cleared = try waitForScreen(timeout: 3) {
+                $0.lines.first?.hasPrefix(prompt) == true && $0.inputLine.trimmingCharacters(in: .whitespaces).isEmpty
+                    && $0.lines.dropFirst().allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
+            }
+            if cleared.lines.dropFirst().allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty })
+                && cleared.inputLine.trimmingCharacters(in: .whitespaces).isEmpty { break }
+        }
         try run(["send-keys", "-l", text])
         _ = try waitForScreen { $0.inputLine.hasPrefix(text) }
         for key in keys {
