@@ -32,6 +32,13 @@ final class ManPageLintTests: XCTestCase {
         XCTAssertFalse(rendered.contains("BSD"), String(lines.first ?? ""))
         XCTAssertTrue(lines.first?.hasPrefix("APPDNA(1)") == true)
         XCTAssertTrue(lines.last?.hasPrefix("appdna 0.1.0") == true, String(lines.last ?? ""))
+        // groff (what `man` uses on Linux) writes "BSD General Commands Manual" for a page
+        // without a volume; the page names one.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let header = try runProgram("/usr/bin/groff", ["-mdoc", "-Tascii", page]).stdout.split(separator: "\n").first ?? ""
+            XCTAssertFalse(header.contains("BSD"), String(header))
+            XCTAssertTrue(header.hasPrefix("APPDNA(1)"), String(header))
+        }
     }
 
     /// Each EXAMPLES caption starts a paragraph and is followed by its own example, so no
