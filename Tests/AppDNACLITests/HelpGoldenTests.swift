@@ -2,50 +2,16 @@ import Foundation
 import XCTest
 @testable import AppDNACLI
 
-/// Every `--help` page (the tool, each group, each command) is kept as a golden file under
-/// Golden/help/, so a change to what a user reads shows up in review as a diff of that page.
-/// Re-record with: APPDNA_UPDATE_GENERATED=1 swift test --filter HelpGoldenTests
+/// Help pages that describe their own command only, and say what a user needs.
 final class HelpGoldenTests: XCTestCase {
     let table = CommandTable.appdna
-    let goldenDirectory = repositoryRoot.appendingPathComponent("Tests/AppDNACLITests/Golden/help")
 
     /// `appdna --help`, `appdna bundle --help`, `appdna bundle validate --help`, …
-    var helpPaths: [[String]] {
+    static func helpPaths(_ table: CommandTable) -> [[String]] {
         [[]] + table.groups.map { [$0.name] } + table.visibleCommands.map(\.path)
     }
 
-    func goldenName(_ path: [String]) -> String {
-        (["appdna"] + path).joined(separator: "-") + ".txt"
-    }
-
-    func testEveryHelpPageMatchesItsGoldenFile() throws {
-        let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
-        var expectedFiles: Set<String> = []
-        for path in helpPaths {
-            // Through the real runner, as a user gets it.
-            let run = runCLI(path + ["--help"])
-            XCTAssertEqual(run.status, 0)
-            XCTAssertEqual(run.stderr, "")
-            let name = goldenName(path)
-            expectedFiles.insert(name)
-            let url = goldenDirectory.appendingPathComponent(name)
-            if update {
-                try FileManager.default.createDirectory(at: goldenDirectory, withIntermediateDirectories: true)
-                try run.stdout.write(to: url, atomically: false, encoding: .utf8)
-            }
-            let golden = try String(contentsOf: url, encoding: .utf8)
-            XCTAssertEqual(run.stdout, golden, "\(name) is out of date: run APPDNA_UPDATE_GENERATED=1 swift test --filter HelpGoldenTests")
-        }
-        // No golden file for a command that is gone.
-        let present = Set(try FileManager.default.contentsOfDirectory(atPath: goldenDirectory.path))
-        if update {
-            for stale in present.subtracting(expectedFiles) {
-                try FileManager.default.removeItem(at: goldenDirectory.appendingPathComponent(stale))
-            }
-        } else {
-            XCTAssertEqual(present, expectedFiles)
-        }
-    }
+    var helpPaths: [[String]] { Self.helpPaths(table) }
 
     /// `appdna help X` prints the same page as `appdna X --help`.
     func testHelpCommandMatchesHelpFlag() {
@@ -110,4 +76,41 @@ final class HelpGoldenTests: XCTestCase {
             XCTAssertTrue(page.contains(".It \(code)\n"), code)
         }
     }
+}
+
+/// Every `--help` page (the tool, each group, each command) is kept as a golden file under
+/// Golden/help/, so a change to what a user reads shows up in review as a diff of that page.
+/// Part of GeneratedFilesTests, so the one command re-records them with the man page and the
+/// completions: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests
+extension GeneratedFilesTests {
+    func testEveryHelpPageMatchesItsGoldenFile() throws {
+        let goldenDirectory = repositoryRoot.appendingPathComponent("Tests/AppDNACLITests/Golden/help")
+        let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
+        var expectedFiles: Set<String> = []
+        for path in HelpGoldenTests.helpPaths(.appdna) {
+            // Through the real runner, as a user gets it.
+            let run = runCLI(path + ["--help"])
+            XCTAssertEqual(run.status, 0)
+            XCTAssertEqual(run.stderr, "")
+            let name = (["appdna"] + path).joined(separator: "-") + ".txt"
+            expectedFiles.insert(name)
+            let url = goldenDirectory.appendingPathComponent(name)
+            if update {
+                try FileManager.default.createDirectory(at: goldenDirectory, withIntermediateDirectories: true)
+                try run.stdout.write(to: url, atomically: false, encoding: .utf8)
+            }
+            let golden = try String(contentsOf: url, encoding: .utf8)
+            XCTAssertEqual(run.stdout, golden, "\(name) is out of date: run APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests")
+        }
+        // No golden file for a command that is gone.
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: goldenDirectory.path))
+        if update {
+            for stale in present.subtracting(expectedFiles) {
+                try FileManager.default.removeItem(at: goldenDirectory.appendingPathComponent(stale))
+            }
+        } else {
+            XCTAssertEqual(present, expectedFiles)
+        }
+    }
+
 }
