@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
         .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore"]),

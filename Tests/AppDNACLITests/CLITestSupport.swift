@@ -22,7 +22,7 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
     var descriptor: Int32 = -1
     if let stdin {
         let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(stdin))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(stdin))
         descriptor = open(path, O_RDONLY)
         unlink(path)
     }

@@ -32,7 +32,7 @@ enum Binary {
         let input = Pipe(), output = Pipe()
         // stderr goes to a file: small, and read after the process ends.
         let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
         let errorHandle = try FileHandle(forWritingTo: errorPath)
         defer { try? FileManager.default.removeItem(at: errorPath) }
         process.standardInput = input
@@ -53,11 +53,15 @@ enum Binary {
     }
 }
 
-/// Writes `contents` to a fresh temporary file and returns its path.
-func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let url = directory.appendingPathComponent(name)
-    try Data(contents.utf8).write(to: url)
-    return url.path
+extension XCTestCase {
+    /// Writes `contents` to a fresh temporary file and returns its path; the file's directory
+    /// is removed when the test ends.
+    func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
 }

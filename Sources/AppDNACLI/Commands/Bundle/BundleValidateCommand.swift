@@ -23,6 +23,10 @@ enum BundleValidateCommand {
         var valid: Bool { failure == nil && errors == 0 }
     }
 
+    /// Every code with what it checks, for `--help` and the man page (the README has examples).
+    static let findingCodes = ReferenceTable("Finding codes (stable: added, never renumbered)",
+                                             rows: BundleRule.allCases.map { ($0.code, $0.summary) })
+
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let strict = arguments.has("strict")

@@ -9,7 +9,7 @@ enum QueueInspectCommand {
 
     static let flags: [FlagSpec] = [
         FlagSpec("events", "List the live events (one per line) instead of the summary"),
-        FlagSpec("name", value: "NAME", "With --events: only events with this event_name (repeatable)", repeatable: true),
+        FlagSpec("name", value: "NAME", "With --events: only events with this event_name", repeatable: true),
         FlagSpec("user", value: "ID", "With --events: only events whose user.anon_id or user.user_id is ID"),
         FlagSpec("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)"),
         FlagSpec("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)"),

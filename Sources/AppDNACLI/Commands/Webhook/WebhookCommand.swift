@@ -5,11 +5,20 @@ enum WebhookCommand {
     static let bodyOperand = OperandSpec("BODY", "The body bytes exactly as received: a file, or '-' (the default) for stdin",
                                          optional: true, completion: .file)
 
+    /// verify takes several secrets (rotation) and a body from --request; sign takes one
+    /// secret and has no --request, so each command has its own specs of the same flags.
     static let secretFlags = [
-        FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file (repeat for rotation: any may match)",
+        FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
                  details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
                  completion: .file, repeatable: true),
         FlagSpec("secret-stdin", "Read the signing secret from stdin (the body must then be a file or --request)"),
+    ]
+
+    static let signSecretFlags = [
+        FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file",
+                 details: "The file holds only the secret; one trailing newline is removed.",
+                 completion: .file),
+        FlagSpec("secret-stdin", "Read the signing secret from stdin (the body must then be a file)"),
     ]
 
     static let verifyFlags: [FlagSpec] = [
@@ -160,7 +169,7 @@ enum WebhookCommand {
 
     // MARK: - sign
 
-    static let signFlags = secretFlags
+    static let signFlags = signSecretFlags
 
     @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
         let source = try WebhookInputs.bodySource(invocation)
