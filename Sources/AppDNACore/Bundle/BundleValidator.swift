@@ -95,9 +95,8 @@ public struct BundleValidator {
         case .string:
             var out: [UInt8] = []
             JSONWriter.appendQuoted(node.string ?? "", to: &out)
-            let text = String(decoding: out, as: UTF8.self)
-            return text.count > 40 ? String(text.prefix(37)) + "…\"" : text
-        case .number: return node.numberText ?? "?"
+            return ShortenedText.shortened(String(decoding: out, as: UTF8.self), limit: 40)
+        case .number: return ShortenedText.shortened(node.numberText ?? "?", limit: 40)
         case .bool: return node.bool == true ? "true" : "false"
         case .null: return "null"
         case .array: return "an array"
@@ -162,6 +161,9 @@ public struct BundleValidator {
             add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
         } else if node.numberText?.hasPrefix("-") == true && node.numberText != "-0" {
             add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
+        } else if node.int64 == nil {
+            // The SDKs keep currentBundleVersion in an Int (64 bits): a larger value does not load.
+            add(.bundleVersion, "bundle_version \(Self.show(node)) is beyond the 64-bit range the SDK reads (at most \(Int64.max))", at: node, version.pointer)
         }
     }
 
