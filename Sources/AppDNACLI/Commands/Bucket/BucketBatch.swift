@@ -6,6 +6,10 @@ import AppDNACore
 enum BucketBatch {
     enum Format: String { case tsv, csv, ndjson }
 
+    /// The longest user id read (64 KiB): a longer line is no id but a stray file; it is
+    /// skipped unread and reported, so memory stays flat even for a gigabyte without newline.
+    static let maxLineLength = 64 * 1024
+
     static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
         let format = Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
         let summary = invocation.arguments.has("summary")
@@ -15,8 +19,11 @@ enum BucketBatch {
         var counts = [Int](repeating: 0, count: variantNames.count)
         var ineligible = 0
         var total = 0
-        var invalidCount = 0
-        var firstInvalidLines: [Int] = []
+        var invalid = SkippedLines()
+        var oversized = SkippedLines()
+        var blank = SkippedLines()
+        // Repeated ids weigh a user more than once in the summary: count distinct ids to warn.
+        var distinct = DistinctCounter()
         // Eligibility varies per user only through traffic allocation; evaluate it per user
         // only when a bundle is given.
         let perUserRules = setup.definition != nil
@@ -25,10 +32,14 @@ enum BucketBatch {
             out.write(setup.allocation == nil ? "user,hash,bucket\n" : "user,hash,bucket,variant\n")
         }
 
-        try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
+        try LineReader(fileDescriptor: invocation.io.stdinDescriptor, maxLineLength: maxLineLength).forEachLine { line, number in
+            if line.isEmpty || (line[0] == 13 && line.allSatisfy { $0 == 13 }) {
+                // Spreadsheet exports end with blank or CR-only lines: no user there.
+                blank.add(number)
+                return true
+            }
             if !isValidUTF8(line) {
-                invalidCount += 1
-                if firstInvalidLines.count < 5 { firstInvalidLines.append(number) }
+                invalid.add(number)
                 return !out.isBroken
             }
             let result = bucketer.assign(line)
@@ -40,6 +51,7 @@ enum BucketBatch {
             total += 1
             if summary {
                 if let variant { counts[variant] += 1 }
+                distinct.insert(line)
                 return true
             }
             out.withBuffer { buffer in
@@ -72,17 +84,40 @@ enum BucketBatch {
                 buffer.append(10)
             }
             return !out.isBroken
+        } oversized: { number, _ in
+            oversized.add(number)
+            return true
         }
 
         if summary {
-            BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible)
+            BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible, distinct: distinct)
         }
-        if invalidCount > 0 {
-            let shown = firstInvalidLines.map(String.init).joined(separator: ", ")
-            invocation.io.stderr.writeLine("appdna: standard input: \(invalidCount) line(s) are not valid UTF-8 and were skipped (line \(shown)\(invalidCount > 5 ? ", …" : ""))")
-            return .malformedInput
+        let stderr = invocation.io.stderr
+        if blank.count > 0 {
+            stderr.writeLine("appdna: note: standard input: \(blank.describe("blank line(s) were skipped"))")
         }
-        return .success
+        if invalid.count > 0 {
+            stderr.writeLine("appdna: standard input: \(invalid.describe("line(s) are not valid UTF-8 and were skipped"))")
+        }
+        if oversized.count > 0 {
+            stderr.writeLine("appdna: standard input: \(oversized.describe("line(s) are longer than \(maxLineLength) bytes (no user id is) and were skipped"))")
+        }
+        return invalid.count + oversized.count > 0 ? .malformedInput : .success
+    }
+
+    /// Lines skipped for one reason: how many, and the first few numbers for the message.
+    struct SkippedLines {
+        private(set) var count = 0
+        private var first: [Int] = []
+
+        mutating func add(_ number: Int) {
+            count += 1
+            if first.count < 5 { first.append(number) }
+        }
+
+        func describe(_ what: String) -> String {
+            "\(count) \(what) (line \(first.map(String.init).joined(separator: ", "))\(count > 5 ? ", …" : ""))"
+        }
     }
 
     @inline(__always)
