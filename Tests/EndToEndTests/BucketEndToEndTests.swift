@@ -230,7 +230,7 @@ final class BucketLineLimitEndToEndTests: XCTestCase {
         let json = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
         XCTAssertEqual(json["users"] as? Int, 3)
         XCTAssertEqual(json["distinct_users"] as? Int, 3)
-        XCTAssertEqual(result.stderr, "appdna: note: standard input: 3 blank line(s) were skipped (line 2, 4, 5)\n")
+        XCTAssertEqual(result.stderr, "appdna: standard input: 3 blank line(s) were skipped (line 2, 4, 5)\n")
         let rows = try Binary.run(["bucket", "-", "exp", "salt"], stdin: Data("\n\nu1\n".utf8))
         XCTAssertEqual(rows.text.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["u1"])
     }

@@ -94,7 +94,7 @@ enum BucketBatch {
         }
         let stderr = invocation.io.stderr
         if blank.count > 0 {
-            stderr.writeLine("appdna: note: standard input: \(blank.describe("blank line(s) were skipped"))")
+            invocation.note("appdna: standard input: \(blank.describe("blank line(s) were skipped"))")
         }
         if invalid.count > 0 {
             stderr.writeLine("appdna: standard input: \(invalid.describe("line(s) are not valid UTF-8 and were skipped"))")

@@ -14,7 +14,7 @@ enum BucketSummary {
         let out = invocation.stdout
         let distinctCount = distinct.count
         if distinct.isApproximate ? Double(distinctCount) < Double(total) * estimateTolerance : distinctCount < total {
-            invocation.io.stderr.writeLine("appdna: warning: ids repeat: \(distinct.isApproximate ? "about " : "")\(distinctCount) distinct ids in \(total) lines; "
+            invocation.warn("ids repeat: \(distinct.isApproximate ? "about " : "")\(distinctCount) distinct ids in \(total) lines; "
                 + "a repeated user is counted once per line, which skews the split and the sample-ratio test (deduplicate, e.g. with sort -u)")
         }
         guard let allocation = setup.allocation else {

@@ -433,13 +433,16 @@ final class ProgressBar: @unchecked Sendable {
     let total: Int
     let enabled: Bool
     let sink: OutputSink
+    /// What is counted (`events`, `tries`).
+    let unit: String
     private var lastDraw: Int64 = 0
     private var drawn = false
 
-    init(total: Int, enabled: Bool, sink: OutputSink) {
+    init(total: Int, enabled: Bool, sink: OutputSink, unit: String = "events") {
         self.total = total
         self.enabled = enabled
         self.sink = sink
+        self.unit = unit
     }
 
     /// Called under the sender's lock.
@@ -451,7 +454,7 @@ final class ProgressBar: @unchecked Sendable {
         let width = 30
         let filled = total > 0 ? min(width, done * width / total) : width
         let percent = total > 0 ? done * 100 / total : 100
-        sink.write("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%")
+        sink.write("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit) \(percent)%")
         sink.flush()
         drawn = true
     }
