@@ -75,9 +75,11 @@ final class NonZeroExitMessageTests: XCTestCase {
         _ = assertMessage(["queue", "inspect", damaged, "--events"], expecting: 65)
         _ = assertMessage(["bundle", "validate", invalid], expecting: 1)
         _ = assertMessage(["bundle", "validate", invalid, "--quiet"], expecting: 1)
-        _ = assertMessage(["bundle", "validate", invalid, "--json"], expecting: 1)
+        _ = assertMessage(["bundle", "validate", invalid, "--format", "json"], expecting: 1)
+        _ = assertMessage(["bundle", "validate", invalid, "--format", "github", "--quiet"], expecting: 1)
         _ = assertMessage(["bundle", "diff", bundleA, bundleB], expecting: 1)
-        _ = assertMessage(["bundle", "diff", bundleA, bundleB, "--json"], expecting: 1)
+        _ = assertMessage(["bundle", "diff", bundleA, bundleB, "--format", "patch"], expecting: 1)
+        _ = assertMessage(["bundle", "diff", bundleA, bundleB, "--stat"], expecting: 1)
         _ = assertMessage(["bundle", "diff", bundleA, bundleB, "--quiet"], expecting: 1)
         _ = assertMessage(["webhook", "verify", body, "--header", "X-AppDNA-Signature: sha256=" + String(repeating: "0", count: 64)],
                           environment: secret, expecting: 1)
@@ -88,6 +90,5 @@ final class NonZeroExitMessageTests: XCTestCase {
         _ = assertMessage(["bundle", "fetch", "-o", directory.appendingPathComponent("out.json").path, "--retries", "0"],
                           environment: ["APPDNA_API_URL": "http://127.0.0.1:1", "APPDNA_SDK_KEY": "adn_live_0123456789abcdef3f9a"])
         _ = assertMessage(["bundle", "fetch"])
-        _ = assertMessage(["completions", "tcsh"], expecting: 64)
     }
 }
