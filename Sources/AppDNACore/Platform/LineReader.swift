@@ -26,6 +26,8 @@ public struct LineReader {
         var stopped = false
         // The length so far of an over-long line being read through (its bytes are not kept).
         var skipping: Int? = nil
+        // Its last byte read so far: a `\r` before the `\n` is not counted, as for other lines.
+        var skippedLastByte: UInt8 = 0
         while !stopped {
             if filled == buffer.count {
                 buffer.append(contentsOf: repeatElement(0, count: buffer.count))
@@ -47,14 +49,17 @@ public struct LineReader {
                 if let length = skipping {
                     // Only the over-long line's continuation is in the buffer.
                     if let newline = memchr(base, 10, filled) {
-                        consumed = UnsafeRawPointer(newline) - base + 1
+                        let end = UnsafeRawPointer(newline) - base
+                        let last = end > 0 ? base.load(fromByteOffset: end - 1, as: UInt8.self) : skippedLastByte
+                        consumed = end + 1
                         skipping = nil
                         lineNumber += 1
-                        stopped = !oversized(lineNumber, length + consumed - 1)
+                        stopped = !oversized(lineNumber, length + end - (last == 13 ? 1 : 0))
                     } else {
+                        if filled > 0 { skippedLastByte = base.load(fromByteOffset: filled - 1, as: UInt8.self) }
                         if atEnd {
                             lineNumber += 1
-                            stopped = !oversized(lineNumber, length + filled)
+                            stopped = !oversized(lineNumber, length + filled - (skippedLastByte == 13 ? 1 : 0))
                         } else {
                             skipping = length + filled
                         }
@@ -69,8 +74,10 @@ public struct LineReader {
                     } else if atEnd {
                         end = filled
                     } else {
-                        if remaining > maxLineLength {
+                        // One byte of slack: a `\r` that the `\n` may yet follow is not counted.
+                        if remaining - 1 > maxLineLength {
                             skipping = remaining
+                            skippedLastByte = base.load(fromByteOffset: filled - 1, as: UInt8.self)
                             consumed = filled
                         }
                         return

@@ -278,7 +278,7 @@ public final class QueueInspector {
                 let path = source.path
                 try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
                     switch record.kind {
-                    case .blank: break
+                    case .blank, .oversized: break
                     case .event:
                         let f = record.fields
                         guard !cancelled(f) else { return }
@@ -318,6 +318,8 @@ struct QueueLineRecord {
         case event
         /// Anything else: the general per-line path handles it.
         case other
+        /// Longer than `IOSQueueReader.maxLineLength`: not read (`length` is its length).
+        case oversized
     }
     var kind: Kind
     /// The line's offset in its chunk's region and its length (without `\n`, `\r`).
@@ -377,6 +379,8 @@ extension QueueInspector {
             switch record.kind {
             case .blank:
                 break
+            case .oversized:
+                add(IOSQueueReader(path: path).oversizedLine(number, length: record.length), to: &part)
             case .event:
                 addFast(record.fields, line: line, cancelled: cancelled(record.fields), scratch: &scratch, to: &part)
             case .other:
@@ -417,7 +421,7 @@ extension QueueInspector {
         var cancelledAt: [String: Int] = [:]
         var failure: Int32 = 0
         do {
-            let first = ChunkPipeline(fd: fd, size: size, workers: workers) { _, slot in
+            let first = ChunkPipeline(fd: fd, size: size, workers: workers, maxLineLength: IOSQueueReader.maxLineLength) { _, slot in
                 slot.hits.removeAll(keepingCapacity: true)
                 TombstoneSearch.forEachLine(containing: slot.region) { line, offset in
                     slot.hits.append((slot.fileOffset + slot.regionStart + offset, Array(line)))
@@ -437,7 +441,7 @@ extension QueueInspector {
 
         // Pass 2: the lines.
         let parsers = (0..<workers).map { _ in LineParserBox() }
-        let second = ChunkPipeline(fd: fd, size: size, workers: workers) { w, slot in
+        let second = ChunkPipeline(fd: fd, size: size, workers: workers, maxLineLength: IOSQueueReader.maxLineLength) { w, slot in
             slot.records.removeAll(keepingCapacity: true)
             let box = parsers[w]
             ChunkPipeline.forEachLine(slot.region) { line, offset in
@@ -462,6 +466,11 @@ extension QueueInspector {
                     reader.ndjsonLine(bytes, number: number, pending: &pending,
                                       cancelled: { id in cancelledAt[id].map { $0 > lineOffset } ?? false }, emit: emit)
                 }
+            }
+            if let oversized = slot.oversizedLine {
+                number += 1
+                let record = QueueLineRecord(kind: .oversized, start: 0, length: oversized.length, fields: FastEventFields())
+                body(record, UnsafeRawBufferPointer(start: nil, count: 0), number, { _ in false }, &pending) { _, _, _, _ in true }
             }
         }
         if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }
