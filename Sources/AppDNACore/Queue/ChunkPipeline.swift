@@ -214,10 +214,13 @@ final class ChunkPipeline: @unchecked Sendable {
             }
             if let newline = memchr(slot.buffer + before, 10, filled - before) {
                 slot.regionEnd = newline - slot.buffer + 1
-                if slot.regionEnd - 1 - lastLineStart > maxLineLength { leaveOut(lastLineStart, length: slot.regionEnd - 1 - lastLineStart, of: slot) }
+                let length = slot.regionEnd - 1 - lastLineStart
+                let carriageReturn = length > 0 && slot.buffer.load(fromByteOffset: slot.regionEnd - 2, as: UInt8.self) == 13
+                if length - (carriageReturn ? 1 : 0) > maxLineLength { leaveOut(lastLineStart, length: length, of: slot) }
                 return
             }
-            if filled - lastLineStart > maxLineLength {
+            // One byte of slack: a `\r` that the `\n` may yet follow is not counted.
+            if filled - lastLineStart - 1 > maxLineLength {
                 // Too long to hold: measure the rest of the line in the same 64 KiB, then leave it out.
                 var length = filled - lastLineStart
                 while true {
