@@ -337,6 +337,23 @@ final class BundleDiffTests: XCTestCase {
         _ = try assertArrayPatchApplies(numbers, partly)
     }
 
+    /// Keyed arrays were re-indexed after every move: reversing 100,000 objects with ids never finished.
+    func testReorderedKeyedArraysDiffQuicklyAndThePatchApplies() throws {
+        let keyed = (0..<200_000).map { (i: Int) -> JSONValue in .object(["id": .string("e\(i)"), "v": .number(JSONNumber(i % 7))]) }
+        let oldDocument = Self.document(.array(keyed)), newDocument = Self.document(.array(keyed.reversed()))
+        let start = Date()
+        let diff = JSONDiff(old: oldDocument.root, new: newDocument.root)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "debug build on a loaded machine")
+        XCTAssertEqual(diff.changes.filter { $0.kind == .move }.count, 199_999)
+        // Smaller, so the applier's O(n) moves stay quick: shuffled, with removals, additions and edits.
+        var rng = SplitMix64(seed: 3)
+        let old = Array(keyed.prefix(4000))
+        var new = old.shuffled(using: &rng).filter { _ in Int.random(in: 0..<10, using: &rng) > 0 }
+        for k in stride(from: 0, to: new.count, by: 97) { new[k] = .object(["id": .string("new\(k)")]) }
+        for k in stride(from: 5, to: new.count, by: 89) { new[k] = new[k].replacingPath("changed") }
+        _ = try assertArrayPatchApplies(old, new)
+    }
+
     /// A few edits in a long sequence stay minimal; a hopeless pair still gives a correct script.
     func testBoundedSequenceDiffStaysCorrect() {
         var rng = SplitMix64(seed: 7)
