@@ -8,22 +8,12 @@ import XCTest
 /// command table (unknown flag, missing operands, a missing file, an empty file, a binary
 /// file, a directory as each operand) and the known command-specific failures.
 final class NonZeroExitMessageTests: XCTestCase {
-    var directory: URL!
+    var directory: ScratchDirectory!
 
-    override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-exit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { directory = try ScratchDirectory("exit") }
+    override func tearDown() { directory.remove() }
 
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let url = directory.appendingPathComponent(name)
-        try Data(bytes).write(to: url)
-        return url.path
-    }
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String { try directory.file(name, bytes) }
 
     func assertMessage(_ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]? = nil,
                        expecting status: Int32? = nil, file: StaticString = #filePath, line: UInt = #line) -> Bool {
@@ -37,7 +27,7 @@ final class NonZeroExitMessageTests: XCTestCase {
     }
 
     func testEveryCommandsFailuresSayWhyOnStderr() throws {
-        let missing = directory.appendingPathComponent("missing/none.json").path
+        let missing = directory.url.appendingPathComponent("missing/none.json").path
         let empty = try file("empty.json", [])
         let binary = try file("binary.db", [0x53, 0x51, 0x4C, 0xFF, 0x00, 0xFE] + [UInt8](repeating: 0x5A, count: 4096))
         // An API that refuses connections (port 1 on loopback) so network commands fail fast.
@@ -87,7 +77,7 @@ final class NonZeroExitMessageTests: XCTestCase {
         _ = assertMessage(["bucket", "-", "exp", "salt"], stdin: [0xFF, 0x0A], expecting: 65)
         _ = assertMessage(["bucket", "--find", "b", "--variants", "a=1,b=0", "exp", "salt"])
         _ = assertMessage(["bucket", "--find", "b", "--variants", "a=0.9999,b=0.0001", "--count", "1000000", "exp", "salt"])
-        _ = assertMessage(["bundle", "fetch", "-o", directory.appendingPathComponent("out.json").path, "--retries", "0"],
+        _ = assertMessage(["bundle", "fetch", "-o", directory.url.appendingPathComponent("out.json").path, "--retries", "0"],
                           environment: ["APPDNA_API_URL": "http://127.0.0.1:1", "APPDNA_SDK_KEY": "adn_live_0123456789abcdef3f9a"])
         _ = assertMessage(["bundle", "fetch"])
     }
