@@ -62,7 +62,7 @@ final class QueueOversizedLineEndToEndTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("pending_events.json").path
         let event = #"{"event_id":"11111111-1111-4111-8111-11111111111N","event_name":"app_open","ts_ms":1700000000000,"user":{"anon_id":"a"}}"#
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         handle.write(Data((event.replacingOccurrences(of: "N", with: "1") + "\n").utf8))
         handle.write(Data(#"{"event_id":"x","pad":""#.utf8))
