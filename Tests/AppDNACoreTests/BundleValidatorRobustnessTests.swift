@@ -64,6 +64,13 @@ final class BundleValidatorRobustnessTests: XCTestCase {
         XCTAssertEqual(findings.filter { $0.code == "E005" }.map(\.message),
                        ["bundle_version 1000000000000000000…0000000000000000000 (5001 characters) is beyond the 64-bit range the SDK reads (at most 9223372036854775807)"])
         XCTAssertEqual(BundleValidator.validate(bytes: Array("{\"bundle_version\": 9223372036854775807}".utf8)).map(\.code), ["W008"], "Int64.max loads")
+        // Long ids are quoted shortened too.
+        let id = "exp_" + String(repeating: "x", count: 5000) + "_end"
+        let messages = BundleValidator.validate(bytes: Array("{\"bundle_version\": 1, \"experiments\": {\"\(id)\": {\"variants\": []}}}".utf8)).map(\.message)
+        XCTAssertFalse(messages.isEmpty)
+        for message in messages {
+            XCTAssertTrue(message.contains("\"exp_xxxxxxxxxxxxxxx…xxxxxxxxxxxxxxx_end\" (5008 characters)"), message.prefix(200) + "")
+        }
         XCTAssertEqual(BundleValidator.validate(bytes: Array("{\"bundle_version\": 9223372036854775808}".utf8)).map(\.code).sorted(), ["E005", "W008"])
         findings = BundleValidator.validate(bytes: Array("{\"bundle_version\": 1e999999999}".utf8))
         XCTAssertEqual(findings.map(\.code), ["E005"])
