@@ -77,7 +77,7 @@ final class QueueOversizedLineEndToEndTests: XCTestCase {
             let result = try Binary.measurePeakMemory(arguments)
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertLessThan(result.maxRSSKiB, 64 * 1024, "peak RSS \(result.maxRSSKiB) KiB for a 200 MB line: \(arguments)")
-            let message = "oversized line: \(length) bytes, over the SDK's 5 MB queue cap (5242880 bytes); skipped unread"
+            let message = "oversized line: \(length) bytes, over the 5242880 bytes a device can write under the SDK's 5 MB queue cap; skipped unread"
             if arguments.contains("--json") {
                 let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
                 let source = (json["sources"] as! [[String: Any]])[0]
@@ -89,5 +89,31 @@ final class QueueOversizedLineEndToEndTests: XCTestCase {
                 XCTAssertEqual(result.stderr, "appdna: warning: \(path):2: malformed: \(message)\n")
             }
         }
+    }
+    /// The same for Android's shared preferences: one XML line is one (escaped) event.
+    func test200MBSharedPreferencesLineIsReportedAsOversizedInBoundedMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-oversized-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ai.appdna.sdk.xml").path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let event = "{&quot;event_id&quot;:&quot;11111111-1111-4111-8111-11111111111N&quot;,&quot;event_name&quot;:&quot;app_open&quot;}"
+        handle.write(Data("<?xml version='1.0' encoding='utf-8' standalone='yes' ?>\n<map>\n    <string name=\"event_queue\">".utf8))
+        handle.write(Data((event.replacingOccurrences(of: "N", with: "1") + "\n{&quot;pad&quot;:&quot;").utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<200 { handle.write(chunk) }
+        handle.write(Data(("&quot;}\n" + event.replacingOccurrences(of: "N", with: "2") + "</string>\n</map>\n").utf8))
+        try handle.close()
+
+        let result = try Binary.measurePeakMemory(["queue", "inspect", path, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertLessThan(result.maxRSSKiB, 64 * 1024, "peak RSS \(result.maxRSSKiB) KiB for a 200 MB XML line")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let source = (json["sources"] as! [[String: Any]])[0]
+        XCTAssertEqual(source["live"] as? Int, 2, "the events around the long line are read")
+        let problems = source["problems"] as! [[String: Any]]
+        XCTAssertEqual(problems.map { $0["message"] as? String },
+                       ["oversized line: \(200 * (1 << 20) + 30) bytes, over the 10485760 bytes a device can write under the SDK's 5 MB queue cap; skipped unread"])
     }
 }

@@ -31,8 +31,7 @@ struct IOSQueueReader {
 
     /// The problem reported for a line over `maxLineLength`.
     func oversizedLine(_ number: Int, length: Int) -> QueueItem {
-        .problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
-                              "oversized line: \(length) bytes, over the SDK's 5 MB queue cap (\(Self.maxLineLength) bytes); skipped unread"))
+        .problem(.oversizedLine(QueueLocation(path: path, line: number), length: length, cap: Self.maxLineLength))
     }
 
     func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Bool,
