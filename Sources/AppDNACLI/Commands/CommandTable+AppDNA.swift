@@ -28,7 +28,9 @@ extension CommandTable {
                 blank salt is replaced by the experiment id. --scheme docs uses the documented formula \
                 instead (USER+EXPERIMENT+SALT, modulo 100).
                 With USER '-', reads one user id per line from stdin and prints one result per line \
-                in bounded memory.
+                in bounded memory. Blank lines are skipped (counted in a note); lines that are not UTF-8 \
+                or are longer than 64 KiB are skipped and reported (exit 65). --summary warns when ids \
+                repeat. --find refuses a search expected to take more than 20,000,000 tries (exit 64).
                 With --bundle and no EXPERIMENT, shows every experiment of the bundle for USER, in \
                 bundle order: status, bucket, variant and the eligibility verdict (with USER '-', one \
                 row per user and experiment). A rule whose input was not given (--platform, \
@@ -116,7 +118,8 @@ extension CommandTable {
                 discussion: """
                 Compares OLD and NEW (files, or '-' for standard input; either bundle shape). Objects are \
                 compared by key; arrays of objects by a unique id, key or name (moves are shown as moves); \
-                other arrays by a linear-space sequence diff. Notes spell out what changes mean on devices: \
+                other arrays by a linear-space sequence diff with a time bound (shuffled arrays get a \
+                correct but coarser patch). Notes spell out what changes mean on devices: \
                 the exact share of users who change variant when weights or variants change (over the \
                 10,000 buckets, with the SDK's truncation), the expected share after a salt change \
                 (about 1 - sum of w^2), users entering or leaving with traffic_allocation, status, variant \

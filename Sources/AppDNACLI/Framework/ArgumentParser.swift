@@ -167,7 +167,7 @@ public struct ArgumentParser {
             throw Failure(.usage, "unexpected argument '\(extra)' (usage: \(usageLine(command)))")
         }
         for (operand, value) in zip(expected, operands) {
-            guard case .choices(let choices) = operand.completion, !choices.contains(value) else { continue }
+            guard operand.onlyChoices, case .choices(let choices) = operand.completion, !choices.contains(value) else { continue }
             throw Failure(.usage, "'\(table.programName) \(command.name)' takes \(operand.name) as one of "
                           + "\(choices.joined(separator: ", ")), not '\(value)'" + Suggestions.phrase(for: value, among: choices))
         }

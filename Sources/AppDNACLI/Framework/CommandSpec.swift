@@ -59,14 +59,18 @@ public struct OperandSpec: Sendable {
     /// Takes every remaining operand.
     public let variadic: Bool
     public let completion: ValueCompletion
+    /// Whether `.choices` are the only words accepted (the parser refuses others), or only the
+    /// words completion offers (`webhook trigger TYPE` takes any type with --body).
+    public let onlyChoices: Bool
 
     public init(_ name: String, _ summary: String, optional: Bool = false, variadic: Bool = false,
-                completion: ValueCompletion = .none) {
+                completion: ValueCompletion = .none, onlyChoices: Bool = true) {
         self.name = name
         self.summary = summary
         self.optional = optional
         self.variadic = variadic
         self.completion = completion
+        self.onlyChoices = onlyChoices
     }
 
     /// `USER`, `[SALT]`, `FILE...`

@@ -7,15 +7,18 @@ final class ProgressBar: @unchecked Sendable {
     let total: Int
     let enabled: Bool
     let sink: OutputSink
+    /// What is counted (`events`, `tries`).
+    let unit: String
     private let lock = PthreadLock()
     private var lastDraw: Int64 = 0
     /// The bar as last drawn, "" when none is on screen.
     private var shown = ""
 
-    init(total: Int, enabled: Bool, sink: OutputSink) {
+    init(total: Int, enabled: Bool, sink: OutputSink, unit: String = "events") {
         self.total = total
         self.enabled = enabled
         self.sink = sink
+        self.unit = unit
     }
 
     func update(_ done: Int) {
@@ -27,7 +30,7 @@ final class ProgressBar: @unchecked Sendable {
             let width = 30
             let filled = total > 0 ? min(width, done * width / total) : width
             let percent = total > 0 ? done * 100 / total : 100
-            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%"
+            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit) \(percent)%"
             sink.write("\r" + shown)
             sink.flush()
         }

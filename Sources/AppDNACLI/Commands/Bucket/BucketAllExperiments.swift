@@ -75,13 +75,9 @@ enum BucketAllExperiments {
         let format = BucketBatch.Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
         let out = invocation.stdout
         let names = setups.map { Array($0.experiment.utf8) }
-        var invalid = BucketBatch.InvalidLines()
+        var lines = UserIDLines()
         if format == .csv { out.write("user,experiment,hash,bucket,variant,eligible\n") }
-        try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
-            guard BucketBatch.isValidUTF8(line) else {
-                invalid.add(number)
-                return !out.isBroken
-            }
+        try lines.forEachID(invocation, keepGoing: { !out.isBroken }) { line, _ in
             let user = String(decoding: line, as: UTF8.self)
             for (index, setup) in setups.enumerated() {
                 let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
@@ -124,6 +120,6 @@ enum BucketAllExperiments {
             }
             return !out.isBroken
         }
-        return invalid.report(invocation)
+        return lines.report(invocation)
     }
 }

@@ -15,7 +15,9 @@ enum BucketBatch {
         var counts = [Int](repeating: 0, count: variantNames.count)
         var ineligible = 0
         var total = 0
-        var invalid = InvalidLines()
+        var lines = UserIDLines()
+        // Repeated ids weigh a user more than once in the summary: count distinct ids to warn.
+        var distinct = DistinctCounter()
         // Eligibility varies per user only through traffic allocation; evaluate it per user
         // only when a bundle is given.
         let perUserRules = setup.definition != nil
@@ -24,11 +26,7 @@ enum BucketBatch {
             out.write(setup.allocation == nil ? "user,hash,bucket\n" : "user,hash,bucket,variant\n")
         }
 
-        try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
-            if !isValidUTF8(line) {
-                invalid.add(number)
-                return !out.isBroken
-            }
+        try lines.forEachID(invocation, keepGoing: { !out.isBroken }) { line, _ in
             let result = bucketer.assign(line)
             var variant = result.variant
             if perUserRules {
@@ -38,6 +36,7 @@ enum BucketBatch {
             total += 1
             if summary {
                 if let variant { counts[variant] += 1 }
+                distinct.insert(line)
                 return true
             }
             out.withBuffer { buffer in
@@ -73,28 +72,9 @@ enum BucketBatch {
         }
 
         if summary {
-            BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible)
+            BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible, distinct: distinct)
         }
-        return invalid.report(invocation)
-    }
-
-    /// Lines of stdin skipped for not being UTF-8: counted, the first few numbers kept.
-    struct InvalidLines {
-        var count = 0
-        var first: [Int] = []
-
-        mutating func add(_ number: Int) {
-            count += 1
-            if first.count < 5 { first.append(number) }
-        }
-
-        /// One stderr line and status 65 when any line was skipped.
-        func report(_ invocation: Invocation) -> ExitStatus {
-            guard count > 0 else { return .success }
-            let shown = first.map(String.init).joined(separator: ", ")
-            invocation.io.stderr.writeLine("appdna: standard input: \(count) line(s) are not valid UTF-8 and were skipped (line \(shown)\(count > 5 ? ", …" : ""))")
-            return .malformedInput
-        }
+        return lines.report(invocation)
     }
 
     @inline(__always)

@@ -74,7 +74,14 @@ enum QueueInspectCommand {
         } else {
             QueueInspectReport.writeText(summary, audit: inspector.exposureAudit, invocation: invocation)
         }
-        if summary.unreadable > 0 && status == .success { status = .malformedInput }
+        if summary.unreadable > 0 {
+            // The reasons are in the report on stdout; the status needs its own line on stderr.
+            for source in summary.sources where source.unreadable > 0 {
+                let first = source.problems.first { $0.kind == .unreadable }.map { ": \($0.message)" } ?? ""
+                invocation.io.stderr.writeLine("appdna: \(source.path): \(source.unreadable) part(s) could not be read\(first)")
+            }
+            if status == .success { status = .malformedInput }
+        }
         return status
     }
 
