@@ -5,6 +5,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 EXP=checkout_2024
 SALT=s3cr3t

@@ -6,6 +6,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 need python3 "install python3"
 need jq "install jq (apt-get install -y jq)"

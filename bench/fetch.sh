@@ -8,6 +8,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 SIZE=5000000
 ROOT_DIR="$OUT/fetch-root"
