@@ -50,6 +50,12 @@ public final class OutputSink: @unchecked Sendable {
             captured.append(contentsOf: bytes)
             return
         }
+        // A piece as big as the buffer itself (a hot loop's own megabyte of rows) goes straight
+        // out instead of being copied in first.
+        if buffer.isEmpty && bytes.count >= flushThreshold {
+            writeAll(fd: fileDescriptor!, bytes)
+            return
+        }
         buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { flush() }
     }
@@ -75,19 +81,22 @@ public final class OutputSink: @unchecked Sendable {
             buffer.removeAll(keepingCapacity: true)
             return
         }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failureCode = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        buffer.withUnsafeBytes { writeAll(fd: fd, $0) }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// write(2) until everything is out, remembering the first failure.
+    private func writeAll(fd: Int32, _ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                failureCode = errno
+                return
+            }
+            offset += n
+        }
     }
 }
 
