@@ -31,6 +31,7 @@ enum BucketBatch {
         // only when a bundle is given.
         let perUserRules = setup.definition != nil
 
+        if !summary { out.preferLargePipeBuffer() }
         if format == .csv && !summary {
             out.write(setup.allocation == nil ? "user,hash,bucket\n" : "user,hash,bucket,variant\n")
         }
