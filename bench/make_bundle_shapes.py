@@ -150,7 +150,9 @@ def main():
         while size < target or n < 6:
             exp = experiment(rng, n, shape)
             experiments[exp["id"]] = exp
-            size += len(json.dumps(exp, ensure_ascii=False, indent=indent, separators=separators).encode("utf-8"))
+            text = json.dumps(exp, ensure_ascii=False, indent=indent, separators=separators)
+            # Each line of an experiment sits three levels deep in the bundle.
+            size += len(text.encode("utf-8")) + text.count("\n") * 3 * (indent or 0)
             n += 1
     bundle = {"bundle_version": 42, "remote_config": {"flag_%03d" % i: rng.random() < 0.5 for i in range(20)},
               "experiments": {"experiments": experiments}}
