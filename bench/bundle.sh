@@ -92,7 +92,7 @@ for shape in "${SHAPES[@]}"; do
         -n "appdna validate" "$(printf '%q ' "$APPDNA" bundle validate "$f")" \
         -n "jq empty" "$(printf '%q ' jq empty "$f")" >/dev/null
     # shellcheck disable=SC2016
-    SHAPE_RSS[$shape]=$(peak_rss_kb /dev/null bash -c '"$0" bundle validate "$1" > /dev/null; [[ $? -eq 1 ]]' "$APPDNA" "$f")
+    SHAPE_RSS[$shape]=$(peak_rss_kb /dev/null bash -c '"$0" bundle validate "$1" > /dev/null 2>&1; [[ $? -eq 1 ]]' "$APPDNA" "$f")
 done
 # Run-to-run spread on one file, with the page faults of each run (the 0.09-0.23 s swing).
 STEADY="$OUT/shape-indent2-$SHAPE_MB.json"
