@@ -163,8 +163,11 @@ for shape in "${SHAPES[@]}"; do
     awk -v n="$shape" -v b="$bytes" -v a="$t_a" -v jq="$t_j" -v r="$ratio" -v rf="$rss_file" -v v="$(verdict "$(ge "$ratio" 5)")" -v m="$(unreliable_mark)" \
         'BEGIN { printf "  %-12s %8.1f %9.1fms %9.1fms %8sx %10.0f %8sx %s%s\n", n, b / 1048576, a * 1000, jq * 1000, r, b / 1048576 / a, rf, v, m }'
 done
-read -r s_min s_med s_max s_spread f_min f_max < <(awk '{ t[NR] = $1; f[NR] = $3 } END {
-    n = asort(t); asort(f); printf "%.3f %.3f %.3f %.2f %d %d\n", t[1], t[int((n + 1) / 2)], t[n], t[n] / t[1], f[1], f[n] }' "$OUT/steady.txt")
+times=$(cut -d' ' -f1 "$OUT/steady.txt" | sort -n)
+faults=$(cut -d' ' -f3 "$OUT/steady.txt" | sort -n)
+s_min=$(head -n 1 <<< "$times") s_max=$(tail -n 1 <<< "$times") s_med=$(sed -n 10p <<< "$times")
+f_min=$(head -n 1 <<< "$faults") f_max=$(tail -n 1 <<< "$faults")
+s_spread=$(div "$s_max" "$(awk -v m="$s_min" 'BEGIN { print (m > 0) ? m : 0.01 }')")
 echo
 echo "steadiness: 20 runs of validate on $(basename "$STEADY"): min ${s_min} s, median ${s_med} s, max ${s_max} s (max/min ${s_spread}x); minor page faults ${f_min}..${f_max} per run"
 echo
