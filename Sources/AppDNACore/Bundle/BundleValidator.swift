@@ -270,9 +270,11 @@ public struct BundleValidator {
                 weightsUsable = false
                 continue
             }
-            var name = "#\(index)"
+            // Built only when the variant has no usable id (this loop runs per variant).
+            var name: String { idText ?? "#\(index)" }
+            var idText: String? = nil
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
-                name = text
+                idText = text
                 let idBytes = Array(text.utf8)
                 if let first = firstIndex(of: idBytes) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
