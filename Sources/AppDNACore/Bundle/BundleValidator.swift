@@ -261,6 +261,10 @@ public struct BundleValidator {
             return seen[id]
         }
         var weights: [(variant: String, weight: Double)] = []
+        // One allocation each instead of regrowing from empty (this runs per experiment).
+        let variantCount = variants.count
+        weights.reserveCapacity(variantCount)
+        seenList.reserveCapacity(min(variantCount, 16))
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
             // Built only for a finding: most variants have none, and this loop runs per variant.
