@@ -266,6 +266,10 @@ public struct BundleValidator {
             return seen[id]
         }
         var weights: [(variant: String, weight: Double)] = []
+        // One allocation each instead of regrowing from empty (this runs per experiment).
+        let variantCount = variants.count
+        weights.reserveCapacity(variantCount)
+        seenList.reserveCapacity(min(variantCount, 16))
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
             // Built only for a finding: most variants have none, and this loop runs per variant.
@@ -275,9 +279,11 @@ public struct BundleValidator {
                 weightsUsable = false
                 continue
             }
-            var name = "#\(index)"
+            // Built only when the variant has no usable id (this loop runs per variant).
+            var name: String { idText ?? "#\(index)" }
+            var idText: String? = nil
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
-                name = text
+                idText = text
                 let idBytes = Array(text.utf8)
                 if let first = firstIndex(of: idBytes) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \(Self.quoted(id)) is also variant \(first)'s: the second can never be told apart",

@@ -1,15 +1,23 @@
-/// Buckets many users of one experiment fast: the fixed part of the hashed string is laid out
-/// once, each user id is copied in after it, and nothing is allocated per user.
+/// Buckets many users of one experiment fast. The hashed string is `EXP.SALT.user` (SDK
+/// scheme) or `user EXP SALT` (docs scheme): the fixed prefix's whole 4-byte blocks are mixed
+/// into the hash once, up front, so each user costs only its own bytes; the variant of every
+/// bucket is looked up in a table made once. Nothing is allocated per user.
 public struct BatchBucketer {
     public let scheme: BucketingScheme
     public let allocation: VariantAllocation?
-    private var scratch: [UInt8]
-    private let prefix: [UInt8]
+    /// Hash state after the prefix's whole blocks, and the prefix's length.
+    private let prefixState: UInt32
+    private let prefixCount: Int
+    /// The prefix's last `prefixCount % 4` bytes, then room for the user id, then the suffix.
+    private let scratch: Scratch
     private let suffix: [UInt8]
+    /// Variant index of each bucket (empty without variants, or with more than 255 variants).
+    private let variantOfBucket: [UInt8]
 
     public init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?) {
         self.scheme = scheme
         self.allocation = allocation
+        let prefix: [UInt8]
         switch scheme {
         case .sdk:
             prefix = Array("\(experiment).\(scheme.effectiveSalt(salt, experiment: experiment)).".utf8)
@@ -18,24 +26,71 @@ public struct BatchBucketer {
             prefix = []
             suffix = Array((experiment + salt).utf8)
         }
-        scratch = prefix + suffix
+        prefixCount = prefix.count
+        prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
+        scratch = Scratch(leading: Array(prefix[(prefix.count & ~3)...]), capacity: 256 + suffix.count)
+        if let allocation, !allocation.ranges.isEmpty, allocation.ranges.count <= 255 {
+            variantOfBucket = (0..<scheme.bucketCount).map { UInt8(allocation.variantIndex(forBucket: $0)!) }
+        } else {
+            variantOfBucket = []
+        }
     }
 
     /// Hash, bucket and variant index (nil without variants) of one user id given as UTF-8.
     public mutating func assign(_ user: UnsafeRawBufferPointer) -> (hash: UInt32, bucket: UInt32, variant: Int?) {
-        let needed = prefix.count + user.count + suffix.count
-        if scratch.count < needed {
-            scratch = prefix + [UInt8](repeating: 0, count: user.count * 2 + 64) + suffix
+        let hash = self.hash(user)
+        let bucket = self.bucket(hash)
+        return (hash, bucket, variantIndex(bucket))
+    }
+
+    @inline(__always)
+    public func hash(_ user: UnsafeRawBufferPointer) -> UInt32 {
+        let leading = scratch.leadingCount
+        let needed = leading + user.count + suffix.count
+        if needed > scratch.capacity { scratch.grow(to: needed * 2) }
+        let base = scratch.base
+        if let start = user.baseAddress { (base + leading).copyMemory(from: start, byteCount: user.count) }
+        if !suffix.isEmpty {
+            suffix.withUnsafeBytes { (base + leading + user.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
-        let prefixCount = prefix.count
-        let hash = scratch.withUnsafeMutableBytes { raw -> UInt32 in
-            if user.count > 0 { (raw.baseAddress! + prefixCount).copyMemory(from: user.baseAddress!, byteCount: user.count) }
-            if !suffix.isEmpty {
-                suffix.withUnsafeBytes { (raw.baseAddress! + prefixCount + user.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            }
-            return MurmurHash3.x86_32(UnsafeRawBufferPointer(start: raw.baseAddress!, count: needed))
+        return MurmurHash3.x86_32(resuming: prefixState, totalCount: prefixCount + user.count + suffix.count,
+                                  UnsafeRawBufferPointer(start: base, count: needed))
+    }
+
+    @inline(__always)
+    public func bucket(_ hash: UInt32) -> UInt32 {
+        // The SDK's 10,000 as a constant lets the compiler divide by multiplying.
+        scheme.bucketCount == 10_000 ? hash % 10_000 : hash % scheme.bucketCount
+    }
+
+    @inline(__always)
+    public func variantIndex(_ bucket: UInt32) -> Int? {
+        if !variantOfBucket.isEmpty { return Int(variantOfBucket[Int(bucket)]) }
+        return allocation?.variantIndex(forBucket: bucket)
+    }
+
+    /// Raw memory for the hashed string; a class so that copies of the bucketer share it and
+    /// hashing needs no exclusive access.
+    private final class Scratch {
+        private(set) var base: UnsafeMutableRawPointer
+        private(set) var capacity: Int
+        let leadingCount: Int
+
+        init(leading: [UInt8], capacity: Int) {
+            leadingCount = leading.count
+            self.capacity = leading.count + capacity
+            base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+            if !leading.isEmpty { leading.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
         }
-        let bucket = hash % scheme.bucketCount
-        return (hash, bucket, allocation?.variantIndex(forBucket: bucket))
+
+        func grow(to count: Int) {
+            let fresh = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 8)
+            fresh.copyMemory(from: base, byteCount: leadingCount)
+            base.deallocate()
+            base = fresh
+            capacity = count
+        }
+
+        deinit { base.deallocate() }
     }
 }
