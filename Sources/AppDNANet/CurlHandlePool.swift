@@ -11,17 +11,13 @@ final class CurlHandlePool: @unchecked Sendable {
     /// More idle handles than this (the most in-flight requests replay allows) are closed.
     private let capacity = 16
     private var idle: [OpaquePointer] = []
-    private var lock = pthread_mutex_t()
+    private let lock = PthreadLock()
 
-    private init() {
-        pthread_mutex_init(&lock, nil)
-    }
+    private init() {}
 
     /// An idle handle (its connections kept), or a new one.
     func take() -> OpaquePointer? {
-        pthread_mutex_lock(&lock)
-        let handle = idle.popLast()
-        pthread_mutex_unlock(&lock)
+        let handle = lock.locked { idle.popLast() }
         return handle ?? appdna_curl_easy_init()
     }
 
@@ -30,13 +26,11 @@ final class CurlHandlePool: @unchecked Sendable {
     /// closed (`reusable` false): curl may keep that transfer's state in it.
     func give(_ handle: OpaquePointer, reusable: Bool) {
         appdna_curl_easy_reset(handle)
-        pthread_mutex_lock(&lock)
-        if reusable && idle.count < capacity {
+        let kept = lock.locked {
+            guard reusable && idle.count < capacity else { return false }
             idle.append(handle)
-            pthread_mutex_unlock(&lock)
-        } else {
-            pthread_mutex_unlock(&lock)
-            appdna_curl_easy_cleanup(handle)
+            return true
         }
+        if !kept { appdna_curl_easy_cleanup(handle) }
     }
 }

@@ -71,8 +71,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Written to by `stop()` (and the signal handler) to wake the accept loop.
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    private let lock = PthreadLock()
+    private let changed = PthreadCondition()
     private var active = 0
     private var stopping = false
 
@@ -116,16 +116,12 @@ public final class HTTPServer: @unchecked Sendable {
         _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
         wakeRead = pipeEnds[0]
         wakeWrite = pipeEnds[1]
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
     }
 
     deinit {
         close(listener)
         close(wakeRead)
         close(wakeWrite)
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
@@ -161,9 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     private var isStopping: Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return stopping
+        lock.locked { stopping }
     }
 
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
@@ -193,31 +187,27 @@ public final class HTTPServer: @unchecked Sendable {
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let peer = Self.describe(peerAddress)
-            pthread_mutex_lock(&mutex)
-            active += 1
-            pthread_mutex_unlock(&mutex)
+            lock.locked { active += 1 }
             ThreadSpawner.spawnDetached { [self] in
                 var connection = ServerConnection(fd: client, peer: peer, limits: limits, isStopping: { [self] in isStopping })
                 connection.run(handle: handle, rejected: rejected)
                 close(client)
-                pthread_mutex_lock(&mutex)
-                active -= 1
-                pthread_cond_broadcast(&changed)
-                pthread_mutex_unlock(&mutex)
+                lock.locked {
+                    active -= 1
+                    changed.broadcast()
+                }
             }
         }
-        pthread_mutex_lock(&mutex)
-        stopping = true
-        while active > 0 { pthread_cond_wait(&changed, &mutex) }
-        pthread_mutex_unlock(&mutex)
+        lock.locked {
+            stopping = true
+            while active > 0 { lock.wait(changed) }
+        }
     }
 
     /// Waits until fewer than `maxConnections` are served; false when a stop came first.
     private func waitForFreeSlot() -> Bool {
         while true {
-            pthread_mutex_lock(&mutex)
-            let full = active >= limits.maxConnections
-            pthread_mutex_unlock(&mutex)
+            let full = lock.locked { active >= limits.maxConnections }
             if !full { return true }
             var wake = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
             if poll(&wake, 1, 20) > 0 { return false }

@@ -1,9 +1,17 @@
-/// pthreads without Foundation: `queue replay`'s senders and `webhook listen`'s connections.
+/// pthreads without Foundation, the one place threads are started: `queue replay`'s senders,
+/// `webhook listen`'s connections and `ChunkPipeline`'s readers.
 public enum ThreadSpawner {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
     /// Starts `body` on a new thread; join it with `pthread_join`.
     public static func spawn(_ body: @escaping () -> Void) -> pthread_t {
+        guard let thread = trySpawn(body) else { preconditionFailure("pthread_create failed") }
+        return thread
+    }
+
+    /// Starts `body` on a new thread, or returns nil (and never runs `body`) when the system
+    /// refuses one: for callers that can do the work themselves instead (`ChunkPipeline`).
+    public static func trySpawn(_ body: @escaping () -> Void) -> pthread_t? {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -11,7 +19,10 @@ public enum ThreadSpawner {
             box.body()
             return nil
         }, context)
-        precondition(rc == 0, "pthread_create failed")
+        if rc != 0 {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return nil
+        }
         return thread
     }
 

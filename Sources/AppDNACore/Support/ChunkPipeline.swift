@@ -60,8 +60,8 @@ final class ChunkPipeline: @unchecked Sendable {
     let slots: [Slot]
     /// Work on a filled slot: worker index, slot.
     let work: (Int, Slot) -> Void
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let lock = PthreadLock()
+    private let condition = PthreadCondition()
     private var consumed = 0
     private var aborted = false
 
@@ -74,17 +74,6 @@ final class ChunkPipeline: @unchecked Sendable {
         workerCount = max(1, workers)
         slots = (0..<(workerCount * 3)).map { _ in Slot(capacity: chunkSize + 64 * 1024) }
         self.work = work
-        mutex = .allocate(capacity: 1)
-        condition = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        pthread_cond_destroy(condition)
-        mutex.deallocate()
-        condition.deallocate()
     }
 
     /// How many workers to use: the online processors, at most 4.
@@ -96,29 +85,11 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Runs the workers; calls `consume` with each chunk's slot in file order. A read error
     /// stops everything and is returned (errno).
     func run(_ consume: (Slot) -> Void) -> Int32 {
-        final class Start {
-            let pipeline: ChunkPipeline
-            let worker: Int
-            init(_ pipeline: ChunkPipeline, _ worker: Int) {
-                self.pipeline = pipeline
-                self.worker = worker
-            }
-        }
         var threads: [pthread_t] = []
         var hasThread = [Bool](repeating: false, count: workerCount)
         for w in 0..<workerCount {
-            var thread = pthread_t()
-            let start = Unmanaged.passRetained(Start(self, w)).toOpaque()
-            let status = pthread_create(&thread, nil, { raw in
-                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-                start.pipeline.workerLoop(start.worker)
-                return nil
-            }, start)
-            if status != 0 {
-                Unmanaged<Start>.fromOpaque(start).release()
-                // No thread: this worker's chunks are done here, one at a time, below.
-                continue
-            }
+            // No thread: this worker's chunks are done here, one at a time, below.
+            guard let thread = ThreadSpawner.trySpawn({ self.workerLoop(w) }) else { continue }
             threads.append(thread)
             hasThread[w] = true
         }
@@ -130,24 +101,22 @@ final class ChunkPipeline: @unchecked Sendable {
                 if slot.failure == 0 { work(c % workerCount, slot) }
                 slot.readyChunk = c
             }
-            pthread_mutex_lock(mutex)
-            while slot.readyChunk != c { pthread_cond_wait(condition, mutex) }
-            pthread_mutex_unlock(mutex)
+            lock.locked { while slot.readyChunk != c { lock.wait(condition) } }
             if slot.failure != 0 {
                 failure = slot.failure
                 break
             }
             consume(slot)
-            pthread_mutex_lock(mutex)
-            slot.readyChunk = -1
-            consumed = c + 1
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            lock.locked {
+                slot.readyChunk = -1
+                consumed = c + 1
+                condition.broadcast()
+            }
         }
-        pthread_mutex_lock(mutex)
-        aborted = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        lock.locked {
+            aborted = true
+            condition.broadcast()
+        }
         for thread in threads { pthread_join(thread, nil) }
         return failure
     }
@@ -156,17 +125,17 @@ final class ChunkPipeline: @unchecked Sendable {
         var c = w
         while c < chunkCount {
             let slot = slots[c % slots.count]
-            pthread_mutex_lock(mutex)
-            while !aborted && c - consumed >= slots.count { pthread_cond_wait(condition, mutex) }
-            let stop = aborted
-            pthread_mutex_unlock(mutex)
+            let stop = lock.locked {
+                while !aborted && c - consumed >= slots.count { lock.wait(condition) }
+                return aborted
+            }
             if stop { return }
             fill(slot, chunk: c)
             if slot.failure == 0 { work(w, slot) }
-            pthread_mutex_lock(mutex)
-            slot.readyChunk = c
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            lock.locked {
+                slot.readyChunk = c
+                condition.broadcast()
+            }
             if slot.failure != 0 { return }
             c += workerCount
         }
