@@ -27,11 +27,5 @@ public struct Deadline: Sendable {
     public var hasPassed: Bool { clock.monotonicNanoseconds() >= nanoseconds }
 
     /// "60 s", "2.5 s"
-    public var budgetText: String { Deadline.secondsText(budgetSeconds) }
-
-    static func secondsText(_ seconds: Double) -> String {
-        if seconds == seconds.rounded() && seconds < 1e9 { return "\(Int(seconds)) s" }
-        let tenths = (seconds * 10).rounded() / 10
-        return "\(tenths) s"
-    }
+    public var budgetText: String { NumberText.wholeOrTenthSeconds(budgetSeconds) }
 }

@@ -92,7 +92,7 @@ struct ServerConnection {
             do {
                 try fill(until: headerDeadline)
             } catch .timedOut {
-                return .refused(Refusal(status: 408, reason: "the headers did not arrive within \(Deadline.secondsText(limits.headerTimeout)) (header timeout)"))
+                return .refused(Refusal(status: 408, reason: "the headers did not arrive within \(NumberText.wholeOrTenthSeconds(limits.headerTimeout)) (header timeout)"))
             } catch {
                 return .closed
             }
@@ -116,7 +116,7 @@ struct ServerConnection {
             body = []
         case .contentLength(let length):
             if length > limits.maxBodyBytes {
-                return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than the \(ByteCountText.describe(limits.maxBodyBytes)) limit (--max-body)"))
+                return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than the \(NumberText.binarySize(limits.maxBodyBytes)) limit (--max-body)"))
             }
             continueIfExpected(head)
             do {
@@ -169,7 +169,7 @@ struct ServerConnection {
                 return body
             }
             guard body.count + size <= limits.maxBodyBytes else {
-                throw Refusal(status: 413, reason: "the chunked body is larger than the \(ByteCountText.describe(limits.maxBodyBytes)) limit (--max-body)")
+                throw Refusal(status: 413, reason: "the chunked body is larger than the \(NumberText.binarySize(limits.maxBodyBytes)) limit (--max-body)")
             }
             while buffer.count < size + 2 { try fill(idleUntil: deadline) }
             body.append(contentsOf: buffer[..<size])

@@ -44,13 +44,6 @@ public struct BundleDiff {
         notes.removeAll { ignored($0.path) }
     }
 
-    static func percent(_ share: Double) -> String {
-        let value = share * 100
-        if value == 0 || value == 100 { return "\(Int(value))%" }
-        let scaled = (value * 100).rounded() / 100
-        return "\(scaled)%"
-    }
-
     public static func show(_ node: JSONNode?, limit: Int = 60) -> String {
         guard let node else { return "(absent)" }
         let text = String(decoding: JSONWriter().write(node.value), as: UTF8.self)
@@ -102,14 +95,14 @@ public struct BundleDiff {
         if oldSalt != newSalt {
             let share = AssignmentChange.expectedShareAfterResalt(old: oldAllocation, new: newAllocation)
             notes.append(Note(kind: .saltChanged, path: path.appending(key: "salt"),
-                              message: "\"\(id)\" salt \(Self.show(previous.node["salt"])) → \(Self.show(current.node["salt"])): every user is re-randomised; about \(Self.percent(share)) change variant (1 − Σ p_old·p_new over the buckets each variant owns); traffic allocation is re-drawn too",
+                              message: "\"\(id)\" salt \(Self.show(previous.node["salt"])) → \(Self.show(current.node["salt"])): every user is re-randomised; about \(NumberText.sentencePercent(share)) change variant (1 − Σ p_old·p_new over the buckets each variant owns); traffic allocation is re-drawn too",
                               share: share, experiment: id))
         } else {
             let change = AssignmentChange(old: oldAllocation, new: newAllocation)
             if change.switchedBuckets > 0 {
                 let detail = change.transitions.prefix(6).map { "\($0.from) → \($0.to) \($0.buckets)" }.joined(separator: ", ")
                 notes.append(Note(kind: .assignmentChanged, path: path.appending(key: "variants"),
-                                  message: "\"\(id)\": \(Self.percent(change.share)) of users in the experiment change variant (\(change.switchedBuckets) of 10000 buckets: \(detail)\(change.transitions.count > 6 ? ", …" : ""))",
+                                  message: "\"\(id)\": \(NumberText.sentencePercent(change.share)) of users in the experiment change variant (\(change.switchedBuckets) of 10000 buckets: \(detail)\(change.transitions.count > 6 ? ", …" : ""))",
                                   share: change.share, buckets: change.switchedBuckets, experiment: id))
             }
         }
@@ -120,13 +113,13 @@ public struct BundleDiff {
             if oldSalt == newSalt {
                 let entering = max(0, t1 - t0), leaving = max(0, t0 - t1)
                 message = "\"\(id)\" traffic allocation \(t0) → \(t1) of 10000 buckets: " + (entering > 0
-                    ? "\(Self.percent(Double(entering) / 10_000)) of all users enter the experiment"
-                    : "\(Self.percent(Double(leaving) / 10_000)) of all users leave the experiment")
+                    ? "\(NumberText.sentencePercent(Double(entering) / 10_000)) of all users enter the experiment"
+                    : "\(NumberText.sentencePercent(Double(leaving) / 10_000)) of all users leave the experiment")
                 note.share = Double(max(entering, leaving)) / 10_000
                 note.buckets = max(entering, leaving)
             } else {
                 let p0 = Double(t0) / 10_000, p1 = Double(t1) / 10_000
-                message = "\"\(id)\" traffic allocation \(t0) → \(t1) of 10000 buckets with a new salt: about \(Self.percent((1 - p0) * p1)) of all users enter and \(Self.percent(p0 * (1 - p1))) leave"
+                message = "\"\(id)\" traffic allocation \(t0) → \(t1) of 10000 buckets with a new salt: about \(NumberText.sentencePercent((1 - p0) * p1)) of all users enter and \(NumberText.sentencePercent(p0 * (1 - p1))) leave"
             }
             notes.append(Note(kind: note.kind, path: note.path, message: message, share: note.share, buckets: note.buckets))
         }

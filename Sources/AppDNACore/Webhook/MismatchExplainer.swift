@@ -18,14 +18,14 @@ public enum MismatchExplainer {
         var diagnoses: [MismatchDiagnosis] = []
         var notes: [String] = []
         if tooLarge {
-            notes.append("The body is larger than \(ByteCountText.describe(maxRewrittenBodyBytes)), so line-ending, newline, BOM and JSON re-serialisation variations were not tried.")
+            notes.append("The body is larger than \(NumberText.binarySize(maxRewrittenBodyBytes)), so line-ending, newline, BOM and JSON re-serialisation variations were not tried.")
         }
         if case .unusable = provided {
             notes.append("The signature could not be decoded at all, so nothing could be compared with it.")
         }
         for candidate in candidates where !(tooLarge && candidate.rewritesBody) {
             if let limit = candidate.maxBodyBytes, body.count > limit {
-                notes.append("The body is larger than \(ByteCountText.describe(limit)), so \(candidate.id) was not tried.")
+                notes.append("The body is larger than \(NumberText.binarySize(limit)), so \(candidate.id) was not tried.")
                 continue
             }
             for finding in candidate.findings(context) {
@@ -65,13 +65,4 @@ public struct MismatchExplanation: Sendable, Equatable {
     public let bodySHA256: [UInt8]
 
     public var diagnosisIDs: [String] { diagnoses.map(\.id) }
-}
-
-/// "64 MiB", "1 KiB", "100 bytes": sizes in notes read the way a person would write them.
-public enum ByteCountText {
-    public static func describe(_ count: Int) -> String {
-        if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
-        if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
-        return "\(count) bytes"
-    }
 }

@@ -61,31 +61,11 @@ enum BucketSummary {
         for (index, range) in allocation.ranges.enumerated() {
             let share = assigned > 0 ? Double(counts[index]) / Double(assigned) : 0
             out.writeLine(range.variant.padding(width) + "  " + String(counts[index]).padding(12)
-                          + Decimal.percent(share).padding(10) + Decimal.percent(shares[index]))
+                          + NumberText.fixedPercent(share).padding(10) + NumberText.fixedPercent(shares[index]))
         }
         let verdict = mismatch
             ? invocation.options.stdoutStyle.apply(.red, "sample-ratio mismatch (p < \(mismatchThreshold))")
             : "no sample-ratio mismatch"
-        out.writeLine("chi-square \(Decimal.fixed(test.statistic, places: 3)) with \(test.degreesOfFreedom) degree(s) of freedom, p = \(Decimal.fixed(test.pValue, places: 4)): \(verdict)")
-    }
-}
-
-/// Fixed-point formatting without Foundation's `String(format:)`.
-enum Decimal {
-    static func fixed(_ value: Double, places: Int) -> String {
-        guard value.isFinite else { return String(value) }
-        var scale = 1.0
-        for _ in 0..<places { scale *= 10 }
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9e15 else { return String(value) }
-        let integer = UInt64(scaled)
-        let whole = integer / UInt64(scale), fraction = integer % UInt64(scale)
-        var fractionText = String(fraction)
-        fractionText = String(repeating: "0", count: places - fractionText.count) + fractionText
-        return (value < 0 && scaled != 0 ? "-" : "") + String(whole) + (places > 0 ? "." + fractionText : "")
-    }
-
-    static func percent(_ share: Double) -> String {
-        fixed(share * 100, places: 3) + "%"
+        out.writeLine("chi-square \(NumberText.fixed(test.statistic, places: 3)) with \(test.degreesOfFreedom) degree(s) of freedom, p = \(NumberText.fixed(test.pValue, places: 4)): \(verdict)")
     }
 }

@@ -18,18 +18,8 @@ enum BundleDiffGate {
     static func status(_ switching: [SwitchingShare], threshold: Double, invocation: Invocation) -> ExitStatus {
         let over = switching.filter { $0.running && $0.exceeds(percent: threshold) }
         for entry in over {
-            invocation.io.stderr.writeLine("appdna: --fail-on-switch \(number(threshold))%: \"\(entry.experiment)\" moves \(percentText(entry.share)) of its users to another variant")
+            invocation.io.stderr.writeLine("appdna: --fail-on-switch \(NumberText.shortest(threshold))%: \"\(entry.experiment)\" moves \(NumberText.roundedPercent(entry.share)) of its users to another variant")
         }
         return over.isEmpty ? .success : .negative
-    }
-
-    static func percentText(_ share: Double) -> String {
-        let value = (share * 10_000).rounded() / 100
-        return number(value) + "%"
-    }
-
-    /// 20 rather than 20.0; 12.5 as it is.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

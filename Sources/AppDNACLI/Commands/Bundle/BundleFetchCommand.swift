@@ -199,7 +199,7 @@ enum BundleFetchCommand {
             try AtomicFile.replace(path: output, with: bytes, timeout: connection.deadline.remaining)
         }
 
-        var summary = "\(output == "-" ? "stdout" : output): bundle_version \(counts?.bundleVersion.map(String.init) ?? "?"), \(sizeText(bytes.count))"
+        var summary = "\(output == "-" ? "stdout" : output): bundle_version \(counts?.bundleVersion.map(String.init) ?? "?"), \(NumberText.decimalSize(bytes.count))"
         if let counts {
             summary += ", \(counts.experiments) experiment\(counts.experiments == 1 ? "" : "s"), \(counts.flags) flag\(counts.flags == 1 ? "" : "s")"
         }
@@ -224,17 +224,4 @@ enum BundleFetchCommand {
               let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)) else { return nil }
         return document.root["bundle_version"]?.int64
     }
-
-    static func sizeText(_ count: Int) -> String {
-        if count < 1000 { return "\(count) bytes" }
-        if count < 1_000_000 { return "\(formatOne(Double(count) / 1000)) kB" }
-        return "\(formatOne(Double(count) / 1_000_000)) MB"
-    }
-
-    static func formatOne(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    static func formatSeconds(_ value: Double) -> String { formatOne(value) + " s" }
 }

@@ -22,9 +22,9 @@ enum DiffMarkdown {
             out.writeLine("|---|---|--:|---|" + (threshold == nil ? "" : "---|"))
             for entry in switching {
                 let how = entry.buckets.map { "exact: \($0) of 10000 buckets" } ?? "expected after a salt change"
-                var row = "| `\(code(entry.experiment))` | \(cell(entry.status ?? "-")) | \(BundleDiffGate.percentText(entry.share)) | \(how) |"
+                var row = "| `\(code(entry.experiment))` | \(cell(entry.status ?? "-")) | \(NumberText.roundedPercent(entry.share)) | \(how) |"
                 if let threshold {
-                    row += !entry.running ? " not running |" : entry.exceeds(percent: threshold) ? " **over \(BundleDiffGate.number(threshold))%** |" : " ok |"
+                    row += !entry.running ? " not running |" : entry.exceeds(percent: threshold) ? " **over \(NumberText.shortest(threshold))%** |" : " ok |"
                 }
                 out.writeLine(row)
             }

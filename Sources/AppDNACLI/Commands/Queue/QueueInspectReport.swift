@@ -36,7 +36,7 @@ enum QueueInspectReport {
                      + (summary.unnamed > 0 ? ", \(summary.unnamed) without event_name" : "")))
         if let oldest = summary.oldest, let newest = summary.newest {
             rows.append(("time", "\(Timestamp.iso8601(milliseconds: oldest)) to \(Timestamp.iso8601(milliseconds: newest)) (now \(Timestamp.iso8601(milliseconds: summary.now)))"))
-            var age = "oldest \(ageText(summary.now - oldest)), newest \(ageText(summary.now - newest))"
+            var age = "oldest \(NumberText.age(milliseconds: summary.now - oldest)), newest \(NumberText.age(milliseconds: summary.now - newest))"
             if summary.pastHorizon > 0 {
                 age += "; " + style.apply(.yellow, "\(summary.pastHorizon) past the 7-day horizon")
                     + " (the SDK would not send them; the server may no longer deduplicate them)"
@@ -111,15 +111,6 @@ enum QueueInspectReport {
 
     static func list(_ items: [(name: String, count: Int)]) -> String {
         items.isEmpty ? "-" : items.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
-    }
-
-    static func ageText(_ ms: Int64) -> String {
-        if ms < 0 { return "in the future (\(ageText(-ms)) ahead)" }
-        let minutes = ms / 60_000
-        let days = minutes / 1440, hours = minutes / 60 % 24, mins = minutes % 60
-        if days > 0 { return "\(days)d \(hours)h" }
-        if hours > 0 { return "\(hours)h \(mins)m" }
-        return "\(mins)m"
     }
 
     static func sequenceText(_ summary: QueueSummary, style: Styler) -> String {

@@ -256,7 +256,7 @@ enum QueueReplayCommand {
     static func writeSummary(_ outcome: ReplayOutcome, plan: ReplayPlan, toSend: Int, undelivered: Int,
                              options: Options, invocation: Invocation) {
         let out = invocation.stdout
-        out.writeLine("Delivered \(outcome.delivered) of \(toSend) event\(toSend == 1 ? "" : "s") in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s") (\(BundleFetchCommand.formatSeconds(outcome.seconds)), \(eventsPerSecond(outcome)) events/s)")
+        out.writeLine("Delivered \(outcome.delivered) of \(toSend) event\(toSend == 1 ? "" : "s") in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s") (\(NumberText.seconds(outcome.seconds)), \(eventsPerSecond(outcome)) events/s)")
         if outcome.retries > 0 || outcome.splits > 0 {
             out.writeLine("  \(outcome.retries) retr\(outcome.retries == 1 ? "y" : "ies"), \(outcome.splits) batch\(outcome.splits == 1 ? "" : "es") split after 413")
         }

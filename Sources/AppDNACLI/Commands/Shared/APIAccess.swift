@@ -48,7 +48,7 @@ enum APIAccess {
             transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)", trust: trust),
             policy: RetryPolicy(maxRetries: retries),
             onRetry: { notice in
-                say("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(BundleFetchCommand.formatSeconds(notice.delay))")
+                say("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(NumberText.seconds(notice.delay))")
             })
     }
 }

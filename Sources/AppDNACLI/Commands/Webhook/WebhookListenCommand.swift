@@ -161,7 +161,7 @@ enum WebhookListenCommand {
             object["status"] = .integer(response.status)
             object["forward"] = forward.map { outcome -> JSONValue in
                 ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
-                 "latency_ms": .decimal((outcome.milliseconds * 10).rounded() / 10)]
+                 "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds))]
             } ?? .null
             line = JSONWriter().writeString(.object(object))
         } else {
@@ -170,7 +170,7 @@ enum WebhookListenCommand {
                 + String(verdict.drop(while: { $0 != " " && $0 != ":" }))
             var outcome: String
             if let forward {
-                let latency = "\((forward.milliseconds * 10).rounded() / 10) ms"
+                let latency = NumberText.milliseconds(forward.milliseconds)
                 outcome = forward.status.map { "forwarded: \($0) in \(latency)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
             } else {
                 outcome = "answered \(response.status)" + (check.isValid ? "" : ", not forwarded")

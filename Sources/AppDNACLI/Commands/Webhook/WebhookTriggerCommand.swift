@@ -161,12 +161,12 @@ enum WebhookTriggerCommand {
         let client = try deliveryClient(invocation)
         let started = Deadline.now()
         let response = try client.send(request, deadline: Deadline(secondsFromNow: timeout))
-        let milliseconds = (Double(Deadline.now() - started) / 1e5).rounded() / 10
+        let milliseconds = Double(Deadline.now() - started) / 1e6
         let out = invocation.stdout
         let style = invocation.options.stdoutStyle
         out.writeLine("\(request.method) \(request.url)  \(type)  \(id)")
         let success = (200...299).contains(response.status)
-        out.writeLine(style.apply(success ? .green : .red, response.statusText) + "  in \(milliseconds) ms")
+        out.writeLine(style.apply(success ? .green : .red, response.statusText) + "  in " + NumberText.milliseconds(milliseconds))
         if !response.body.isEmpty {
             let shown = response.body.prefix(shownBodyBytes)
             var text = String(decoding: shown, as: UTF8.self)
