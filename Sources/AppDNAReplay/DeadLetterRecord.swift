@@ -15,19 +15,7 @@ enum DeadLetterRecord {
             object["status"] = .integer(response.status)
             object["response"] = .string(reply)
             object["dead_lettered_at"] = .string(at)
-            var bytes = JSONWriter().write(.object(object))
-            bytes.removeLast()
-            bytes.append(contentsOf: ",\"event\":".utf8)
-            // One event per line: a stored event spread over lines is written compact.
-            if event.bytes.contains(10) || event.bytes.contains(13), let value = try? JSONValue(parsing: event.bytes) {
-                var compact = JSONWriter().write(value)
-                if compact.last == 10 { compact.removeLast() }
-                bytes.append(contentsOf: compact)
-            } else {
-                bytes.append(contentsOf: event.bytes)
-            }
-            bytes.append(contentsOf: "}\n".utf8)
-            lines.append(contentsOf: bytes)
+            lines.append(contentsOf: EventLine.make(object, event: event.bytes))
         }
         return lines
     }

@@ -145,10 +145,7 @@ enum BucketReport {
                 }
             }
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        for (label, value) in rows {
-            invocation.stdout.writeLine(label.padding(width) + "  " + value)
-        }
+        LabelValueBlock.write(rows, to: invocation.stdout)
     }
 
     /// `yes`, `no (first failing rule: …)` or `unknown (not checked: platform, countries)`.

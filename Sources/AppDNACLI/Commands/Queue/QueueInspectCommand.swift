@@ -197,17 +197,7 @@ enum QueueEventList {
         object["session_id"] = optional(fields.sessionID)
         object["client_seq"] = optional(fields.clientSeq)
         object["rejected"] = .array(fields.findings.map(QueueInspectReport.findingJSON))
-        var bytes = JSONWriter().write(.object(object))
-        bytes.removeLast()
-        bytes.append(contentsOf: ",\"event\":".utf8)
-        if event.document.bytes.contains(10) || event.document.bytes.contains(13) || event.document.hadByteOrderMark {
-            bytes.append(contentsOf: JSONWriter().write(event.root.value))
-        } else {
-            bytes.append(contentsOf: event.document.bytes)
-        }
-        bytes.append(UInt8(ascii: "}"))
-        bytes.append(10)
-        out.write(bytes)
+        out.write(EventLine.make(object, event: event.document.bytes, parsed: { event.root.value }))
     }
 }
 

@@ -83,11 +83,7 @@ enum QueueInspectReport {
             if more > 0 { rows.append(("", "… and \(more) more (--json lists up to 1000; --events shows each)")) }
         }
         if let audit { rows += ExposureAuditReport.rows(audit, style: style, limit: textListLimit) }
-        let width = rows.map(\.0.count).max() ?? 0
-        for (label, value) in rows {
-            if label.isEmpty && value.isEmpty { invocation.stdout.writeLine(); continue }
-            invocation.stdout.writeLine(label + String(repeating: " ", count: width - label.count + 2) + value)
-        }
+        LabelValueBlock.write(rows, to: invocation.stdout)
     }
 
     static func formatText(_ source: QueueSourceSummary) -> String {

@@ -245,11 +245,8 @@ enum QueueReplayCommand {
         rows.append(("destination", "POST \(url)" + (key.map { " with the key \($0.masked)" } ?? " (no key: set APPDNA_SDK_KEY or --key-file)")))
         rows.append(("journal", options.stateDirectory + "/journal"))
         rows.append(("dead letters", options.deadLetterPath))
-        let width = rows.map { $0.0.count }.max() ?? 0
         out.writeLine(options.dryRun ? "Replay plan (dry run: nothing is sent)" : "Replay plan")
-        for (label, value) in rows {
-            out.writeLine("  " + label + String(repeating: " ", count: width - label.count + 2) + value)
-        }
+        LabelValueBlock.write(rows, to: out, indent: "  ")
         out.flush()
     }
 

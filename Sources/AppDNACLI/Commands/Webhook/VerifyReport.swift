@@ -47,7 +47,7 @@ struct VerifyReport {
             rows += Self.explanationRows(explanation, secrets: secrets, style: style)
         }
         for note in extraNotes { rows.append(("note", note)) }
-        Self.writeRows(rows, to: invocation.stdout)
+        LabelValueBlock.write(rows, to: invocation.stdout)
     }
 
     static func explanationRows(_ explanation: MismatchExplanation, secrets: [WebhookSecret], style: Styler) -> [(String, String)] {
@@ -60,13 +60,6 @@ struct VerifyReport {
         }
         for note in explanation.notes { rows.append(("note", note)) }
         return rows
-    }
-
-    static func writeRows(_ rows: [(String, String)], to sink: OutputSink) {
-        let width = rows.map(\.0.count).max() ?? 0
-        for (label, value) in rows {
-            sink.writeLine(label + String(repeating: " ", count: width - label.count + 2) + value)
-        }
     }
 
     // MARK: - JSON

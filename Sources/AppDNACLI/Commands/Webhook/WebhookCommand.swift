@@ -139,7 +139,7 @@ enum WebhookCommand {
             invocation.stdout.writeLine()
         } else {
             let rows = VerifyReport.explanationRows(explanation, secrets: secrets, style: invocation.options.stdoutStyle)
-            VerifyReport.writeRows(rows, to: invocation.stdout)
+            LabelValueBlock.write(rows, to: invocation.stdout)
         }
     }
 
