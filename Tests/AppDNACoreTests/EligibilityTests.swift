@@ -77,28 +77,28 @@ final class EligibilityTests: XCTestCase {
         Eligibility.verdict(try experiment(json), userID: user, context: context)
     }
 
-    /// For every rule kind: without its input the rule is `unknown`, names the flag that would
+    /// For every rule kind: without its input the rule is `unknown`, names the input that would
     /// settle it, and the walk goes on; with the input given, it passes or fails closed.
     func testEveryRuleKindIsUnknownWithoutItsInputAndDecidedWithIt() throws {
-        let cases: [(rule: String, json: String, flag: String, passing: UserContext, failing: UserContext)] = [
-            ("platform", #"{"status":"running","platforms":["ios","android"]}"#, "--platform",
+        let cases: [(rule: String, json: String, input: ContextInput, passing: UserContext, failing: UserContext)] = [
+            ("platform", #"{"status":"running","platforms":["ios","android"]}"#, .platform,
              UserContext(platform: "android"), UserContext(platform: "web")),
-            ("countries", #"{"status":"running","targeting":{"countries":["US","CA"]}}"#, "--country",
+            ("countries", #"{"status":"running","targeting":{"countries":["US","CA"]}}"#, .country,
              UserContext(country: "ca"), UserContext(country: "FR")),
-            ("min_app_version", #"{"status":"running","targeting":{"min_app_version":"2.4"}}"#, "--app-version",
+            ("min_app_version", #"{"status":"running","targeting":{"min_app_version":"2.4"}}"#, .appVersion,
              UserContext(appVersion: "2.10"), UserContext(appVersion: "2.3.9")),
-            ("new_users_only", #"{"status":"running","started_at_ms":1000,"targeting":{"new_users_only":true}}"#, "--installed-at",
+            ("new_users_only", #"{"status":"running","started_at_ms":1000,"targeting":{"new_users_only":true}}"#, .installedAt,
              UserContext(installedAtMs: 1000), UserContext(installedAtMs: 999)),
-            ("trait plan", #"{"status":"running","targeting":{"user_traits":[{"trait":"plan","operator":"eq","value":"free"}]}}"#, "--trait plan=VALUE",
+            ("trait plan", #"{"status":"running","targeting":{"user_traits":[{"trait":"plan","operator":"eq","value":"free"}]}}"#, .trait("plan"),
              UserContext(traits: ["plan": "free"]), UserContext(traits: ["plan": "pro"])),
-            ("traffic_allocation", #"{"status":"running","salt":"s","traffic_allocation":0}"#, "--platform",
+            ("traffic_allocation", #"{"status":"running","salt":"s","traffic_allocation":0}"#, .platform,
              UserContext(platform: "android"), UserContext(platform: "ios")),
         ]
         for item in cases {
             let unknown = try verdict(item.json, UserContext())
             let outcome = try XCTUnwrap(unknown.outcomes.first { $0.rule == item.rule }, item.rule)
             XCTAssertEqual(outcome.state, .unknown, item.rule)
-            XCTAssertEqual(outcome.settledBy, item.flag, item.rule)
+            XCTAssertEqual(outcome.settledBy, item.input, item.rule)
             XCTAssertEqual(unknown.verdict, .unknown(unchecked: [outcome]), item.rule)
             XCTAssertTrue(unknown.verdict.mayAssign, "\(item.rule): unknown is not failure")
 

@@ -34,23 +34,24 @@ public struct RuleOutcome: Sendable, Equatable {
     public let rule: String
     public let state: RuleState
     public let detail: String
-    /// For an unknown rule: the flag that would settle it (`--platform`, `--trait plan=VALUE`).
-    public let settledBy: String?
+    /// For an unknown rule: the piece of the user's context that would settle it (the CLI
+    /// names the flag that gives it: `--platform`, `--trait plan=VALUE`).
+    public let settledBy: ContextInput?
 
     public init(rule: String, passed: Bool, detail: String) {
         self.init(rule: rule, state: passed ? .passed : .failed, detail: detail)
     }
 
-    public init(rule: String, state: RuleState, detail: String, settledBy: String? = nil) {
+    public init(rule: String, state: RuleState, detail: String, settledBy: ContextInput? = nil) {
         self.rule = rule
         self.state = state
         self.detail = detail
         self.settledBy = settledBy
     }
 
-    /// A rule that could not be checked without `flag`.
-    static func unknown(_ rule: String, _ detail: String, settledBy flag: String) -> RuleOutcome {
-        RuleOutcome(rule: rule, state: .unknown, detail: detail, settledBy: flag)
+    /// A rule that could not be checked without `input`.
+    static func unknown(_ rule: String, _ detail: String, settledBy input: ContextInput) -> RuleOutcome {
+        RuleOutcome(rule: rule, state: .unknown, detail: detail, settledBy: input)
     }
 
     public var passed: Bool { state == .passed }
@@ -124,7 +125,7 @@ public enum Eligibility {
                     return outcomes
                 }
             } else {
-                outcomes.append(.unknown("platform", "runs on [\(listed)]; no platform given", settledBy: "--platform"))
+                outcomes.append(.unknown("platform", "runs on [\(listed)]; no platform given", settledBy: .platform))
             }
         }
 
@@ -148,7 +149,7 @@ public enum Eligibility {
         let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
         switch state {
         case .unknown:
-            return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: "--platform")
+            return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: .platform)
         case .passed where bucket >= threshold:
             return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
         default:

@@ -34,7 +34,7 @@ enum Targeting {
         }
         let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
         guard let country = context.country?.uppercased() else {
-            return .unknown("countries", "targets [\(codes.joined(separator: ", "))]; no country given", settledBy: "--country")
+            return .unknown("countries", "targets [\(codes.joined(separator: ", "))]; no country given", settledBy: .country)
         }
         let passed = codes.contains(country)
         return RuleOutcome(rule: "countries", passed: passed, detail: "\(country) " + (passed ? "is" : "is not") + " in [\(codes.joined(separator: ", "))]")
@@ -46,7 +46,7 @@ enum Targeting {
             return RuleOutcome(rule: "min_app_version", passed: false, detail: "min_app_version is not a version: fails closed")
         }
         guard let version = context.appVersion else {
-            return .unknown("min_app_version", "needs app version >= \(required); no app version given", settledBy: "--app-version")
+            return .unknown("min_app_version", "needs app version >= \(required); no app version given", settledBy: .appVersion)
         }
         guard let parts = versionParts(version) else {
             return RuleOutcome(rule: "min_app_version", passed: false, detail: "app version '\(version)' is not a version: fails closed")
@@ -62,7 +62,7 @@ enum Targeting {
         }
         guard let installed = context.installedAtMs else {
             return .unknown("new_users_only", "new users only (installed at or after \(Timestamp.iso8601(milliseconds: started))); no install time given",
-                            settledBy: "--installed-at")
+                            settledBy: .installedAt)
         }
         let passed = installed >= started
         return RuleOutcome(rule: "new_users_only", passed: passed, detail: "installed \(Timestamp.iso8601(milliseconds: installed)) " + (passed ? ">=" : "<") + " started \(Timestamp.iso8601(milliseconds: started))")

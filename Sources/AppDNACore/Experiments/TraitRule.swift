@@ -17,7 +17,7 @@ enum TraitRule {
         // A trait not given is unknown, unless the caller vouches that the traits it gave are
         // all the user has (then absent is absent, and `exists` can fail).
         if actual == nil && !context.traitsComplete {
-            return RuleOutcome.unknown(name, "\(op) \(text(expected) ?? "?"); trait \(trait) not given", settledBy: "--trait \(trait)=VALUE")
+            return RuleOutcome.unknown(name, "\(op) \(text(expected) ?? "?"); trait \(trait) not given", settledBy: .trait(trait))
         }
         if op == "exists" {
             let wanted = expected == .bool(false) ? false : true

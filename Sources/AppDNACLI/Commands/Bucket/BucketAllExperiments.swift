@@ -49,7 +49,7 @@ enum BucketAllExperiments {
         case .eligible: return "yes"
         case .notEligible(let failed): return "no: \(failed.rule) (\(failed.detail))"
         case .unknown(let unchecked):
-            return "unknown: " + unchecked.map { "\($0.rule) (\($0.settledBy ?? "?"))" }.joined(separator: ", ")
+            return "unknown: " + unchecked.map { "\($0.rule) (\($0.settledBy?.flagText ?? "?"))" }.joined(separator: ", ")
         }
     }
 

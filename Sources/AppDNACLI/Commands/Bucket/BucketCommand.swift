@@ -103,7 +103,9 @@ struct BucketSetup {
             }
             var allocation: VariantAllocation?
             if let text = arguments.value("variants") {
-                allocation = VariantAllocation(weights: try VariantWeights.parse(text), bucketCount: scheme.bucketCount)
+                let weights: [(variant: String, weight: Double)]
+                do throws(Failure) { weights = try VariantWeights.parse(text) } catch { throw error.naming("--variants") }
+                allocation = VariantAllocation(weights: weights, bucketCount: scheme.bucketCount)
             }
             self.init(scheme: scheme, experiment: experiment, salt: saltOperand, allocation: allocation,
                       definition: nil, context: try Self.userContext(arguments))

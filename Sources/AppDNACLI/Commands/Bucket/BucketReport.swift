@@ -31,7 +31,7 @@ enum BucketReport {
 
     static func ruleJSON(_ outcome: RuleOutcome) -> JSONValue {
         ["rule": .string(outcome.rule), "passed": .bool(outcome.passed), "state": .string(outcome.state.rawValue),
-         "detail": .string(outcome.detail), "settled_by": outcome.settledBy.map(JSONValue.string) ?? .null]
+         "detail": .string(outcome.detail), "settled_by": outcome.settledBy.map { JSONValue.string($0.flagText) } ?? .null]
     }
 
     /// Everything one report shows: the assignment, the rules and verdict, the variant, the
@@ -125,7 +125,7 @@ enum BucketReport {
             case .failed: mark = style.apply(.red, "FAIL: ")
             case .unknown: mark = style.apply(.yellow, "not checked: ")
             }
-            let detail = outcome.detail + (outcome.settledBy.map { " (settle with \($0))" } ?? "")
+            let detail = outcome.detail + (outcome.settledBy.map { " (settle with \($0.flagText))" } ?? "")
             rows.append(("rule " + outcome.rule, mark + detail))
         }
         if setup.definition != nil {
