@@ -36,15 +36,17 @@ let package = Package(
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
-        .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"], exclude: ["Golden"]),
+        .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
-        .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore"]),
+        .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore", "TestSupport"]),
         // Runs the built `appdna` binary as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer", "TestSupport"]),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
         // cut-off bodies, never answering). Test support only: no product uses it.
         .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),
+        // What the test targets share: temporary directories, the process runner, queue events.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

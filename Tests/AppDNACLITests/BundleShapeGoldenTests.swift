@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// `bundle validate` gives exactly the recorded findings (text and JSON) on a small bundle of each
 /// shape the validation benchmark measures. The bundles come from the benchmark's own generator,

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 final class BundleValidateCommandTests: XCTestCase {
     func temporary(_ contents: String, name: String = "appdna-config.json") throws -> String {

@@ -33,27 +33,3 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
     let status = Runner.run(arguments, table: .appdna, io: io)
     return CapturedRun(status: status, stdout: out.capturedText, stderr: err.capturedText)
 }
-
-/// The repository root, found from this file's path (tests never read ../shared).
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-/// A fresh directory under the temporary directory for one test, removed by `remove()`.
-struct ScratchDirectory {
-    let url: URL
-
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    /// Writes `bytes` to `name` in the directory and returns its path.
-    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(bytes).write(to: file)
-        return file.path
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}

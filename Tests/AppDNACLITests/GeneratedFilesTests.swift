@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// The committed man page and completion scripts must be exactly what the table generates.
 /// Regenerate with: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests

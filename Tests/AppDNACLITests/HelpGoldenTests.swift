@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// Help pages that describe their own command only, and say what a user needs.
 final class HelpGoldenTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 final class ManPageLintTests: XCTestCase {
     func testManPageIsLintCleanUnderMandoc() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// The contract: every non-zero exit prints at least one `appdna: …` line on stderr. Found
 /// broken for `queue inspect` on an unreadable Android database (65, the reason only on

@@ -1,24 +1,13 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Runs an external program and returns its status and output.
 @discardableResult
 func runProgram(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 currentDirectory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    let output = try ProcessRunner.run(executable, arguments, environment: environment, currentDirectory: currentDirectory?.path)
+    return (output.status, output.stdout, output.stderr)
 }
 
 /// The path of a tool the test needs. CI installs them (.ci/run), so there a missing tool is a

@@ -1,6 +1,7 @@
 import AppDNACore
 import Foundation
 import XCTest
+import TestSupport
 @testable import AppDNACLI
 
 /// `appdna queue inspect`, in-process, on queues the tests write.
@@ -15,7 +16,7 @@ final class QueueInspectCommandTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
-    static func id(_ n: Int) -> String { String(format: "%08x-0000-4000-8000-%012x", n, n) }
+    static func id(_ n: Int) -> String { TestEvents.id(n) }
 
     static func event(_ n: Int, name: String = "app_open", ts: String? = nil, consent: Bool = true,
                       properties: String = "{}", eventID: String? = nil) -> String {

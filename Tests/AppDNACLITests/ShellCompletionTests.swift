@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// The committed completion scripts, loaded into real shells and asked to complete.
 final class ShellCompletionTests: XCTestCase {

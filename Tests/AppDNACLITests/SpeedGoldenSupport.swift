@@ -1,6 +1,7 @@
 import AppDNACore
 import Foundation
 import XCTest
+import TestSupport
 
 /// Golden files that pin the exact bytes of outputs whose code is tuned for speed
 /// (`bucket -`, `bundle validate`), so an optimisation that changes one byte fails a test.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// The committed completion scripts in real interactive shells: each shell runs in a tmux
 /// pseudo-terminal, the test types the keys a user types (TAB included) and reads the screen.

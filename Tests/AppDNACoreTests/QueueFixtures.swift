@@ -1,6 +1,7 @@
 import AppDNACore
 import Foundation
 import XCTest
+import TestSupport
 
 /// Queue fixtures written by the tests themselves, in every on-device format.
 enum QueueFixtures {
@@ -9,10 +10,7 @@ enum QueueFixtures {
     /// 2026-02-19T10:00:00Z
     static let baseTime: Int64 = 1_771_495_200_000
 
-    static func id(_ n: Int) -> String {
-        let hex = String(n, radix: 16)
-        return "\(String(repeating: "0", count: 8 - hex.count))\(hex)-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
-    }
+    static func id(_ n: Int) -> String { TestEvents.id(n) }
 
     /// One SDK-shaped event as compact JSON; `extra` replaces top-level fields (raw JSON text).
     static func event(_ n: Int, name: String = "app_open", anon: String = QueueFixtures.anon, seq: Int? = nil,
@@ -42,9 +40,7 @@ enum QueueFixtures {
 
     /// A fresh directory, removed by the caller's tearDown.
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-queue-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchDirectory("queue").url
     }
 
     @discardableResult

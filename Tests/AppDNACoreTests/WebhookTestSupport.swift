@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACore
+import TestSupport
 
 /// Shared by the SHA-256, HMAC and webhook tests: fixture loading, a seeded generator and
 /// an independent reference implementation (python3's hashlib/hmac) run as a subprocess.
@@ -19,10 +20,9 @@ enum TestSupport {
 
     /// A fresh temporary directory, removed at the end of the test.
     static func temporaryDirectory(_ test: XCTestCase) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-hash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
+        let directory = try ScratchDirectory("hash")
+        test.addTeardownBlock { directory.remove() }
+        return directory.url
     }
 
     /// Runs python3 over a list of (data file, optional key file) pairs and returns one

@@ -2,6 +2,7 @@ import Foundation
 import AppDNACore
 import AppDNANet
 import AppDNAReplay
+import TestSupport
 
 /// One queue file and its state directory under /tmp (removed by `cleanUp`), and a replay of
 /// it through the engine over a scripted transport and a virtual clock: no socket, no waiting.
@@ -21,14 +22,11 @@ final class ReplayHarness {
 
     func cleanUp() { try? FileManager.default.removeItem(atPath: directory) }
 
-    static func id(_ n: Int) -> String {
-        let hex = String(n, radix: 16)
-        return "\(String(repeating: "0", count: 8 - hex.count))\(hex)-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
-    }
+    static func id(_ n: Int) -> String { TestEvents.id(n) }
 
     /// An SDK-shaped event an hour old, as stored on a device (spacing and key order included).
     static func event(_ n: Int, platform: String = "ios", sdk: String = "1.0.78") -> String {
-        #"{"schema_version":1, "event_id":"\#(id(n))","event_name":"app_open","ts_ms":\#(now - 3_600_000),"user":{"anon_id":"11111111-1111-4111-8111-111111111111"},"device":{"platform":"\#(platform)","sdk_version":"\#(sdk)","os":"17.0.1"},"context":{"session_id":"s1","client_seq":\#(n)},"properties":{"price":1.50},"privacy":{"consent":{"analytics":true}}}"#
+        TestEvents.stored(n, ts: now - 3_600_000, platform: platform, sdk: sdk)
     }
 
     /// An NDJSON queue of the events `numbers` (and any extra lines).

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Runs the built `appdna` binary (`swift test` builds it beside the test bundle).
 enum Binary {
@@ -57,12 +58,9 @@ extension XCTestCase {
     /// Writes `contents` to a fresh temporary file and returns its path; the file's directory
     /// is removed when the test ends.
     func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent(name)
-        try Data(contents.utf8).write(to: url)
-        return url.path
+        let directory = try ScratchDirectory("e2e")
+        addTeardownBlock { directory.remove() }
+        return try directory.file(name, Array(contents.utf8))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import LoopbackHTTPServer
+import TestSupport
 
 /// The README's Xcode build phase and GitHub Actions steps, taken verbatim from README.md and
 /// run by the shells those systems use (Xcode: /bin/sh with SRCROOT and CONFIGURATION; GitHub:

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Issue 14 through the built binary: unknown context, every experiment for a user (checked
 /// against Python's mmh3 and a plain re-implementation of the rules), golden vectors, the
@@ -279,7 +280,7 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
 
     /// The README's example queue: one agreeing event and one planted mismatch per cause.
     func testTheExposureAuditOnTheShippedExample() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = repositoryRoot
         let examples = root.appendingPathComponent("examples/experiments")
         let result = try Binary.run(["queue", "inspect", examples.appendingPathComponent("pending_events.json").path,
                                      "--bundle", examples.appendingPathComponent("appdna-config.json").path, "--json", "--now", "2026-01-02T12:00:00Z"])

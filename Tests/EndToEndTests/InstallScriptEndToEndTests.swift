@@ -1,12 +1,13 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `scripts/install` into temporary prefixes, with the self-contained release binary that
 /// `.ci/run` (the README's test command) builds before the tests:
 /// `swift build -c release --static-swift-stdlib`. Building it here would take minutes and
 /// would wait on the lock of the `swift test` that runs us, so the script's `--binary` is used.
 final class InstallScriptEndToEndTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = repositoryRoot
     static let releaseBinary = root.appendingPathComponent(".build/release/appdna").path
 
     /// Where each file goes under the prefix, and what it is a copy of.

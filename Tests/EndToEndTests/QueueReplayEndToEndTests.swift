@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import LoopbackHTTPServer
+import TestSupport
 
 /// `appdna queue replay` run as a binary against a fake ingest API on 127.0.0.1 that inflates
 /// every body and checks it is what the SDK sends.
@@ -24,16 +25,13 @@ final class QueueReplayEndToEndTests: XCTestCase {
 
     // MARK: - fixtures
 
-    static func id(_ n: Int) -> String {
-        let hex = String(n, radix: 16)
-        return "\(String(repeating: "0", count: 8 - hex.count))\(hex)-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex
-    }
+    static func id(_ n: Int) -> String { TestEvents.id(n) }
 
     /// An SDK-shaped event; `ageMinutes` before `now`. Spacing and key order as stored on the device
     /// (deliberately not what a JSON serialiser would write), so splicing can be checked.
     static func event(_ n: Int, platform: String = "ios", sdk: String = "1.0.78", ageMinutes: Int = 60, name: String = "app_open") -> String {
-        let ts = now - Int64(ageMinutes) * 60_000
-        return #"{"schema_version":1, "event_id":"\#(id(n))","event_name":"\#(name)","ts_ms":\#(ts),"user":{"anon_id":"11111111-1111-4111-8111-111111111111"},"device":{"platform":"\#(platform)","sdk_version":"\#(sdk)","os":"17.0.1"},"context":{"session_id":"s1","client_seq":\#(n)},"properties":{"price":1.50,"note":"caf\u00e9"},"privacy":{"consent":{"analytics":true}}}"#
+        TestEvents.stored(n, ts: now - Int64(ageMinutes) * 60_000, name: name, platform: platform, sdk: sdk,
+                          properties: #"{"price":1.50,"note":"caf\u00e9"}"#)
     }
 
     static func queue(_ range: ClosedRange<Int>) -> String {

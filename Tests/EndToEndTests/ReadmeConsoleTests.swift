@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackHTTPServer
 import XCTest
+import TestSupport
 
 /// README.md cannot lie: every ```console block in it is run, and its output must be what the
 /// block shows, byte for byte. The rules (also in README.md, "Writing a console block"):
@@ -23,7 +24,7 @@ import XCTest
 ///   becomes `<duration>`, and a rate `N events/s` becomes `<rate>`.
 final class ReadmeConsoleTests: XCTestCase {
     static let fakeAPIPlaceholder = "http://127.0.0.1:18791"
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = repositoryRoot
 
     struct Command {
         let line: String

@@ -11,6 +11,27 @@ extension Failure {
     }
 }
 
+enum FlagWording {
+    /// The error's hint: Core's own, or, where the remedy is one of the CLI's flags, the CLI's
+    /// wording of it (Core says what is missing; only the CLI knows which flags give it).
+    static func hint(for error: ClassifiedError) -> String? {
+        if let hint = error.hint { return hint }
+        switch error {
+        case is SecretError:
+            return "set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin"
+        case let error as SignatureHeaderError:
+            switch error.problem {
+            case .wrongHeaderName, .notAHeaderLine:
+                return "pass --header 'X-AppDNA-Signature: sha256=<hex>' or --signature sha256=<hex>"
+            default:
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+}
+
 extension ContextInput {
     /// The flag that gives this input, as help and `bucket` output name it.
     var flagText: String {

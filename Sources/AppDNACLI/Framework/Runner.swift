@@ -55,7 +55,7 @@ public enum Runner {
     static func report(_ error: ClassifiedError, io: CommandIO) {
         let style = Styler(enabled: ColorPolicy.enabled(flag: nil, environment: io.environment, isTerminal: io.stderr.isTerminal))
         io.stderr.writeLine(style.apply(.red, "appdna:") + " " + error.message)
-        if let hint = error.hint {
+        if let hint = FlagWording.hint(for: error) {
             io.stderr.writeLine("hint: " + hint)
         }
     }

@@ -65,7 +65,7 @@ public struct SignatureHeaderError: ClassifiedError, Equatable {
         case .wrongHeaderName(let name) where name.lowercased().hasPrefix("x-hub-signature"):
             return "that is GitHub's header; AppDNA's is X-AppDNA-Signature"
         case .wrongHeaderName, .notAHeaderLine:
-            return "pass --header 'X-AppDNA-Signature: sha256=<hex>' or --signature sha256=<hex>"
+            return nil  // the CLI names its flags that give a signature (FlagWording)
         case .wrongLength:
             return "check that the whole header value was copied"
         default:

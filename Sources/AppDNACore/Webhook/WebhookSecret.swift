@@ -41,8 +41,4 @@ public enum SecretError: ClassifiedError, Equatable {
         case .none: return "no webhook secret given"
         }
     }
-
-    public var hint: String? {
-        "set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin"
-    }
 }

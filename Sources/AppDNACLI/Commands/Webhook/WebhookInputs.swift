@@ -161,6 +161,6 @@ enum WebhookInputs {
 extension SignatureHeaderError {
     /// The same error with where the signature came from in front.
     func located(_ origin: String) -> Failure {
-        Failure(kind, "\(origin): \(message)", hint: hint)
+        Failure(kind, "\(origin): \(message)", hint: FlagWording.hint(for: self))
     }
 }

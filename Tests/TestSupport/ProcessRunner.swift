@@ -1,0 +1,37 @@
+import Foundation
+
+/// Runs any program (a shell, man, ldd, an installed appdna), stdin empty; stdout and stderr go
+/// through temporary files that are removed (no pipe to fill up, whatever the program writes).
+/// The one process runner of all test targets.
+public enum ProcessRunner {
+    public struct Output {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// `environment` nil inherits the test's environment; otherwise exactly that one is used.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]?,
+                           currentDirectory: String? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+        let scratch = try ScratchDirectory("process")
+        defer { scratch.remove() }
+        let out = try scratch.file("stdout", []), err = try scratch.file("stderr", [])
+        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
+    }
+}
