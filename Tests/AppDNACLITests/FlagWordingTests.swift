@@ -1,0 +1,36 @@
+import AppDNACore
+import XCTest
+import TestSupport
+@testable import AppDNACLI
+
+/// Core reports facts; the CLI words them with its flag names. These pin the exact words, so
+/// moving them out of Core changed no byte of output.
+final class FlagWordingTests: XCTestCase {
+    func testVariantsErrorsAreLedByTheFlag() {
+        let result = runCLI(["bucket", "user-1", "exp", "salt", "--variants", "a=0.5,b=0.4"])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertEqual(result.stderr, "appdna: --variants: weights sum to 0.9, not 1\n")
+        let twice = runCLI(["bucket", "user-1", "exp", "salt", "--variants", "a=0.5,a=0.5"])
+        XCTAssertEqual(twice.stderr, "appdna: --variants: variant 'a' is listed twice\n")
+    }
+
+    func testMissingContextIsNamedByItsFlag() {
+        XCTAssertEqual(ContextInput.platform.flagText, "--platform")
+        XCTAssertEqual(ContextInput.country.flagText, "--country")
+        XCTAssertEqual(ContextInput.appVersion.flagText, "--app-version")
+        XCTAssertEqual(ContextInput.installedAt.flagText, "--installed-at")
+        XCTAssertEqual(ContextInput.trait("plan").flagText, "--trait plan=VALUE")
+    }
+
+    func testWebhookHintsNameTheFlags() throws {
+        let scratch = try ScratchDirectory("flag-wording")
+        defer { scratch.remove() }
+        let body = try scratch.file("body.json", Array("{}".utf8))
+        let noSecret = runCLI(["webhook", "verify", body, "--signature", "sha256=" + String(repeating: "0", count: 64)])
+        XCTAssertEqual(noSecret.stderr, "appdna: no webhook secret given\nhint: set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin\n")
+        let notAHeader = runCLI(["webhook", "verify", body, "--header", "sha256 abc"], environment: ["APPDNA_WEBHOOK_SECRET": "s"])
+        XCTAssertTrue(notAHeader.stderr.hasSuffix("\nhint: pass --header 'X-AppDNA-Signature: sha256=<hex>' or --signature sha256=<hex>\n"), notAHeader.stderr)
+        let github = runCLI(["webhook", "verify", body, "--header", "X-Hub-Signature-256: sha256=abc"], environment: ["APPDNA_WEBHOOK_SECRET": "s"])
+        XCTAssertTrue(github.stderr.hasSuffix("\nhint: that is GitHub's header; AppDNA's is X-AppDNA-Signature\n"), github.stderr)
+    }
+}
