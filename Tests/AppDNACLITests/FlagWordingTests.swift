@@ -33,4 +33,21 @@ final class FlagWordingTests: XCTestCase {
         let github = runCLI(["webhook", "verify", body, "--header", "X-Hub-Signature-256: sha256=abc"], environment: ["APPDNA_WEBHOOK_SECRET": "s"])
         XCTAssertTrue(github.stderr.hasSuffix("\nhint: that is GitHub's header; AppDNA's is X-AppDNA-Signature\n"), github.stderr)
     }
+
+    func testRemediesAreWordedWithTheFlags() throws {
+        let scratch = try ScratchDirectory("flag-remedy")
+        defer { scratch.remove() }
+        let queue = try scratch.file("q.json", Array("{\"schema_version\":1}\n".utf8))
+        let state = scratch.path + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        _ = try scratch.file("state/journal", Array("garbage\n".utf8))
+        let replay = runCLI(["queue", "replay", queue, "--state-dir", state, "--dry-run"])
+        XCTAssertEqual(replay.status, 65)
+        XCTAssertEqual(replay.stderr, "appdna: \(state)/journal: not an appdna replay journal\nhint: point --state-dir at a directory of its own\n")
+
+        let deliveries = try scratch.file("d.ndjson", Array("{\"a\":1}\n".utf8))
+        let trigger = runCLI(["webhook", "trigger", "--replay", deliveries, "--to", "http://127.0.0.1:9/x"])
+        XCTAssertEqual(trigger.status, 65)
+        XCTAssertEqual(trigger.stderr, "appdna: \(deliveries):1: not a recorded delivery (needs method, target and headers)\nhint: record deliveries with 'appdna webhook listen --record FILE'\n")
+    }
 }

@@ -17,6 +17,13 @@ enum FlagWording {
     static func hint(for error: ClassifiedError) -> String? {
         if let hint = error.hint { return hint }
         switch error {
+        case let failure as Failure:
+            switch failure.remedy {
+            case .stateDirectoryOfItsOwn?: return "point --state-dir at a directory of its own"
+            case .writableStateDirectory?: return "use --state-dir to put it somewhere writable"
+            case .recordedDeliveries?: return "record deliveries with 'appdna webhook listen --record FILE'"
+            case nil: return nil
+            }
         case is SecretError:
             return "set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin"
         case let error as SignatureHeaderError:

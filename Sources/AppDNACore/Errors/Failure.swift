@@ -42,10 +42,25 @@ public struct Failure: ClassifiedError, Equatable {
     public var kind: FailureKind
     public var message: String
     public var hint: String?
+    /// When the fix is a setting of the command's (which Core does not name): the CLI words it
+    /// as the hint.
+    public var remedy: Remedy?
 
-    public init(_ kind: FailureKind, _ message: String, hint: String? = nil) {
+    public init(_ kind: FailureKind, _ message: String, hint: String? = nil, remedy: Remedy? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.remedy = remedy
     }
+}
+
+/// What would fix a failure when that is something the user sets: a fact for the CLI to word
+/// with its flag names (AppDNACLI's `FlagWording`), so Core never names a flag.
+public enum Remedy: Sendable, Equatable {
+    /// The replay state directory holds something else: give the replay one of its own.
+    case stateDirectoryOfItsOwn
+    /// The replay state directory cannot be created: put it somewhere writable.
+    case writableStateDirectory
+    /// A file is not a list of recorded webhook deliveries: record some.
+    case recordedDeliveries
 }

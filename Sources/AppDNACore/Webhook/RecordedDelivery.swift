@@ -60,7 +60,7 @@ public struct RecordedDelivery: Sendable {
         guard case .string(let method)? = value["method"], case .string(let target)? = value["target"],
               case .array(let headerPairs)? = value["headers"] else {
             throw Failure(.malformedInput, "not a recorded delivery (needs method, target and headers)",
-                          hint: "record deliveries with 'appdna webhook listen --record FILE'")
+                          remedy: .recordedDeliveries)
         }
         var headers: [(name: String, value: String)] = []
         for pair in headerPairs {

@@ -140,7 +140,7 @@ enum WebhookTriggerCommand {
             do {
                 deliveries.append(try RecordedDelivery.parse(line: Array(line)))
             } catch {
-                throw Failure(error.kind, "\(path):\(index + 1): \(error.message)", hint: error.hint)
+                throw Failure(error.kind, "\(path):\(index + 1): \(error.message)", hint: error.hint, remedy: error.remedy)
             }
         }
         return deliveries

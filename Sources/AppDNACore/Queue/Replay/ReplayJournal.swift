@@ -93,7 +93,7 @@ public final class ReplayJournal: @unchecked Sendable {
                 first = false
                 if Array(line) == Array(Self.header.utf8) { continue }
                 throw Failure(.malformedInput, "\(journalPath): not an appdna replay journal",
-                              hint: "point --state-dir at a directory of its own")
+                              remedy: .stateDirectoryOfItsOwn)
             }
             parse(line)
         }
@@ -128,7 +128,7 @@ public final class ReplayJournal: @unchecked Sendable {
         let directoryExisted = stat(directory, &directoryInfo) == 0
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(SystemError.describe(errno))",
-                          hint: "use --state-dir to put it somewhere writable")
+                          remedy: .writableStateDirectory)
         }
         var info = stat()
         let existed = stat(journalPath, &info) == 0
