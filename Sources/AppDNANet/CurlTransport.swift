@@ -151,7 +151,7 @@ public struct CurlTransport: HTTPTransport {
         }
         if expired || (code == APPDNA_CURLE_OPERATION_TIMEDOUT && deadline.remaining < 0.05) || code == APPDNA_CURLE_ABORTED_BY_CALLBACK {
             return HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout",
-                             hint: "the service is slow or unreachable; raise --timeout or retry later", deadlineExpired: true)
+                             remedy: .longerTimeout, deadlineExpired: true)
         }
         switch code {
         case APPDNA_CURLE_OPERATION_TIMEDOUT:

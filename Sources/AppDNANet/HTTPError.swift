@@ -6,6 +6,7 @@ public struct HTTPError: ClassifiedError, Sendable {
     public var kind: FailureKind
     public var message: String
     public var hint: String?
+    public var remedy: Remedy?
     /// Whether another attempt may succeed (network errors, 5xx, 408, 429).
     public var retryable: Bool
     /// True when the overall deadline ended the request (not a connect timeout of one attempt).
@@ -13,11 +14,12 @@ public struct HTTPError: ClassifiedError, Sendable {
     /// The response that caused the error, when there was one.
     public var status: Int?
 
-    public init(_ kind: FailureKind, _ message: String, hint: String? = nil, retryable: Bool = false,
+    public init(_ kind: FailureKind, _ message: String, hint: String? = nil, remedy: Remedy? = nil, retryable: Bool = false,
                 deadlineExpired: Bool = false, status: Int? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.remedy = remedy
         self.retryable = retryable
         self.deadlineExpired = deadlineExpired
         self.status = status
@@ -46,11 +48,11 @@ public enum HTTPStatus {
                 message += " (WWW-Authenticate: \(challenge.prefix(200)))"
             }
             return HTTPError(.permissionDenied, message,
-                             hint: "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app", status: status)
+                             remedy: .currentAPIKey(orNetworkBlockedFrom: nil), status: status)
         case 403:
             // A firewall, CDN or proxy in front of the API answers 403 too: say both.
             return HTTPError(.permissionDenied, detail + ": \(host) refused the request: the API key, or an access rule (firewall, CDN, proxy) in front of the API",
-                             hint: "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app; if it does, this network may be blocked from \(host)",
+                             remedy: .currentAPIKey(orNetworkBlockedFrom: host),
                              status: status)
         case 408, 429, 503, 504:
             return HTTPError(.temporary, detail, hint: "the service is busy or briefly down; retrying later may work", status: status)

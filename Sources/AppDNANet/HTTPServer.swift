@@ -98,7 +98,7 @@ public final class HTTPServer: @unchecked Sendable {
             let code = errno
             close(fd)
             throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(SystemError.describe(code))",
-                            hint: code == EADDRINUSE ? "another program uses that port; pick another with --port (0 picks a free one)" : nil)
+                            remedy: code == EADDRINUSE ? .otherPort : nil)
         }
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -203,7 +203,7 @@ public final class ReplayEngine: @unchecked Sendable {
             }
             try journal.record(deadLetter: isDeadLetter, status: response.status, ids: batch.events.map(\.id))
         } catch {
-            stop(HTTPError(error.kind, error.message, hint: error.hint))
+            stop(HTTPError(error.kind, error.message, hint: error.hint, remedy: error.remedy))
             return
         }
         lock.locked {

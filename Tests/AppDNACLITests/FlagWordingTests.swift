@@ -50,4 +50,14 @@ final class FlagWordingTests: XCTestCase {
         XCTAssertEqual(trigger.status, 65)
         XCTAssertEqual(trigger.stderr, "appdna: \(deliveries):1: not a recorded delivery (needs method, target and headers)\nhint: record deliveries with 'appdna webhook listen --record FILE'\n")
     }
+
+    /// The hints Net's errors used to carry, word for word.
+    func testNetworkRemediesKeepTheirWords() {
+        XCTAssertEqual(FlagWording.text(.currentAPIKey(orNetworkBlockedFrom: nil)),
+                       "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app")
+        XCTAssertEqual(FlagWording.text(.currentAPIKey(orNetworkBlockedFrom: "api.example:443")),
+                       "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app; if it does, this network may be blocked from api.example:443")
+        XCTAssertEqual(FlagWording.text(.longerTimeout), "the service is slow or unreachable; raise --timeout or retry later")
+        XCTAssertEqual(FlagWording.text(.otherPort), "another program uses that port; pick another with --port (0 picks a free one)")
+    }
 }

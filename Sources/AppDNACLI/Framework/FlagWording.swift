@@ -15,26 +15,21 @@ enum FlagWording {
     /// The error's hint: Core's own, or, where the remedy is one of the CLI's flags, the CLI's
     /// wording of it (Core says what is missing; only the CLI knows which flags give it).
     static func hint(for error: ClassifiedError) -> String? {
-        if let hint = error.hint { return hint }
-        switch error {
-        case let failure as Failure:
-            switch failure.remedy {
-            case .stateDirectoryOfItsOwn?: return "point --state-dir at a directory of its own"
-            case .writableStateDirectory?: return "use --state-dir to put it somewhere writable"
-            case .recordedDeliveries?: return "record deliveries with 'appdna webhook listen --record FILE'"
-            case nil: return nil
-            }
-        case is SecretError:
-            return "set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin"
-        case let error as SignatureHeaderError:
-            switch error.problem {
-            case .wrongHeaderName, .notAHeaderLine:
-                return "pass --header 'X-AppDNA-Signature: sha256=<hex>' or --signature sha256=<hex>"
-            default:
-                return nil
-            }
-        default:
-            return nil
+        error.hint ?? error.remedy.map(text)
+    }
+
+    static func text(_ remedy: Remedy) -> String {
+        switch remedy {
+        case .stateDirectoryOfItsOwn: return "point --state-dir at a directory of its own"
+        case .writableStateDirectory: return "use --state-dir to put it somewhere writable"
+        case .recordedDeliveries: return "record deliveries with 'appdna webhook listen --record FILE'"
+        case .webhookSecret: return "set APPDNA_WEBHOOK_SECRET, or pass --secret-file PATH or --secret-stdin"
+        case .signature: return "pass --header 'X-AppDNA-Signature: sha256=<hex>' or --signature sha256=<hex>"
+        case .currentAPIKey(let blockedFrom):
+            return "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app"
+                + (blockedFrom.map { "; if it does, this network may be blocked from \($0)" } ?? "")
+        case .longerTimeout: return "the service is slow or unreachable; raise --timeout or retry later"
+        case .otherPort: return "another program uses that port; pick another with --port (0 picks a free one)"
         }
     }
 }

@@ -31,10 +31,13 @@ public protocol ClassifiedError: Error {
     var kind: FailureKind { get }
     var message: String { get }
     var hint: String? { get }
+    /// When the fix is a setting of the command's: what to set (the CLI words it as the hint).
+    var remedy: Remedy? { get }
 }
 
 extension ClassifiedError {
     public var hint: String? { nil }
+    public var remedy: Remedy? { nil }
 }
 
 /// A plain classified error for the many places that need nothing more specific.
@@ -63,4 +66,15 @@ public enum Remedy: Sendable, Equatable {
     case writableStateDirectory
     /// A file is not a list of recorded webhook deliveries: record some.
     case recordedDeliveries
+    /// No webhook secret: give one (environment, file or standard input).
+    case webhookSecret
+    /// No usable signature header line: give the signature header or the signature.
+    case signature
+    /// The API refused the key: check the key in use (`host` also when a network rule may be
+    /// refusing the request instead).
+    case currentAPIKey(orNetworkBlockedFrom: String?)
+    /// The overall time limit ran out: allow more time, or retry later.
+    case longerTimeout
+    /// The listening port is taken: pick another.
+    case otherPort
 }

@@ -56,6 +56,14 @@ public struct SignatureHeaderError: ClassifiedError, Equatable {
         }
     }
 
+    public var remedy: Remedy? {
+        switch problem {
+        case .wrongHeaderName(let name) where name.lowercased().hasPrefix("x-hub-signature"): return nil
+        case .wrongHeaderName, .notAHeaderLine: return .signature
+        default: return nil
+        }
+    }
+
     public var hint: String? {
         switch problem {
         case .sha1:
@@ -65,7 +73,7 @@ public struct SignatureHeaderError: ClassifiedError, Equatable {
         case .wrongHeaderName(let name) where name.lowercased().hasPrefix("x-hub-signature"):
             return "that is GitHub's header; AppDNA's is X-AppDNA-Signature"
         case .wrongHeaderName, .notAHeaderLine:
-            return nil  // the CLI names its flags that give a signature (FlagWording)
+            return nil  // see `remedy`: the CLI names its flags that give a signature
         case .wrongLength:
             return "check that the whole header value was copied"
         default:

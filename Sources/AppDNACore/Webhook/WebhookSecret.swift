@@ -34,6 +34,7 @@ public enum SecretError: ClassifiedError, Equatable {
     case none
 
     public var kind: FailureKind { .configuration }
+    public var remedy: Remedy? { .webhookSecret }
 
     public var message: String {
         switch self {

@@ -123,7 +123,7 @@ enum WebhookInputs {
         do {
             return try RawHTTPRequest.parse(bytes)
         } catch {
-            throw Failure(.malformedInput, "\(path): \(error.message)", hint: error.hint)
+            throw Failure(.malformedInput, "\(path): \(error.message)", hint: error.hint, remedy: error.remedy)
         }
     }
 
@@ -161,6 +161,6 @@ enum WebhookInputs {
 extension SignatureHeaderError {
     /// The same error with where the signature came from in front.
     func located(_ origin: String) -> Failure {
-        Failure(kind, "\(origin): \(message)", hint: FlagWording.hint(for: self))
+        Failure(kind, "\(origin): \(message)", hint: hint, remedy: remedy)
     }
 }
