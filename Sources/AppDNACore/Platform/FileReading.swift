@@ -1,5 +1,17 @@
 /// Reading whole files and standard input into memory, with errors that say which file and why.
 public enum FileReading {
+    /// The file's last byte, read alone (a file may be huge); nil when the file cannot be
+    /// opened or read, or is empty. Appenders check it before adding a line.
+    public static func lastByte(path: String) -> UInt8? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
+        var byte: UInt8 = 0
+        return pread(fd, &byte, 1, info.st_size - 1) == 1 ? byte : nil
+    }
+
     /// Reads the file at `path` ("-" is standard input) completely.
     public static func readAll(path: String) throws(Failure) -> [UInt8] {
         if path == "-" { return try readAll(fileDescriptor: 0, name: "standard input") }

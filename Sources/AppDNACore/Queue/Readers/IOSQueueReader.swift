@@ -47,13 +47,7 @@ struct IOSQueueReader {
 
     /// Whether the file's last byte is a newline (a last line without one may be cut off).
     func endsWithNewline() -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return true }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0 else { return true }
-        var byte: UInt8 = 0
-        return pread(fd, &byte, 1, info.st_size - 1) == 1 && byte == 10
+        (FileReading.lastByte(path: path) ?? 10) == 10
     }
 
     /// Pass 2: the items in file order.

@@ -142,7 +142,7 @@ public final class ReplayJournal: @unchecked Sendable {
         if !existed || info.st_size == 0 {
             try append(Self.header + "\n")
             FileWriting.syncDirectory(directory)
-        } else if Self.lastByte(journalPath) != 10 {
+        } else if FileReading.lastByte(path: journalPath) != 10 {
             try append("\n")   // end a line a crash cut off, so the next one starts clean
         }
     }
@@ -183,17 +183,6 @@ public final class ReplayJournal: @unchecked Sendable {
     private func append(_ text: String) throws(Failure) {
         try FileWriting.writeAll(fd, Array(text.utf8), path: journalPath)
     }
-
-    static func lastByte(_ path: String) -> UInt8? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size > 0 else { return nil }
-        var byte: UInt8 = 0
-        return pread(fd, &byte, 1, info.st_size - 1) == 1 ? byte : nil
-    }
-
 }
 
 /// The dead-letter file: one JSON object per line for every event the server refused for good,
@@ -225,7 +214,7 @@ public final class DeadLetterFile: @unchecked Sendable {
                 throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(SystemError.describe(errno))")
             }
             _ = fchmod(fd, 0o600)
-            if let last = ReplayJournal.lastByte(path), last != 10 {
+            if let last = FileReading.lastByte(path: path), last != 10 {
                 _ = write(fd, [UInt8(10)], 1)
             }
         }
