@@ -21,6 +21,21 @@ public struct BatchBucketer {
         scratch = prefix + suffix
     }
 
+    /// The traffic allocation hash of the newest iOS SDK (`BucketingScheme.allocationBucket`):
+    /// the SDK's hashed string followed by `.allocation`; no variants.
+    public static func trafficAllocation(experiment: String, salt: String) -> BatchBucketer {
+        BatchBucketer(scheme: .sdk, prefix: Array("\(experiment).\(BucketingScheme.sdk.effectiveSalt(salt, experiment: experiment)).".utf8),
+                      suffix: Array(".allocation".utf8), allocation: nil)
+    }
+
+    private init(scheme: BucketingScheme, prefix: [UInt8], suffix: [UInt8], allocation: VariantAllocation?) {
+        self.scheme = scheme
+        self.allocation = allocation
+        self.prefix = prefix
+        self.suffix = suffix
+        scratch = prefix + suffix
+    }
+
     /// Hash, bucket and variant index (nil without variants) of one user id given as UTF-8.
     public mutating func assign(_ user: UnsafeRawBufferPointer) -> (hash: UInt32, bucket: UInt32, variant: Int?) {
         let needed = prefix.count + user.count + suffix.count
