@@ -8,15 +8,18 @@
 /// found by its bytes) returns nil and the whole event goes through `judge(event:)`, which
 /// decides exactly as before.
 extension ExposureAudit {
-    /// What a judge keeps for the tape path.
-    struct TapeState {
+    /// What a judge keeps for the tape path. Classes, not structs: the judge reaches them
+    /// for every exposure, and a struct property of a class would be copied (retaining each of
+    /// its arrays) or accessed exclusively each time.
+    final class TapeState {
         /// `experiments` in one array, and each id's bytes → its index.
         let prepared: [Prepared]
-        var byID = ByteKeyCache()
-        var context = ContextBytes()
+        let byID: ByteKeyCache
+        let context = ContextBytes()
 
         init(_ experiments: [String: Prepared]) {
             prepared = Array(experiments.values)
+            var byID = ByteKeyCache()
             for (index, experiment) in prepared.enumerated() {
                 var id = experiment.definition.id
                 id.withUTF8 { bytes in
@@ -24,6 +27,7 @@ extension ExposureAudit {
                     byID.insert(raw, hash: IDHash.hash(raw), id: index)
                 }
             }
+            self.byID = byID
         }
 
         /// The experiment whose id is exactly these bytes (nil also when the index was full).
@@ -35,13 +39,13 @@ extension ExposureAudit {
     /// The last event's platform, country and app version as bytes, and as the `UserContext`
     /// the rules read. The events of one device share them, so the Strings are made and every
     /// experiment's context rules evaluated again only when they change (a new `generation`).
-    struct ContextBytes {
+    final class ContextBytes {
         private var platform: [UInt8]?, country: [UInt8]?, appVersion: [UInt8]?
         private(set) var generation = 0
         private(set) var context = UserContext()
         private(set) var platformLowercased: String?
 
-        mutating func update(platform: UnsafeRawBufferPointer?, country: UnsafeRawBufferPointer?, appVersion: UnsafeRawBufferPointer?) {
+        func update(platform: UnsafeRawBufferPointer?, country: UnsafeRawBufferPointer?, appVersion: UnsafeRawBufferPointer?) {
             if generation > 0 && Self.same(self.platform, platform) && Self.same(self.country, country)
                 && Self.same(self.appVersion, appVersion) {
                 return
@@ -64,21 +68,23 @@ extension ExposureAudit {
 
 extension ExposureAudit.Prepared {
     /// `contextAdmits` once per context generation of the judge.
-    func contextAdmits(_ context: ExposureAudit.ContextBytes) -> Bool {
-        if admitsGeneration != context.generation {
-            admitsGeneration = context.generation
+    func contextAdmits(_ context: ExposureAudit.ContextBytes, generation: Int) -> Bool {
+        if admitsGeneration != generation {
+            admitsGeneration = generation
             generationAdmits = contextAdmits(context.context)
         }
         return generationAdmits
     }
 
     /// Whether the recorded variant `recorded` is what this experiment assigns to `user` in
-    /// `context`: the same decision as `Judge.judge(experiment:…)` returning nil, read as bytes.
-    func agrees(recorded: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer, context: ExposureAudit.ContextBytes) -> Bool {
-        guard contextAdmits(context) else { return false }
+    /// `context` (whose generation and lowercased platform the caller read once per event):
+    /// the same decision as `Judge.judge(experiment:…)` returning nil, read as bytes.
+    func agrees(recorded: UnsafeRawBufferPointer, user: UnsafeRawBufferPointer, context: ExposureAudit.ContextBytes,
+                generation: Int, platformLowercased: String?) -> Bool {
+        guard contextAdmits(context, generation: generation) else { return false }
         if let share = definition.trafficAllocation {
             let bucket = allocationBucketer!.assign(user).bucket
-            guard Eligibility.allocationState(share: share, bucket: bucket, platformLowercased: context.platformLowercased) != .failed else { return false }
+            guard Eligibility.allocationState(share: share, bucket: bucket, platformLowercased: platformLowercased) != .failed else { return false }
         }
         guard let index = bucketer.assign(user).variant else { return false }
         return variantIDs[index].withUnsafeBytes {
@@ -95,9 +101,11 @@ extension ExposureAudit.Judge {
         func bytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + start, count: count) }
         // `user.user_id`, else `user.anon_id` (the fast path read both as unescaped strings).
         let user = f.hasUser ? bytes(f.userIDStart, f.userIDLength) : bytes(f.anonStart, f.anonLength)
-        self.tape.context.update(platform: f.platformLength >= 0 ? bytes(f.platformStart, f.platformLength) : nil,
-                                 country: f.countryLength >= 0 ? bytes(f.countryStart, f.countryLength) : nil,
-                                 appVersion: f.appVersionLength >= 0 ? bytes(f.appVersionStart, f.appVersionLength) : nil)
+        let state = self.tape, context = state.context
+        context.update(platform: f.platformLength >= 0 ? bytes(f.platformStart, f.platformLength) : nil,
+                       country: f.countryLength >= 0 ? bytes(f.countryStart, f.countryLength) : nil,
+                       appVersion: f.appVersionLength >= 0 ? bytes(f.appVersionStart, f.appVersionLength) : nil)
+        let generation = context.generation, platformLowercased = context.platformLowercased
         var result = ExposureAudit.LineResult()
         let array = tape[f.exposuresIndex]
         var e = f.exposuresIndex + 1
@@ -120,8 +128,9 @@ extension ExposureAudit.Judge {
                 }
             }
             e = Int(exposure.next)
-            guard let experiment, let recorded, let prepared = self.tape.experiment(experiment),
-                  prepared.agrees(recorded: recorded, user: user, context: self.tape.context) else { return nil }
+            guard let experiment, let recorded, let prepared = state.experiment(experiment),
+                  prepared.agrees(recorded: recorded, user: user, context: context, generation: generation,
+                                  platformLowercased: platformLowercased) else { return nil }
             result.checked += 1
             result.agreeing += 1
         }

@@ -146,7 +146,7 @@ extension ExposureAudit {
         let bundleVersion: String?
         let experiments: [String: Prepared]
         /// The experiments by the bytes of their ids, and the last event's context.
-        var tape: TapeState
+        let tape: TapeState
 
         init(bundleVersion: String?, experiments: [String: Prepared]) {
             self.bundleVersion = bundleVersion

@@ -25,19 +25,22 @@ public enum MurmurHash3 {
 
     /// The hot path: hashes raw memory.
     public static func x86_32(_ data: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+        x86_32(continuing: seed, data, totalCount: data.count)
+    }
+
+    /// The state after the whole 4-byte blocks of `data` (its first `data.count / 4 * 4`
+    /// bytes): a fixed prefix of many hashed strings is mixed once, then each string's rest
+    /// is hashed with `x86_32(continuing:_:totalCount:)`.
+    public static func state(afterBlocksOf data: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+        mixBlocks(seed, data)
+    }
+
+    /// The hash of a longer input whose first `totalCount - data.count` bytes (a multiple of 4)
+    /// left the state `h1` (`state(afterBlocksOf:)`), and whose remaining bytes are `data`.
+    public static func x86_32(continuing h1: UInt32, _ data: UnsafeRawBufferPointer, totalCount: Int) -> UInt32 {
         let count = data.count
-        var h1 = seed
-        let blockCount = count / 4
-        var index = 0
-        while index < blockCount {
-            var k1 = UInt32(littleEndian: data.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
-            k1 = mixKey(k1)
-            h1 ^= k1
-            h1 = (h1 << 13) | (h1 >> 19)
-            h1 = h1 &* 5 &+ 0xe654_6b64
-            index &+= 1
-        }
-        let tail = blockCount &* 4
+        var h1 = mixBlocks(h1, data)
+        let tail = count & ~3
         var k1: UInt32 = 0
         switch count & 3 {
         case 3:
@@ -52,8 +55,25 @@ public enum MurmurHash3 {
         default:
             break
         }
-        h1 ^= UInt32(truncatingIfNeeded: count)
+        h1 ^= UInt32(truncatingIfNeeded: totalCount)
         return finalMix(h1)
+    }
+
+    /// Mixes the whole 4-byte blocks of `data` into `h1`.
+    @inline(__always)
+    static func mixBlocks(_ h1: UInt32, _ data: UnsafeRawBufferPointer) -> UInt32 {
+        var h1 = h1
+        let blockCount = data.count / 4
+        var index = 0
+        while index < blockCount {
+            var k1 = UInt32(littleEndian: data.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+            k1 = mixKey(k1)
+            h1 ^= k1
+            h1 = (h1 << 13) | (h1 >> 19)
+            h1 = h1 &* 5 &+ 0xe654_6b64
+            index &+= 1
+        }
+        return h1
     }
 
     @inline(__always)
