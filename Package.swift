@@ -28,14 +28,19 @@ let package = Package(
         // like libcurl (only zlib.h's types are needed at build time; nothing is linked).
         .target(name: "CZlibLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux])),
                                                       .linkedLibrary("pthread", .when(platforms: [.linux]))]),
+        // The replay engine: plans and sends queued events through the API client, journal,
+        // dead letters, 413 splits; values in, values out, never prints (see Sources/README.md).
+        .target(name: "AppDNAReplay", dependencies: ["AppDNACore", "AppDNANet"]),
         // The command table, lexer, help/man/completion generators and the commands.
-        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet"]),
+        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
+        // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
+        .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore"]),
         // Runs the built `appdna` binary as a user would.
         .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer"]),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Benchmarks `appdna bundle validate` against `jq empty` and `appdna bundle diff` against
 # `diff <(jq -S . OLD) <(jq -S . NEW)` on 25 MB bundles, and checks that doubling the input at
-# most doubles time and peak memory.
+# most doubles time and peak memory. Then validate against `jq empty` on every shape of
+# make_bundle_shapes.py (compact, 2- and 4-space indented, many small numbers, long strings with
+# escapes and non-ASCII, many small experiments, few huge payloads), 25 MB each, side by side,
+# with MB/s, peak RSS / file size, and the run-to-run spread of validate on one file.
+# BUNDLE_SHAPE_MB=5 makes smaller shapes for a quick check.
 # Run by hand from anywhere: bash bench/bundle.sh   (about a minute; see bench/README.md)
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 need python3 "install python3"
 need jq "install jq (apt-get install -y jq)"
@@ -68,6 +73,36 @@ rss_d25=$(peak_rss_kb /dev/null bash -c '"$0" bundle diff "$1" "$2" > /dev/null;
 # shellcheck disable=SC2016
 rss_d50=$(peak_rss_kb /dev/null bash -c '"$0" bundle diff "$1" "$2" > /dev/null; [[ $? -eq 1 ]]' "$APPDNA" "$OLD50" "$NEW50")
 
+# --- validate on every shape ----------------------------------------------------------------
+SHAPE_MB=${BUNDLE_SHAPE_MB:-25}
+mapfile -t SHAPES < <(python3 "$BENCH_DIR/make_bundle_shapes.py" --list)
+for shape in "${SHAPES[@]}"; do
+    f="$OUT/shape-$shape-$SHAPE_MB.json"
+    if [[ ! -s "$f" || "$BENCH_DIR/make_bundle_shapes.py" -nt "$f" ]]; then
+        note "generating the $shape shape ($SHAPE_MB MB) into $f"
+        python3 "$BENCH_DIR/make_bundle_shapes.py" "$shape" "$f" $(( SHAPE_MB * 1024 ))
+    fi
+done
+declare -A SHAPE_RSS=()
+for shape in "${SHAPES[@]}"; do
+    f="$OUT/shape-$shape-$SHAPE_MB.json"
+    note "shape $shape: appdna bundle validate vs jq empty (hyperfine -N -i --warmup 2 --runs 10)"
+    # -i: every shape carries deliberate findings, so validate exits 1.
+    hyperfine -N -i --style none --warmup 2 --runs 10 --export-json "$OUT/shape-$shape.json" \
+        -n "appdna validate" "$(printf '%q ' "$APPDNA" bundle validate "$f")" \
+        -n "jq empty" "$(printf '%q ' jq empty "$f")" >/dev/null
+    # shellcheck disable=SC2016
+    SHAPE_RSS[$shape]=$(peak_rss_kb /dev/null bash -c '"$0" bundle validate "$1" > /dev/null 2>&1; [[ $? -eq 1 ]]' "$APPDNA" "$f")
+done
+# Run-to-run spread on one file, with the page faults of each run (the 0.09-0.23 s swing).
+STEADY="$OUT/shape-indent2-$SHAPE_MB.json"
+note "steadiness: 20 runs of appdna bundle validate on $STEADY"
+: > "$OUT/steady.txt"
+for _ in $(seq 20); do
+    /usr/bin/time -f "%e %S %R" -o "$OUT/steady-one.txt" "$APPDNA" bundle validate "$STEADY" > /dev/null || true
+    tail -n 1 "$OUT/steady-one.txt" >> "$OUT/steady.txt"
+done
+
 kb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.0f", b / 1024 }'; }
 old25_kb=$(kb "$OLD25") new25_kb=$(kb "$NEW25") old50_kb=$(kb "$OLD50") new50_kb=$(kb "$NEW50")
 V="$OUT/bundle-validate.json" D="$OUT/bundle-diff.json"
@@ -111,3 +146,32 @@ target_row "validate: time 50 MB / 25 MB" "${v_time2}x" "<= 2.4x" "$(ge 2.4 "$v_
 target_row "validate: peak RSS 50 MB / 25 MB" "${v_mem2}x" "<= 2.4x" "$(ge 2.4 "$v_mem2")"
 target_row "diff: time 50 MB / 25 MB" "${d_time2}x" "<= 2.4x" "$(ge 2.4 "$d_time2")"
 target_row "diff: peak RSS 50 MB / 25 MB" "${d_mem2}x" "<= 2.4x" "$(ge 2.4 "$d_mem2")"
+
+echo
+echo "validate on every shape (${SHAPE_MB} MB each; jq empty time / appdna time, medians of 10 side-by-side runs)"
+printf '  %-12s %8s %10s %10s %9s %10s %9s %s\n' shape MB appdna "jq empty" ratio "MB/s" "RSS/file" result
+worst=""
+worst_rss=0
+for shape in "${SHAPES[@]}"; do
+    f="$OUT/shape-$shape-$SHAPE_MB.json" j="$OUT/shape-$shape.json"
+    bytes=$(stat -c %s "$f")
+    t_a=$(median "$j" 0) t_j=$(median "$j" 1)
+    ratio=$(div "$t_j" "$t_a")
+    rss_file=$(awk -v r="${SHAPE_RSS[$shape]}" -v b="$bytes" 'BEGIN { printf "%.2f", r * 1024 / b }')
+    [[ -z "$worst" ]] || [[ $(lt "$ratio" "$worst") == 1 ]] && worst=$ratio
+    [[ $(lt "$worst_rss" "$rss_file") == 1 ]] && worst_rss=$rss_file
+    awk -v n="$shape" -v b="$bytes" -v a="$t_a" -v jq="$t_j" -v r="$ratio" -v rf="$rss_file" -v v="$(verdict "$(ge "$ratio" 5)")" -v m="$(unreliable_mark)" \
+        'BEGIN { printf "  %-12s %8.1f %9.1fms %9.1fms %8sx %10.0f %8sx %s%s\n", n, b / 1048576, a * 1000, jq * 1000, r, b / 1048576 / a, rf, v, m }'
+done
+times=$(cut -d' ' -f1 "$OUT/steady.txt" | sort -n)
+faults=$(cut -d' ' -f3 "$OUT/steady.txt" | sort -n)
+s_min=$(head -n 1 <<< "$times") s_max=$(tail -n 1 <<< "$times") s_med=$(sed -n 10p <<< "$times")
+f_min=$(head -n 1 <<< "$faults") f_max=$(tail -n 1 <<< "$faults")
+s_spread=$(div "$s_max" "$(awk -v m="$s_min" 'BEGIN { print (m > 0) ? m : 0.01 }')")
+echo
+echo "steadiness: 20 runs of validate on $(basename "$STEADY"): min ${s_min} s, median ${s_med} s, max ${s_max} s (max/min ${s_spread}x); minor page faults ${f_min}..${f_max} per run"
+echo
+printf '  %-46s %-12s %-10s %s\n' target measured need result
+target_row "validate, every shape: jq empty / appdna (floor)" "${worst}x" ">= 5x" "$(ge "$worst" 5)"
+target_row "validate, every shape: jq empty / appdna (goal)" "${worst}x" ">= 8x" "$(ge "$worst" 8)"
+target_row "validate, every shape: peak RSS / file size" "${worst_rss}x" "<= 3x" "$(ge 3 "$worst_rss")"

@@ -90,8 +90,30 @@ timing_row() {
         'BEGIN { printf "  %-24s %9.3f %-2s %9.3f +- %7.3f %-2s %5d", n, med * k, u, mean * k, sd * k, u, runs }'
 }
 # target_row LABEL MEASURED NEED PASS(1|0)
-target_row() { printf '  %-46s %-12s %-10s %s\n' "$1" "$2" "$3" "$(verdict "$4")"; }
+target_row() { printf '  %-46s %-12s %-10s %s%s\n' "$1" "$2" "$3" "$(verdict "$4")" "$(unreliable_mark)"; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { print (a >= b) ? 1 : 0 }'; }
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? 1 : 0 }'; }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+# bench_check_load: prints the machine load before a benchmark starts and refuses to go on when
+# the 1-minute load average exceeds the core count (other work on the machine makes ratios
+# meaningless). BENCH_IGNORE_LOAD=1 runs anyway for development: the load is still printed and
+# BENCH_UNRELIABLE=1 makes every reported ratio carry "(unreliable: loaded machine)".
+BENCH_UNRELIABLE=0
+bench_check_load() {
+    local load1 cores
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    cores=$(nproc)
+    printf 'load: %s (1/5/15-minute averages) on %s cores\n' "$(cut -d' ' -f1-3 /proc/loadavg)" "$cores" >&2
+    if awk -v l="$load1" -v c="$cores" 'BEGIN { exit !(l > c) }'; then
+        if [[ "${BENCH_IGNORE_LOAD:-0}" == 1 ]]; then
+            BENCH_UNRELIABLE=1
+            note "WARNING: 1-minute load $load1 > $cores cores; BENCH_IGNORE_LOAD=1, so going on, and every figure is marked unreliable"
+        else
+            die "1-minute load $load1 > $cores cores: ratios would be meaningless; wait for a quiet machine (or BENCH_IGNORE_LOAD=1 to run anyway, figures marked unreliable)"
+        fi
+    fi
+}
+# unreliable_mark: the suffix every ratio gets when the load check was overridden.
+unreliable_mark() { [[ "$BENCH_UNRELIABLE" == 1 ]] && printf ' (unreliable: loaded machine)'; return 0; }

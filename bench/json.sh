@@ -5,6 +5,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 SIZE_MB=25
 BUNDLE="$OUT/bundle-${SIZE_MB}mb.json"

@@ -9,54 +9,13 @@ and non-ASCII text; numbers are integers, decimals and exponents. The seed is fi
 same arguments always give the same bytes (benchmarks stay comparable across runs).
 """
 import json
+import os
 import random
 import sys
 
-WORDS = ["alpha", "beta", "gamma", "delta", "checkout", "onboarding", "pricing", "search",
-         "ranking", "banner", "colour", "dark_mode", "limit", "timeout", "retry", "cache",
-         "feed", "promo", "signup", "trial"]
-UNICODE = ["caf\u00e9", "na\u00efve", "\u65e5\u672c\u8a9e", "\u0441\u043f\u0430\u0441\u0438\u0431\u043e",
-           "emoji \U0001F680", "stra\u00dfe", "\u00bfqu\u00e9?"]
-ESCAPED = ["line one\nline two", "tab\tseparated", "say \"hello\"", "C:\\path\\to\\file",
-           "bell\u0007", "slash/ok"]
-
-
-def text(rng):
-    r = rng.random()
-    if r < 0.08:
-        return rng.choice(UNICODE)
-    if r < 0.13:
-        return rng.choice(ESCAPED)
-    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
-
-
-def number(rng):
-    r = rng.random()
-    if r < 0.5:
-        return rng.randint(-1000, 100000)
-    if r < 0.85:
-        return round(rng.uniform(-100, 100), rng.randint(1, 6))
-    return float("%.3e" % rng.uniform(1e-9, 1e12))
-
-
-def config(rng, depth):
-    obj = {}
-    for i in range(rng.randint(2, 7)):
-        key = "%s_%d" % (rng.choice(WORDS), i)
-        r = rng.random()
-        if depth < 3 and r < 0.2:
-            obj[key] = config(rng, depth + 1)
-        elif r < 0.35:
-            obj[key] = [number(rng) for _ in range(rng.randint(0, 5))]
-        elif r < 0.55:
-            obj[key] = text(rng)
-        elif r < 0.8:
-            obj[key] = number(rng)
-        elif r < 0.92:
-            obj[key] = rng.random() < 0.5
-        else:
-            obj[key] = None
-    return obj
+# The value generators are shared with the shape generator (one set of words, strings, numbers).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from make_bundle_shapes import WORDS, config, text  # noqa: E402
 
 
 SPLITS = [[0.5, 0.5], [0.34, 0.33, 0.33], [0.25, 0.25, 0.25, 0.25], [0.7, 0.3], [0.57, 0.43]]

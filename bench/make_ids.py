@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes COUNT deterministic user ids, one per line, for bench/bucket.sh.
 
-Usage: make_ids.py OUTPUT_PATH COUNT
+Usage: make_ids.py OUTPUT_PATH COUNT [SHAPE]
+SHAPE: mixed (the default, below), user (`user-0001234-56789`) or uuid (lowercase UUID v4 text).
 
 Mostly ASCII in the shapes ids take in practice (`user-123456`, 32-hex ids, e-mail-like ids),
 plus about 5% non-ASCII ids (accented Latin, Cyrillic, CJK, emoji) so the UTF-8 paths are
@@ -16,9 +17,10 @@ NON_ASCII = ["jos\u00e9", "m\u00fcller", "fran\u00e7ois", "\u0438\u0432\u0430\u0
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: make_ids.py OUTPUT_PATH COUNT")
+    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["mixed"], ["user"], ["uuid"]):
+        sys.exit("usage: make_ids.py OUTPUT_PATH COUNT [mixed|user|uuid]")
     path, count = sys.argv[1], int(sys.argv[2])
+    shape = sys.argv[3] if len(sys.argv) == 4 else "mixed"
     rng = random.Random(20240607)
     rand = rng.random
     randrange = rng.randrange
@@ -27,7 +29,13 @@ def main():
         chunk = []
         for _ in range(count):
             r = rand()
-            if r < 0.70:
+            if shape == "user":
+                chunk.append("user-%07d-%05d" % (randrange(10000000), randrange(100000)))
+            elif shape == "uuid":
+                b = getrandbits(128)
+                h = "%032x" % ((b & ~(0xF << 76) & ~(0x3 << 62)) | (0x4 << 76) | (0x2 << 62))
+                chunk.append("%s-%s-%s-%s-%s" % (h[:8], h[8:12], h[12:16], h[16:20], h[20:]))
+            elif r < 0.70:
                 chunk.append("user-%d" % randrange(1000000))
             elif r < 0.85:
                 chunk.append("%032x" % getrandbits(128))

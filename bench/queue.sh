@@ -7,6 +7,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 Q1="$OUT/queue-1m.ndjson"
 Q2="$OUT/queue-2m.ndjson"

@@ -5,6 +5,7 @@
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+bench_check_load
 
 BODY_BIG="$OUT/webhook-body-256m.bin"
 BODY_SMALL="$OUT/webhook-body-2k.json"

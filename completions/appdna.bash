@@ -7,16 +7,28 @@ _appdna_reply() {
     while IFS= read -r line; do COMPREPLY+=("$line"); done
 }
 
+# File (or, with -d, directory) names for the word being completed, as `ls My<TAB>` does:
+# readline escapes them and marks directories with a slash (compopt -o filenames).
+_appdna_files() {
+    local typed="$cur"
+    # The word as typed may still hold its quoting (My\ Bun, 'My Bun): match the name.
+    typed="${typed#[\"\']}"
+    typed="${typed//\\/}"
+    compopt -o filenames 2>/dev/null
+    _appdna_reply < <(compgen "${1:--f}" -- "$typed")
+}
+
 _appdna() {
-    local cur prev path word i candidate
+    local cur prev path word i candidate help_topic
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev=""
     (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
 
     # The command path typed so far: words that name a group or command, skipping flags
-    # and the values of flags that take one.
+    # and the values of flags that take one. After `help`, the words are a help topic.
     path=""
+    help_topic=0
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word="${COMP_WORDS[i]}"
         case "$word" in
@@ -25,6 +37,10 @@ _appdna() {
         case "${COMP_WORDS[i-1]}" in
             --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
+        if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
+            help_topic=1
+            continue
+        fi
         candidate="${path:+$path }$word"
         case "$candidate" in
             "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
@@ -32,63 +48,40 @@ _appdna() {
         esac
     done
 
-    # The value of the flag just typed.
+    # `appdna help …`: command paths only.
+    if (( help_topic )); then
+        case "$path" in
+            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage" -- "$cur") ;;
+            "bundle") _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur") ;;
+            "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
+            "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
+        esac
+        return 0
+    fi
+
+    # The value of the flag just typed (global flags), then per command: its flags' values,
+    # its flags, its subcommands or operands.
     case "$prev" in
-        --app-version) COMPREPLY=(); return 0 ;;
-        --batch-size) COMPREPLY=(); return 0 ;;
-        --body) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --bundle) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
         --color) _appdna_reply < <(compgen -W "auto always never" -- "$cur"); return 0 ;;
-        --concurrency) COMPREPLY=(); return 0 ;;
-        --count) COMPREPLY=(); return 0 ;;
-        --country) COMPREPLY=(); return 0 ;;
-        --dead-letter) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --fail-on-switch) COMPREPLY=(); return 0 ;;
-        --find) COMPREPLY=(); return 0 ;;
-        --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
-        --forward-timeout) COMPREPLY=(); return 0 ;;
-        --forward-to) COMPREPLY=(); return 0 ;;
-        --header) COMPREPLY=(); return 0 ;;
-        --header-timeout) COMPREPLY=(); return 0 ;;
-        --host) COMPREPLY=(); return 0 ;;
-        --id) COMPREPLY=(); return 0 ;;
-        --idle-timeout) COMPREPLY=(); return 0 ;;
-        --ignore) COMPREPLY=(); return 0 ;;
-        --installed-at) COMPREPLY=(); return 0 ;;
-        --key-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --max-age) COMPREPLY=(); return 0 ;;
-        --max-body) COMPREPLY=(); return 0 ;;
-        --max-connections) COMPREPLY=(); return 0 ;;
-        --min-version) COMPREPLY=(); return 0 ;;
-        --name) COMPREPLY=(); return 0 ;;
-        --now) COMPREPLY=(); return 0 ;;
-        --output) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --platform) COMPREPLY=(); return 0 ;;
-        --port) COMPREPLY=(); return 0 ;;
-        --prefix) COMPREPLY=(); return 0 ;;
-        --rate) COMPREPLY=(); return 0 ;;
-        --record) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --replay) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --request) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --retries) COMPREPLY=(); return 0 ;;
-        --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
-        --secret-file) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
-        --seed) COMPREPLY=(); return 0 ;;
-        --signature) COMPREPLY=(); return 0 ;;
-        --since) COMPREPLY=(); return 0 ;;
-        --state-dir) _appdna_reply < <(compgen -d -- "$cur"); return 0 ;;
-        --time) COMPREPLY=(); return 0 ;;
-        --timeout) COMPREPLY=(); return 0 ;;
-        --to) COMPREPLY=(); return 0 ;;
-        --trait) COMPREPLY=(); return 0 ;;
-        --until) COMPREPLY=(); return 0 ;;
-        --user) COMPREPLY=(); return 0 ;;
-        --variants) COMPREPLY=(); return 0 ;;
-        -o) _appdna_reply < <(compgen -f -- "$cur"); return 0 ;;
     esac
 
     case "$path" in
         "bucket")
+            case "$prev" in
+                --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
+                --variants) COMPREPLY=(); return 0 ;;
+                --bundle) _appdna_files; return 0 ;;
+                --platform) COMPREPLY=(); return 0 ;;
+                --country) COMPREPLY=(); return 0 ;;
+                --app-version) COMPREPLY=(); return 0 ;;
+                --trait) COMPREPLY=(); return 0 ;;
+                --installed-at) COMPREPLY=(); return 0 ;;
+                --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
+                --find) COMPREPLY=(); return 0 ;;
+                --count) COMPREPLY=(); return 0 ;;
+                --prefix) COMPREPLY=(); return 0 ;;
+                --seed) COMPREPLY=(); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
@@ -99,20 +92,38 @@ _appdna() {
                 _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur")
             fi ;;
         "bundle fetch")
+            case "$prev" in
+                --output|-o) _appdna_files; return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+                --min-version) COMPREPLY=(); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
+            case "$prev" in
+                --format) _appdna_reply < <(compgen -W "text json github" -- "$cur"); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "bundle diff")
+            case "$prev" in
+                --format) _appdna_reply < <(compgen -W "text json patch markdown" -- "$cur"); return 0 ;;
+                --fail-on-switch) COMPREPLY=(); return 0 ;;
+                --ignore) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--format --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "webhook")
             if [[ "$cur" == -* ]]; then
@@ -121,22 +132,52 @@ _appdna() {
                 _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur")
             fi ;;
         "webhook verify")
+            case "$prev" in
+                --signature) COMPREPLY=(); return 0 ;;
+                --header) COMPREPLY=(); return 0 ;;
+                --request) _appdna_files; return 0 ;;
+                --secret-file) _appdna_files; return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--signature --header --request --secret-file --secret-stdin --explain --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "webhook sign")
+            case "$prev" in
+                --secret-file) _appdna_files; return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--secret-file --secret-stdin --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "webhook listen")
+            case "$prev" in
+                --port) COMPREPLY=(); return 0 ;;
+                --host) COMPREPLY=(); return 0 ;;
+                --forward-to) COMPREPLY=(); return 0 ;;
+                --forward-timeout) COMPREPLY=(); return 0 ;;
+                --record) _appdna_files; return 0 ;;
+                --max-body) COMPREPLY=(); return 0 ;;
+                --header-timeout) COMPREPLY=(); return 0 ;;
+                --idle-timeout) COMPREPLY=(); return 0 ;;
+                --max-connections) COMPREPLY=(); return 0 ;;
+                --secret-file) _appdna_files; return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--port --host --forward-to --forward-invalid --forward-timeout --record --max-body --header-timeout --idle-timeout --max-connections --secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "webhook trigger")
+            case "$prev" in
+                --to) COMPREPLY=(); return 0 ;;
+                --body) _appdna_files; return 0 ;;
+                --id) COMPREPLY=(); return 0 ;;
+                --time) COMPREPLY=(); return 0 ;;
+                --replay) _appdna_files; return 0 ;;
+                --secret-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
@@ -149,16 +190,36 @@ _appdna() {
                 _appdna_reply < <(compgen -W "inspect replay" -- "$cur")
             fi ;;
         "queue inspect")
+            case "$prev" in
+                --name) COMPREPLY=(); return 0 ;;
+                --user) COMPREPLY=(); return 0 ;;
+                --since) COMPREPLY=(); return 0 ;;
+                --until) COMPREPLY=(); return 0 ;;
+                --now) COMPREPLY=(); return 0 ;;
+                --bundle) _appdna_files; return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "queue replay")
+            case "$prev" in
+                --batch-size) COMPREPLY=(); return 0 ;;
+                --concurrency) COMPREPLY=(); return 0 ;;
+                --rate) COMPREPLY=(); return 0 ;;
+                --max-age) COMPREPLY=(); return 0 ;;
+                --now) COMPREPLY=(); return 0 ;;
+                --state-dir) _appdna_files -d; return 0 ;;
+                --dead-letter) _appdna_files; return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--yes -y --dry-run -n --batch-size --concurrency --rate --max-age --include-stale --now --state-dir --dead-letter --key-file --timeout --retries --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -f -- "$cur")
+                _appdna_files
             fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
@@ -179,4 +240,4 @@ _appdna() {
     esac
     return 0
 }
-complete -o default -F _appdna appdna
+complete -F _appdna appdna

@@ -12,8 +12,9 @@ public struct HTTPClient: Sendable {
 
     public var transport: any HTTPTransport
     public var policy: RetryPolicy
-    /// Waits between attempts; tests pass one that records instead of sleeping.
-    public var sleep: @Sendable (Double) -> Void
+    /// Waits between attempts and dates Retry-After; tests pass a virtual one that records
+    /// instead of sleeping.
+    public var clock: any Clock
     /// A uniform draw in 0..<1 for the jitter.
     public var random: @Sendable () -> Double
     public var onRetry: @Sendable (RetryNotice) -> Void
@@ -22,28 +23,14 @@ public struct HTTPClient: Sendable {
     public var followsRedirects = true
 
     public init(transport: any HTTPTransport = CurlTransport(), policy: RetryPolicy = RetryPolicy(),
-                sleep: @escaping @Sendable (Double) -> Void = HTTPClient.realSleep,
+                clock: any Clock = SystemClock(),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
                 onRetry: @escaping @Sendable (RetryNotice) -> Void = { _ in }) {
         self.transport = transport
         self.policy = policy
-        self.sleep = sleep
+        self.clock = clock
         self.random = random
         self.onRetry = onRetry
-    }
-
-    /// Sleeps `seconds`, in slices so that SIGINT/SIGTERM (see `appdna_interrupt_install`)
-    /// end the wait at once.
-    public static let realSleep: @Sendable (Double) -> Void = { seconds in
-        let end = Deadline.now() + Int64(max(0, seconds) * 1e9)
-        while appdna_interrupt_signal() == 0 {
-            let left = Double(end - Deadline.now()) / 1e9
-            guard left > 0 else { return }
-            let slice = min(left, 0.05)
-            var request = timespec(tv_sec: Int(slice), tv_nsec: Int((slice - slice.rounded(.down)) * 1e9))
-            var remaining = timespec()
-            _ = nanosleep(&request, &remaining)
-        }
     }
 
     /// Sends `request`, retrying network errors, 5xx, 408 and 429 while `budget` has requests
@@ -95,7 +82,8 @@ public struct HTTPClient: Sendable {
                 continue
             }
             guard HTTPStatus.isRetryable(response.status), !budget.isExhausted else { return response }
-            let retryAfter = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) }
+            let now = clock.wallMilliseconds() / 1000
+            let retryAfter = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0, now: now) }
             let delay = policy.delay(beforeRetry: backoffs, retryAfter: retryAfter, unit: random())
             guard delay < deadline.remaining else { return response }
             if retryAfter == nil { backoffs += 1 }
@@ -107,7 +95,7 @@ public struct HTTPClient: Sendable {
 
     /// Waits between attempts; a SIGINT/SIGTERM during the wait ends the request.
     private func pause(_ seconds: Double) throws(HTTPError) {
-        sleep(seconds)
+        clock.sleep(seconds)
         let signal = appdna_interrupt_signal()
         if signal != 0 {
             throw Interruption.error(signal)

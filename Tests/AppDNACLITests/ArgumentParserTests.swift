@@ -110,3 +110,35 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(Suggestions.editDistance("kitten", "sitting"), 3)
     }
 }
+
+/// Mistakes a new user makes first, and what they are told (status 64 each).
+final class UsageMistakeTests: XCTestCase {
+    func testUnknownShellListsTheShellsAndSuggests() {
+        for shell in ["tcsh", "", "bsh"] {
+            let run = runCLI(["completions", shell])
+            XCTAssertEqual(run.status, 64, shell)
+            XCTAssertEqual(run.stdout, "", shell)
+            XCTAssertTrue(run.stderr.contains("one of bash, zsh, fish, not '\(shell)'"), run.stderr)
+        }
+        XCTAssertTrue(runCLI(["completions", "bsh"]).stderr.contains("did you mean 'bash'?"))
+        XCTAssertTrue(runCLI(["completions", "fsh"]).stderr.contains("did you mean 'fish'?"))
+    }
+
+    func testVersionAsACommandAndCapitalV() {
+        XCTAssertEqual(runCLI(["version"]).status, 64)
+        XCTAssertEqual(runCLI(["version"]).stderr, "appdna: unknown command 'version'; did you mean 'appdna --version'?\n")
+        XCTAssertEqual(runCLI(["-V"]).stderr, "appdna: unknown flag '-V'; did you mean '--version'?\n")
+        XCTAssertEqual(runCLI(["-V"]).status, 64)
+    }
+
+    func testBatchOnlyFlagsOnASingleUserAreRefused() {
+        for flag in [["--summary"], ["--format", "csv"]] {
+            let run = runCLI(["bucket", "user_1", "exp", "salt", "--variants", "a=0.5,b=0.5"] + flag)
+            XCTAssertEqual(run.status, 64)
+            XCTAssertEqual(run.stdout, "")
+            XCTAssertEqual(run.stderr, "appdna: \(flag[0]) is for a batch: it needs USER '-' and one user id per line on stdin\n")
+        }
+        // The batch form still takes them.
+        XCTAssertEqual(runCLI(["bucket", "-", "exp", "salt", "--summary", "--format", "csv"], stdin: "u1\n").status, 0)
+    }
+}

@@ -11,7 +11,8 @@ final class BucketBatchTests: XCTestCase {
         let tsv = runCLI(["bucket", "-", "exp_paywall_v3", "a8f3c9d2"] + variants, stdin: input)
         XCTAssertEqual(tsv.status, 0)
         let rows = tsv.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
-        XCTAssertEqual(rows.count, 5, "four lines in (CRLF stripped, the empty id kept, no final newline needed)")
+        XCTAssertEqual(rows.count, 4, "three ids in (CRLF stripped, the blank line skipped, no final newline needed)")
+        XCTAssertEqual(tsv.stderr, "appdna: standard input: 1 blank line(s) were skipped (line 3)\n")
         XCTAssertEqual(rows[0], ["user_12345", "3214585791", "5791", "variant_b"])
 
         let csv = runCLI(["bucket", "-", "exp_paywall_v3", "a8f3c9d2", "--format", "csv"] + variants, stdin: input)
@@ -22,7 +23,7 @@ final class BucketBatchTests: XCTestCase {
 
         let ndjson = runCLI(["bucket", "-", "exp_paywall_v3", "a8f3c9d2", "--format", "ndjson"] + variants, stdin: input)
         let objects = try ndjson.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
-        XCTAssertEqual(objects.count, 4)
+        XCTAssertEqual(objects.count, 3)
         XCTAssertEqual(objects[1]["user"] as? String, "a,\"b\"")
         for (index, object) in objects.enumerated() {
             XCTAssertEqual(object["bucket"] as? Int, Int(rows[index][2]))

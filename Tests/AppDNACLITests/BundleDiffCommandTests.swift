@@ -5,7 +5,8 @@ import XCTest
 final class BundleDiffCommandTests: XCTestCase {
     func file(_ contents: String) throws -> String {
         let path = NSTemporaryDirectory() + "appdna-diff-\(UUID().uuidString).json"
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path
     }
 

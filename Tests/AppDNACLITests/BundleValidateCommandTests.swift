@@ -6,8 +6,9 @@ final class BundleValidateCommandTests: XCTestCase {
     func temporary(_ contents: String, name: String = "appdna-config.json") throws -> String {
         let directory = NSTemporaryDirectory() + "appdna-validate-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/" + name
-        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+        try contents.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -22,7 +22,7 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
     var descriptor: Int32 = -1
     if let stdin {
         let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: path, contents: Data(stdin))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(stdin))
         descriptor = open(path, O_RDONLY)
         unlink(path)
     }
@@ -36,3 +36,24 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
 
 /// The repository root, found from this file's path (tests never read ../shared).
 let repositoryRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A fresh directory under the temporary directory for one test, removed by `remove()`.
+struct ScratchDirectory {
+    let url: URL
+
+    init(_ label: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var path: String { url.path }
+
+    /// Writes `bytes` to `name` in the directory and returns its path.
+    func file(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try Data(bytes).write(to: file)
+        return file.path
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}

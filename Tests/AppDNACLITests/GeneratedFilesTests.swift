@@ -4,6 +4,7 @@ import XCTest
 
 /// The committed man page and completion scripts must be exactly what the table generates.
 /// Regenerate with: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests
+/// (this also re-records the --help golden files, see HelpGoldenTests.swift).
 final class GeneratedFilesTests: XCTestCase {
     func check(_ relativePath: String, _ generated: String) throws {
         let url = repositoryRoot.appendingPathComponent(relativePath)

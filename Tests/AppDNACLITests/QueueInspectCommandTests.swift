@@ -161,6 +161,8 @@ final class QueueInspectCommandTests: XCTestCase {
         let result = runCLI(["queue", "inspect", url.path])
         XCTAssertEqual(result.status, 65)
         XCTAssertTrue(result.stdout.contains("unreadable"), result.stdout)
+        // The status had no line on stderr: the reason was only in the report on stdout.
+        XCTAssertEqual(result.stderrLines.filter { $0.hasPrefix("appdna: \(url.path): 1 part(s) could not be read") }.count, 1, result.stderr)
         XCTAssertEqual(try Data(contentsOf: url), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["appdna_events.db"])
     }

@@ -270,6 +270,113 @@ final class BundleDiffTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 20)
     }
 
+    /// Applies a patch to a top-level array in place (O(1) per replacement; the generic
+    /// applier copies the whole document per operation, too slow for 200,000 operations).
+    static func applyToArray(_ operations: [JSONValue], _ array: [JSONValue]) throws -> [JSONValue] {
+        var items = array
+        for operation in operations {
+            guard case let .string(op)? = operation["op"], case let .string(path)? = operation["path"] else { throw IndependentPatch.Failure(reason: "bad op") }
+            let tokens = try IndependentPatch.tokens(path)
+            guard let head = tokens.first, let index = Int(head) else { throw IndependentPatch.Failure(reason: "not an array path \(path)") }
+            let rest = tokens.dropFirst()
+            if !rest.isEmpty {
+                guard items.indices.contains(index) else { throw IndependentPatch.Failure(reason: "index \(index)") }
+                items[index] = try IndependentPatch.apply([operation.replacingPath("/" + rest.joined(separator: "/"))], to: items[index])
+                continue
+            }
+            switch op {
+            case "replace":
+                guard items.indices.contains(index) else { throw IndependentPatch.Failure(reason: "replace \(index)") }
+                items[index] = operation["value"]!
+            case "remove":
+                guard items.indices.contains(index) else { throw IndependentPatch.Failure(reason: "remove \(index)") }
+                items.remove(at: index)
+            case "add":
+                guard index <= items.count else { throw IndependentPatch.Failure(reason: "add \(index)") }
+                items.insert(operation["value"]!, at: index)
+            case "move":
+                guard case let .string(from)? = operation["from"], let source = Int(try IndependentPatch.tokens(from).first ?? "") else { throw IndependentPatch.Failure(reason: "move") }
+                let value = items.remove(at: source)
+                items.insert(value, at: index)
+            default: throw IndependentPatch.Failure(reason: "op \(op)")
+            }
+        }
+        return items
+    }
+
+    /// Diffs two top-level arrays and checks the patch turns OLD into NEW; returns the seconds.
+    func assertArrayPatchApplies(_ old: [JSONValue], _ new: [JSONValue], file: StaticString = #filePath, line: UInt = #line) throws -> Double {
+        let oldDocument = Self.document(.array(old)), newDocument = Self.document(.array(new))
+        let start = Date()
+        let diff = JSONDiff(old: oldDocument.root, new: newDocument.root)
+        let seconds = Date().timeIntervalSince(start)
+        let patched = try Self.applyToArray(Self.patchValues(diff), old)
+        XCTAssertTrue(IndependentPatch.same(.array(patched), .array(new)), "the patch turns OLD into NEW", file: file, line: line)
+        return seconds
+    }
+
+    /// Myers alone takes time N × D: reversing 40,000 numbers took 52 s, 200,000 never ended.
+    func testReversedLargeArrayDiffsQuicklyAndThePatchApplies() throws {
+        let old = (0..<200_000).map { JSONValue.number(JSONNumber($0)) }
+        let seconds = try assertArrayPatchApplies(old, old.reversed())
+        XCTAssertLessThan(seconds, 20, "debug build on a loaded machine; release takes well under a second")
+    }
+
+    func testShuffledArraysOfObjectsWithoutIdsDiffQuicklyAndThePatchApplies() throws {
+        var rng = SplitMix64(seed: 42)
+        let old = (0..<20_000).map { (i: Int) -> JSONValue in
+            .object(["n": .number(JSONNumber(i)), "tag": .string(["a", "b", "c"][i % 3])])
+        }
+        let seconds = try assertArrayPatchApplies(old, old.shuffled(using: &rng))
+        XCTAssertLessThan(seconds, 20)
+        // Shuffled numbers with repeats, and a partly shuffled array (small edits stay small).
+        let numbers = (0..<50_000).map { _ in JSONValue.number(JSONNumber(Int.random(in: 0...50, using: &rng))) }
+        _ = try assertArrayPatchApplies(numbers, numbers.shuffled(using: &rng))
+        var partly = numbers
+        for _ in 0..<3000 { partly.swapAt(Int.random(in: 0..<partly.count, using: &rng), Int.random(in: 0..<partly.count, using: &rng)) }
+        _ = try assertArrayPatchApplies(numbers, partly)
+    }
+
+    /// Keyed arrays were re-indexed after every move: reversing 100,000 objects with ids never finished.
+    func testReorderedKeyedArraysDiffQuicklyAndThePatchApplies() throws {
+        let keyed = (0..<200_000).map { (i: Int) -> JSONValue in .object(["id": .string("e\(i)"), "v": .number(JSONNumber(i % 7))]) }
+        let oldDocument = Self.document(.array(keyed)), newDocument = Self.document(.array(keyed.reversed()))
+        let start = Date()
+        let diff = JSONDiff(old: oldDocument.root, new: newDocument.root)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "debug build on a loaded machine")
+        XCTAssertEqual(diff.changes.filter { $0.kind == .move }.count, 199_999)
+        // Smaller, so the applier's O(n) moves stay quick: shuffled, with removals, additions and edits.
+        var rng = SplitMix64(seed: 3)
+        let old = Array(keyed.prefix(4000))
+        var new = old.shuffled(using: &rng).filter { _ in Int.random(in: 0..<10, using: &rng) > 0 }
+        for k in stride(from: 0, to: new.count, by: 97) { new[k] = .object(["id": .string("new\(k)")]) }
+        for k in stride(from: 5, to: new.count, by: 89) { new[k] = new[k].replacingPath("changed") }
+        _ = try assertArrayPatchApplies(old, new)
+    }
+
+    /// A few edits in a long sequence stay minimal; a hopeless pair still gives a correct script.
+    func testBoundedSequenceDiffStaysCorrect() {
+        var rng = SplitMix64(seed: 7)
+        for round in 0..<60 {
+            let n = Int.random(in: 0...3000, using: &rng)
+            let a = (0..<n).map { _ in Int.random(in: 0...(round % 2 == 0 ? 3 : 100_000), using: &rng) }
+            let b = round % 3 == 0 ? a.shuffled(using: &rng) : (0..<Int.random(in: 0...3000, using: &rng)).map { _ in Int.random(in: 0...3, using: &rng) }
+            let edits = SequenceDiff.edits(a.count, b.count) { a[$0] == b[$1] }
+            var rebuilt: [Int] = [], nextOld = 0, nextNew = 0
+            for edit in edits {
+                switch edit {
+                case let .keep(i, j):
+                    XCTAssertEqual(a[i], b[j]); XCTAssertEqual(i, nextOld); XCTAssertEqual(j, nextNew)
+                    rebuilt.append(b[j]); nextOld += 1; nextNew += 1
+                case let .delete(i): XCTAssertEqual(i, nextOld); nextOld += 1
+                case let .insert(j): XCTAssertEqual(j, nextNew); rebuilt.append(b[j]); nextNew += 1
+                }
+            }
+            XCTAssertEqual(rebuilt, b)
+            XCTAssertEqual(nextOld, a.count)
+        }
+    }
+
     // MARK: - Share of users who change variant
 
     /// The devices' walk, written again here: truncating cumulative sums, last variant catches the rest.
@@ -354,5 +461,14 @@ final class BundleDiffTests: XCTestCase {
         let api2 = api.replacingOccurrences(of: #"[{"id": "a", "weight": 1}]"#, with: #"[{"id": "a", "weight": 0.9}, {"id": "c", "weight": 0.1}]"#).replacingOccurrences(of: "3", with: "4")
         XCTAssertEqual(try notes(api, api2), ["variant_added /content/experiments/e/variants: \"e\" variant \"c\" added",
                                               "assignment_changed /content/experiments/e/variants: \"e\": 10.0% of users in the experiment change variant (1000 of 10000 buckets: a → c 1000)"])
+    }
+}
+
+extension JSONValue {
+    /// A copy of a patch operation with another `path`.
+    func replacingPath(_ path: String) -> JSONValue {
+        guard case var .object(object) = self else { return self }
+        object["path"] = .string(path)
+        return .object(object)
     }
 }

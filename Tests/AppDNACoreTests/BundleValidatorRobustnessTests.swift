@@ -53,7 +53,25 @@ final class BundleValidatorRobustnessTests: XCTestCase {
     func testHugeNumbers() {
         let digits = String(repeating: "9", count: 100_000)
         var findings = BundleValidator.validate(bytes: Array("{\"bundle_version\": \(digits)}".utf8))
-        XCTAssertEqual(findings.map(\.code), ["W008"], "an integer, beyond 2^53")
+        XCTAssertEqual(Set(findings.map(\.code)), ["E005", "W008"], "an integer beyond 2^63 (the SDK's Int) and 2^53")
+        for finding in findings {
+            XCTAssertLessThan(finding.message.count, 200, "long values are quoted shortened: \(finding.message.prefix(300))")
+            XCTAssertTrue(finding.message.contains("99999…99999") && finding.message.contains("(100000 characters)"), finding.message.prefix(300) + "")
+        }
+        // 1 followed by 5,000 zeros validated as "valid with a warning"; the SDK cannot load it.
+        let big = "1" + String(repeating: "0", count: 5000)
+        findings = BundleValidator.validate(bytes: Array("{\"bundle_version\": \(big)}".utf8))
+        XCTAssertEqual(findings.filter { $0.code == "E005" }.map(\.message),
+                       ["bundle_version 1000000000000000000…0000000000000000000 (5001 characters) is beyond the 64-bit range the SDK reads (at most 9223372036854775807)"])
+        XCTAssertEqual(BundleValidator.validate(bytes: Array("{\"bundle_version\": 9223372036854775807}".utf8)).map(\.code), ["W008"], "Int64.max loads")
+        // Long ids are quoted shortened too.
+        let id = "exp_" + String(repeating: "x", count: 5000) + "_end"
+        let messages = BundleValidator.validate(bytes: Array("{\"bundle_version\": 1, \"experiments\": {\"\(id)\": {\"variants\": []}}}".utf8)).map(\.message)
+        XCTAssertFalse(messages.isEmpty)
+        for message in messages {
+            XCTAssertTrue(message.contains("\"exp_xxxxxxxxxxxxxxx…xxxxxxxxxxxxxxx_end\" (5008 characters)"), message.prefix(200) + "")
+        }
+        XCTAssertEqual(BundleValidator.validate(bytes: Array("{\"bundle_version\": 9223372036854775808}".utf8)).map(\.code).sorted(), ["E005", "W008"])
         findings = BundleValidator.validate(bytes: Array("{\"bundle_version\": 1e999999999}".utf8))
         XCTAssertEqual(findings.map(\.code), ["E005"])
         findings = BundleValidator.validate(bytes: Array(#"{"bundle_version": 1, "experiments": {"e": {"status": "running", "salt": "s", "traffic_allocation": -1e-400, "variants": [{"id": "a", "weight": 1e-99999}, {"id": "b", "weight": 1}]}}}"#.utf8))

@@ -70,7 +70,7 @@ final class JSONValueTests: XCTestCase {
         XCTAssertEqual(JSONNumber(-0.0).text, "-0.0")
         XCTAssertEqual(JSONNumber(1e-5).text, "1e-5")
         XCTAssertEqual(JSONNumber(1e20).text, "1e20")
-        XCTAssertEqual(JSONNumber(5e-324).text, "5e-324")
+        XCTAssertEqual(JSONNumber(Double.leastNonzeroMagnitude).text, "5e-324")
         XCTAssertEqual(JSONNumber(Double.greatestFiniteMagnitude).text, "1.7976931348623157e308")
         XCTAssertNil(JSONNumber.finite(.nan))
         XCTAssertNil(JSONNumber.finite(.infinity))

@@ -2,6 +2,22 @@ import XCTest
 @testable import AppDNACore
 
 final class MurmurHash3Tests: XCTestCase {
+    /// Resuming after a prefix's whole blocks (batch bucketing's shortcut) gives the hash of the
+    /// whole string, wherever the prefix ends and whatever the seed.
+    func testResumingAfterAPrefixGivesTheWholeHash() {
+        let text = Array("checkout_2024.s3cr3t.user-0001234-56789 é🚀".utf8)
+        for seed: UInt32 in [0, 1, 0x9747_b28c] {
+            for split in 0...text.count {
+                let whole = MurmurHash3.x86_32(text, seed: seed)
+                let resumed = text.withUnsafeBytes { bytes -> UInt32 in
+                    let state = MurmurHash3.state(afterBlocksOf: UnsafeRawBufferPointer(rebasing: bytes[..<split]), seed: seed)
+                    return MurmurHash3.x86_32(resuming: state, totalCount: text.count, UnsafeRawBufferPointer(rebasing: bytes[(split & ~3)...]))
+                }
+                XCTAssertEqual(resumed, whole, "prefix of \(split) bytes, seed \(seed)")
+            }
+        }
+    }
+
     func testEveryPublishedVector() throws {
         let vectors = try Fixtures.json("murmur3_x86_32.json")["vectors"] as! [[String: Any]]
         XCTAssertGreaterThanOrEqual(vectors.count, 27)

@@ -51,7 +51,7 @@ final class SupportingMathTests: XCTestCase {
     func testLineReaderSplitsAnyChunking() throws {
         let text = "a\r\nbb\n\nlast-without-newline"
         let path = NSTemporaryDirectory() + "lines-\(UUID().uuidString)"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         defer { unlink(path) }
         for chunk in [1, 2, 3, 64] {
             let fd = open(path, O_RDONLY)

@@ -1,20 +1,26 @@
 import Foundation
 import XCTest
 import LoopbackHTTPServer
+import AppDNACore
 @testable import AppDNANet
 
 /// The client over the real libcurl transport against a real server on 127.0.0.1. Sleeps
 /// between attempts are recorded, not slept, unless a test needs real time.
 final class HTTPClientTests: XCTestCase {
-    final class Sleeps: @unchecked Sendable {
+    /// The system's clock, except that waits are recorded instead of slept (the requests and
+    /// their deadlines are real).
+    final class Sleeps: Clock, @unchecked Sendable {
         private let lock = NSLock()
         private var values: [Double] = []
         func record(_ seconds: Double) { lock.lock(); values.append(seconds); lock.unlock() }
         var all: [Double] { lock.lock(); defer { lock.unlock() }; return values }
+        func monotonicNanoseconds() -> Int64 { SystemClock().monotonicNanoseconds() }
+        func wallMilliseconds() -> Int64 { SystemClock().wallMilliseconds() }
+        func sleep(_ seconds: Double) { record(seconds) }
     }
 
     func client(retries: Int = 3, sleeps: Sleeps) -> HTTPClient {
-        HTTPClient(policy: RetryPolicy(maxRetries: retries), sleep: { sleeps.record($0) }, random: { 0.5 })
+        HTTPClient(policy: RetryPolicy(maxRetries: retries), clock: sleeps, random: { 0.5 })
     }
 
     func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {

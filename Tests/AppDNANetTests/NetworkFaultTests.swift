@@ -10,7 +10,7 @@ final class NetworkFaultTests: XCTestCase {
     typealias Sleeps = HTTPClientTests.Sleeps
 
     func client(retries: Int, sleeps: Sleeps) -> HTTPClient {
-        HTTPClient(policy: RetryPolicy(maxRetries: retries), sleep: { sleeps.record($0) }, random: { 0.5 })
+        HTTPClient(policy: RetryPolicy(maxRetries: retries), clock: sleeps, random: { 0.5 })
     }
 
     /// The first retry once reused a handle after curl_easy_reset, which libcurl 7.88 refused

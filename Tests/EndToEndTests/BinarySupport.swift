@@ -32,7 +32,7 @@ enum Binary {
         let input = Pipe(), output = Pipe()
         // stderr goes to a file: small, and read after the process ends.
         let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
         let errorHandle = try FileHandle(forWritingTo: errorPath)
         defer { try? FileManager.default.removeItem(at: errorPath) }
         process.standardInput = input
@@ -53,11 +53,60 @@ enum Binary {
     }
 }
 
-/// Writes `contents` to a fresh temporary file and returns its path.
-func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let url = directory.appendingPathComponent(name)
-    try Data(contents.utf8).write(to: url)
-    return url.path
+extension XCTestCase {
+    /// Writes `contents` to a fresh temporary file and returns its path; the file's directory
+    /// is removed when the test ends.
+    func temporaryFile(_ contents: String, name: String = "file.json") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent(name)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
+}
+
+extension Binary {
+    /// Runs appdna under GNU time, feeding stdin from `feed` on another thread, and returns
+    /// appdna's own peak RSS in KiB as GNU time reports it (the test process's RUSAGE_CHILDREN
+    /// would count every earlier child of the suite too) with its status, stdout and stderr.
+    static func measurePeakMemory(_ arguments: [String], feed: @escaping @Sendable (FileHandle) -> Void = { _ in })
+        throws -> (status: Int32, stdout: String, stderr: String, maxRSSKiB: Int) {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("GNU time is needed (scripts/install-test-tools installs it)") }
+            throw XCTSkip("GNU time (/usr/bin/time) is not installed")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-f", "%M", url.path] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let handle = input.fileHandleForWriting
+        let writer = Thread {
+            feed(handle)
+            try? handle.close()
+        }
+        writer.start()
+        // stderr is drained on its own thread so neither pipe can fill up and block appdna.
+        final class Collected: @unchecked Sendable { var data = Data() }
+        let errorData = Collected()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            errorData.data = errors.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }.start()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        process.waitUntilExit()
+        var lines = String(decoding: errorData.data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        lines.removeAll { $0.hasPrefix("Command exited with non-zero status") }  // GNU time's own note
+        let peak = lines.popLast().flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? Int.max
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), lines.map { $0 + "\n" }.joined(), peak)
+    }
 }

@@ -46,7 +46,8 @@ final class BucketEndToEndTests: XCTestCase {
             let length = Int.random(in: 0...40, using: &generator)
             var id = String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
             if index % 2 == 0 { id = String(id.unicodeScalars.filter(\.isASCII)) }
-            ids.append(id.replacingOccurrences(of: "\r", with: ""))
+            id = id.replacingOccurrences(of: "\r", with: "")
+            ids.append(id.isEmpty ? "e" : id)  // a blank line is no user (skipped and counted)
         }
         let input = Data((ids.joined(separator: "\n") + "\n").utf8)
         let ours = try Binary.run(["bucket", "-", "exp_paywall_v3", "a8f3c9d2", "--variants", "control=0.5,variant_b=0.5"], stdin: input)
@@ -195,5 +196,61 @@ final class GroupHelpEndToEndTests: XCTestCase {
         XCTAssertEqual(bare.status, 64)
         XCTAssertEqual(bare.stderr, "appdna: 'appdna webhook' needs a command: verify, sign, listen, trigger\n")
         XCTAssertTrue(try Binary.run(["webhook", "verfy"]).stderr.contains("did you mean 'webhook verify'?"))
+    }
+}
+
+final class BucketLineLimitEndToEndTests: XCTestCase {
+    /// One 1 GB line without newline drove `bucket -` to 4.9 GB: the whole line was held.
+    func test200MBLineIsSkippedAndReportedInConstantMemory() throws {
+        let result = try Binary.measurePeakMemory(["bucket", "-", "exp", "salt"]) { handle in
+            handle.write(Data("first\n".utf8))
+            let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+            for _ in 0..<200 { handle.write(chunk) }
+            handle.write(Data("\nlast".utf8))
+        }
+        XCTAssertEqual(result.status, 65)
+        XCTAssertEqual(result.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["first", "last"])
+        XCTAssertEqual(result.stderr, "appdna: standard input: 1 line(s) are longer than 65536 bytes (no user id is) and were skipped (line 2)\n")
+        XCTAssertLessThan(result.maxRSSKiB, 64 * 1024, "peak RSS \(result.maxRSSKiB) KiB for a 200 MB line")
+    }
+
+    func testALineAtTheCapIsStillAnID() throws {
+        let id = String(repeating: "u", count: 65_536)
+        let result = try Binary.run(["bucket", "-", "exp", "salt"], stdin: Data((id + "\r\n" + id + "u").utf8))
+        XCTAssertEqual(result.status, 65)
+        XCTAssertEqual(result.text.split(separator: "\n").count, 1)
+        XCTAssertEqual(result.stderr, "appdna: standard input: 1 line(s) are longer than 65536 bytes (no user id is) and were skipped (line 2)\n")
+    }
+
+    /// Spreadsheet exports end with blank or CR-only lines: they were hashed as a user "".
+    func testBlankAndCROnlyLinesAreSkippedAndCounted() throws {
+        let result = try Binary.run(["bucket", "-", "exp", "salt", "--variants", "a=0.5,b=0.5", "--summary", "--json"],
+                                    stdin: Data("u1\n\nu2\r\n\r\n\r\r\nu3".utf8))
+        XCTAssertEqual(result.status, 0)
+        let json = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
+        XCTAssertEqual(json["users"] as? Int, 3)
+        XCTAssertEqual(json["distinct_users"] as? Int, 3)
+        XCTAssertEqual(result.stderr, "appdna: standard input: 3 blank line(s) were skipped (line 2, 4, 5)\n")
+        let rows = try Binary.run(["bucket", "-", "exp", "salt"], stdin: Data("\n\nu1\n".utf8))
+        XCTAssertEqual(rows.text.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["u1"])
+    }
+
+    /// A list with repeats reported a false sample-ratio mismatch and no hint why.
+    func testSummaryWarnsWhenIDsRepeat() throws {
+        var ids = (0..<2000).map { "user-\($0)" }
+        ids += Array(ids[0..<1000])  // the first half twice
+        let result = try Binary.run(["bucket", "-", "exp", "salt", "--variants", "a=0.5,b=0.5", "--summary"],
+                                    stdin: Data(ids.joined(separator: "\n").utf8))
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stderr, "appdna: warning: ids repeat: 2000 distinct ids in 3000 lines; a repeated user is counted once per line, which skews the split and the sample-ratio test (deduplicate, e.g. with sort -u)\n")
+        // Beyond the exact limit the estimate is used, without false alarms on distinct ids.
+        let many = (0..<150_000).map { "id-\($0)" }.joined(separator: "\n")
+        let distinct = try Binary.run(["bucket", "-", "exp", "salt", "--summary", "--json"], stdin: Data(many.utf8))
+        XCTAssertEqual(distinct.stderr, "")
+        let json = try JSONSerialization.jsonObject(with: distinct.stdout) as! [String: Any]
+        XCTAssertEqual(json["distinct_users_approximate"] as? Bool, true)
+        XCTAssertEqual(Double(json["distinct_users"] as! Int), 150_000, accuracy: 150_000 * 0.05)
+        let repeated = try Binary.run(["bucket", "-", "exp", "salt", "--summary"], stdin: Data((many + "\n" + many).utf8))
+        XCTAssertTrue(repeated.stderr.hasPrefix("appdna: warning: ids repeat: about "), repeated.stderr)
     }
 }

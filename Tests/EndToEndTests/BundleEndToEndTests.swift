@@ -2,39 +2,16 @@ import Foundation
 import XCTest
 
 final class BundleValidateEndToEndTests: XCTestCase {
-    /// Streams `megabytes` of blank 80-column lines into `appdna bundle validate -` and
-    /// returns the result and appdna's own peak RSS in KiB, as GNU time reports it (the test
-    /// process's RUSAGE_CHILDREN would count every earlier child of the suite too).
+    /// Streams `megabytes` of blank 80-column lines into `appdna bundle validate -`.
     func streamWhitespace(megabytes: Int) throws -> (status: Int32, stdout: String, maxRSSKiB: Int) {
-        let time = "/usr/bin/time"
-        guard FileManager.default.isExecutableFile(atPath: time) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("GNU time is needed (scripts/install-test-tools installs it)") }
-            throw XCTSkip("GNU time (/usr/bin/time) is not installed")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: time)
-        process.arguments = ["-f", "%M", Binary.url.path, "bundle", "validate", "-"]
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let handle = input.fileHandleForWriting
-        let writer = Thread {
+        let result = try Binary.measurePeakMemory(["bundle", "validate", "-"]) { handle in
             var line = Data(repeating: 0x20, count: 79)
             line.append(0x0A)
             var chunk = Data()
             for _ in 0..<13107 { chunk.append(line) }
             for _ in 0..<megabytes { handle.write(chunk) }
-            try? handle.close()
         }
-        writer.start()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let peak = report.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? Int.max
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), peak)
+        return (result.status, result.stdout, result.maxRSSKiB)
     }
 
     func test1GBOfWhitespaceOnStdinIsAFindingInBoundedMemory() throws {

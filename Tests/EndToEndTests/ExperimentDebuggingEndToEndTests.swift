@@ -244,7 +244,7 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
             }
         }
         // A salt change re-randomises everyone: about 1 - Σw² = 50 % switch.
-        let resalted = try file("resalted.json", try String(contentsOfFile: old).replacingOccurrences(of: "\"salt\": \"s\"", with: "\"salt\": \"s2\""))
+        let resalted = try file("resalted.json", try String(contentsOfFile: old, encoding: .utf8).replacingOccurrences(of: "\"salt\": \"s\"", with: "\"salt\": \"s2\""))
         XCTAssertEqual(try Binary.run(["bundle", "diff", "--fail-on-switch", "49", old, resalted]).status, 1)
         XCTAssertEqual(try Binary.run(["bundle", "diff", "--fail-on-switch", "50", old, resalted]).status, 0)
         XCTAssertEqual(try Binary.run(["bundle", "diff", "--fail-on-switch", "5%", old, old]).status, 0)

@@ -28,7 +28,9 @@ extension CommandTable {
                 blank salt is replaced by the experiment id. --scheme docs uses the documented formula \
                 instead (USER+EXPERIMENT+SALT, modulo 100).
                 With USER '-', reads one user id per line from stdin and prints one result per line \
-                in bounded memory.
+                in bounded memory. Blank lines are skipped (counted in a note); lines that are not UTF-8 \
+                or are longer than 64 KiB are skipped and reported (exit 65). --summary warns when ids \
+                repeat. --find refuses a search expected to take more than 20,000,000 tries (exit 64).
                 With --bundle and no EXPERIMENT, shows every experiment of the bundle for USER, in \
                 bundle order: status, bucket, variant and the eligibility verdict (with USER '-', one \
                 row per user and experiment). A rule whose input was not given (--platform, \
@@ -94,8 +96,8 @@ extension CommandTable {
                 bundle_version, experiments (variants, ids, weights in 0..1 summing to 1, status, \
                 traffic_allocation, blank salts, weights whose truncated bucket counts differ from the \
                 intended split), flag wrappers, API section names, onboarding.active_flow_id and integers \
-                beyond 2^53. Each finding has a stable code (E001.. errors, W001.. warnings, listed in the \
-                README), a JSON Pointer and FILE:LINE:COL. Input that is not JSON is a finding (E001/E002), \
+                beyond 2^53. Each finding has a stable code (E001.. errors, W001.. warnings, listed below), \
+                a JSON Pointer and FILE:LINE:COL. Input that is not JSON is a finding (E001/E002), \
                 so the status is 1, not 65. Exit 0 when every file is valid (warnings allowed), 1 when one \
                 is invalid, 66 when a file is missing.
                 """,
@@ -108,6 +110,7 @@ extension CommandTable {
                     ExampleSpec("curl -s -H \"x-api-key: $APPDNA_SDK_KEY\" https://api.appdna.ai/api/v1/sdk/config-bundle | appdna bundle validate -",
                                 "Check what the API returns, from standard input."),
                 ],
+                references: [BundleValidateCommand.findingCodes],
                 run: BundleValidateCommand.run),
             CommandSpec(
                 ["bundle", "diff"],
@@ -115,7 +118,8 @@ extension CommandTable {
                 discussion: """
                 Compares OLD and NEW (files, or '-' for standard input; either bundle shape). Objects are \
                 compared by key; arrays of objects by a unique id, key or name (moves are shown as moves); \
-                other arrays by a linear-space sequence diff. Notes spell out what changes mean on devices: \
+                other arrays by a linear-space sequence diff with a time bound (shuffled arrays get a \
+                correct but coarser patch). Notes spell out what changes mean on devices: \
                 the exact share of users who change variant when weights or variants change (over the \
                 10,000 buckets, with the SDK's truncation), the expected share after a salt change \
                 (about 1 - sum of w^2), users entering or leaving with traffic_allocation, status, variant \
@@ -211,14 +215,40 @@ extension CommandTable {
                 examples: [ExampleSpec("appdna manpage | man -l -", "Read the manual.")],
                 run: GeneratedDocsCommand.manpage),
         ],
-        environment: [
-            ("APPDNA_SDK_KEY", "The SDK key for bundle fetch (adn_live_ or adn_test_ followed by the key), unless --key-file is given"),
-            ("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts"),
-            ("CONFIGURATION", "Set by Xcode: Release with a sandbox key makes bundle fetch print an Xcode warning"),
-            ("GITHUB_ACTIONS", "Set by GitHub Actions: the warning of bundle fetch --keep-on-failure is a ::warning:: workflow command"),
-            ("APPDNA_LIBCURL, APPDNA_LIBSQLITE3, APPDNA_LIBZ", "Load libcurl, SQLite or zlib from this file instead of the system's usual names"),
-            ("https_proxy, http_proxy, no_proxy", "Proxies for HTTPS and HTTP requests, and hosts that bypass them (as for curl)"),
-            ("APPDNA_WEBHOOK_SECRET", "The webhook signing secret for the webhook commands (unless --secret-file or --secret-stdin is given)"),
-            ("NO_COLOR", "When set and not empty, no colour (as does TERM=dumb)"),
-        ])
+        environment: {
+            let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["queue", "replay"]]
+            let webhook: [[String]] = [["webhook", "verify"], ["webhook", "sign"], ["webhook", "listen"], ["webhook", "trigger"]]
+            return [
+                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given; never printed except masked",
+                                usedBy: api),
+                EnvironmentSpec("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts",
+                                usedBy: api),
+                EnvironmentSpec("APPDNA_WEBHOOK_SECRET", "The webhook signing secret, unless --secret-file or --secret-stdin is given",
+                                usedBy: webhook),
+                EnvironmentSpec("CONFIGURATION", "Set by Xcode: Release with a sandbox key makes bundle fetch print an Xcode warning",
+                                usedBy: [["bundle", "fetch"]]),
+                EnvironmentSpec("GITHUB_ACTIONS", "Set by GitHub Actions: the warning of bundle fetch --keep-on-failure is a ::warning:: workflow command",
+                                usedBy: [["bundle", "fetch"]]),
+                EnvironmentSpec("https_proxy, HTTPS_PROXY, http_proxy", "The proxy for HTTPS and for HTTP requests, read by libcurl as curl reads them (upper-case HTTP_PROXY is ignored, as by curl)",
+                                usedBy: api),
+                EnvironmentSpec("ALL_PROXY, all_proxy", "The proxy for any request that the variables above do not cover",
+                                usedBy: api),
+                EnvironmentSpec("NO_PROXY, no_proxy", "Hosts reached without a proxy (comma-separated; * for all)",
+                                usedBy: api),
+                EnvironmentSpec("CURL_CA_BUNDLE, SSL_CERT_FILE", "A CA bundle file to trust instead of the system's, such as a TLS-intercepting proxy's",
+                                usedBy: api),
+                EnvironmentSpec("SSL_CERT_DIR", "A directory of CA certificates to trust",
+                                usedBy: api),
+                EnvironmentSpec("APPDNA_LIBCURL", "The path of the libcurl to load instead of the system's libcurl.so.4 (libcurl.4.dylib on macOS)",
+                                usedBy: api + [["webhook", "listen"], ["webhook", "trigger"]]),
+                EnvironmentSpec("APPDNA_LIBSQLITE3", "The path of the SQLite library to load instead of the system's libsqlite3.so.0 (Android queues)",
+                                usedBy: [["queue", "inspect"], ["queue", "replay"]]),
+                EnvironmentSpec("APPDNA_LIBZ", "The path of the zlib to load instead of the system's libz.so.1 (raw DEFLATE for replay)",
+                                usedBy: [["queue", "replay"]]),
+                EnvironmentSpec("TMPDIR", "Where SQLite queues are copied before they are opened (default /tmp)",
+                                usedBy: [["queue", "inspect"], ["queue", "replay"]]),
+                EnvironmentSpec("NO_COLOR", "When set and not empty, no colour (every command)"),
+                EnvironmentSpec("TERM", "dumb turns colour off, as NO_COLOR does (every command)"),
+            ]
+        }())
 }

@@ -1,5 +1,6 @@
 /// The bash completion script (`completions/appdna.bash`), generated from the table.
-/// Written for bash 3.2 as well (macOS): no `mapfile`, no associative arrays.
+/// Written for bash 3.2 as well (macOS): no `mapfile`, no associative arrays; `compopt` (bash 4)
+/// is used when present so that file names are escaped and directories get a `/`.
 struct BashCompletion {
     let model: CompletionModel
 
@@ -17,16 +18,28 @@ struct BashCompletion {
             while IFS= read -r line; do COMPREPLY+=("$line"); done
         }
 
+        # File (or, with -d, directory) names for the word being completed, as `ls My<TAB>` does:
+        # readline escapes them and marks directories with a slash (compopt -o filenames).
+        _\(name)_files() {
+            local typed="$cur"
+            # The word as typed may still hold its quoting (My\\ Bun, 'My Bun): match the name.
+            typed="${typed#[\\"\\']}"
+            typed="${typed//\\\\/}"
+            compopt -o filenames 2>/dev/null
+            _\(name)_reply < <(compgen "${1:--f}" -- "$typed")
+        }
+
         _\(name)() {
-            local cur prev path word i candidate
+            local cur prev path word i candidate help_topic
             cur="${COMP_WORDS[COMP_CWORD]}"
             prev=""
             (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
             COMPREPLY=()
 
             # The command path typed so far: words that name a group or command, skipping flags
-            # and the values of flags that take one.
+            # and the values of flags that take one. After `help`, the words are a help topic.
             path=""
+            help_topic=0
             for (( i = 1; i < COMP_CWORD; i++ )); do
                 word="${COMP_WORDS[i]}"
                 case "$word" in
@@ -35,6 +48,10 @@ struct BashCompletion {
                 case "${COMP_WORDS[i-1]}" in
                     \(model.valueFlagSpellings.joined(separator: "|"))) continue ;;
                 esac
+                if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
+                    help_topic=1
+                    continue
+                fi
                 candidate="${path:+$path }$word"
                 case "$candidate" in
                     \(paths)) path="$candidate" ;;
@@ -42,21 +59,27 @@ struct BashCompletion {
                 esac
             done
 
-            # The value of the flag just typed.
+            # `appdna help …`: command paths only.
+            if (( help_topic )); then
+                case "$path" in
+
+        """
+        for path in [[]] + model.paths {
+            let children = model.children(of: path).map(\.word).filter { $0 != "help" }
+            guard !children.isEmpty else { continue }
+            out += "            \"\(path.joined(separator: " "))\") \(words(children)) ;;\n"
+        }
+        out += """
+                esac
+                return 0
+            fi
+
+            # The value of the flag just typed (global flags), then per command: its flags' values,
+            # its flags, its subcommands or operands.
             case "$prev" in
 
         """
-        var valueCases: [String: String] = [:]
-        for flag in table.globalFlags + table.commands.flatMap(\.flags) where flag.takesValue {
-            let action = valueAction(flag.completion)
-            let spellings = ["--" + flag.long] + (flag.short.map { ["-" + String($0)] } ?? [])
-            for spelling in spellings where valueCases[spelling] == nil {
-                valueCases[spelling] = action
-            }
-        }
-        for spelling in valueCases.keys.sorted() {
-            out += "        \(spelling)) \(valueCases[spelling]!); return 0 ;;\n"
-        }
+        out += valueCases(table.globalFlags, indent: "        ")
         out += """
             esac
 
@@ -66,7 +89,8 @@ struct BashCompletion {
         for path in model.paths {
             let key = path.joined(separator: " ")
             let command = table.command(path)
-            let flags = CompletionModel.visible((command?.flags ?? []) + table.globalFlags)
+            let ownFlags = CompletionModel.visible(command?.flags ?? [])
+            let flags = CompletionModel.visible(ownFlags + table.globalFlags)
             let flagWords = flags.flatMap { ["--" + $0.long] + ($0.short.map { ["-" + String($0)] } ?? []) }
             let children = model.children(of: path).map(\.word)
             var operandAction = children.isEmpty ? "" : words(children)
@@ -74,6 +98,10 @@ struct BashCompletion {
                 operandAction = valueAction(operand.completion)
             }
             out += "        \"\(key)\")\n"
+            let values = valueCases(ownFlags, indent: "                ")
+            if !values.isEmpty {
+                out += "            case \"$prev\" in\n" + values + "            esac\n"
+            }
             out += "            if [[ \"$cur\" == -* ]]; then\n"
             out += "                \(words(flagWords))\n"
             if !operandAction.isEmpty {
@@ -92,9 +120,19 @@ struct BashCompletion {
             esac
             return 0
         }
-        complete -o default -F _\(name) \(name)
+        complete -F _\(name) \(name)
 
         """
+        return out
+    }
+
+    /// `--format) <complete the values>; return 0 ;;` for each value-taking spelling of `flags`.
+    private func valueCases(_ flags: [FlagSpec], indent: String) -> String {
+        var out = ""
+        for flag in flags where flag.takesValue {
+            let spellings = ["--" + flag.long] + (flag.short.map { ["-" + String($0)] } ?? [])
+            out += "\(indent)\(spellings.joined(separator: "|"))) \(valueAction(flag.completion)); return 0 ;;\n"
+        }
         return out
     }
 
@@ -103,11 +141,10 @@ struct BashCompletion {
     }
 
     private func valueAction(_ completion: ValueCompletion) -> String {
-        let reply = "_\(model.table.programName)_reply"
         switch completion {
         case .none: return "COMPREPLY=()"
-        case .file: return "\(reply) < <(compgen -f -- \"$cur\")"
-        case .directory: return "\(reply) < <(compgen -d -- \"$cur\")"
+        case .file: return "_\(model.table.programName)_files"
+        case .directory: return "_\(model.table.programName)_files -d"
         case .choices(let choices): return words(choices)
         }
     }

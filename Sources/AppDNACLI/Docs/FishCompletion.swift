@@ -18,6 +18,11 @@ struct FishCompletion {
                 out += "complete -c \(name) -n '\(condition)' -a \(child.word) -d \(quote(child.summary))\n"
             }
         }
+        // `appdna help …`: the words after help are a command path.
+        let topWords = model.children(of: []).map(\.word).filter { $0 != "help" }
+        for child in model.children(of: []) where child.word != "help" {
+            out += "complete -c \(name) -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(topWords.joined(separator: " "))' -a \(child.word) -d \(quote(child.summary))\n"
+        }
         for command in table.visibleCommands {
             let condition = command.path.map { "__fish_seen_subcommand_from \($0)" }.joined(separator: "; and ")
             for flag in CompletionModel.visible(command.flags) {
@@ -43,19 +48,25 @@ struct FishCompletion {
         return inside + "; and not __fish_seen_subcommand_from " + children.joined(separator: " ")
     }
 
+    /// The flag with its description; its values (choices, directories) on a line of their own
+    /// before it, without a description, since fish would repeat a line's -d beside every value.
     private func line(_ flag: FlagSpec, condition: String?) -> String {
-        var parts = ["complete -c \(model.table.programName)"]
-        if let condition { parts.append("-n '\(condition)'") }
-        if let short = flag.short { parts.append("-s \(short)") }
-        parts.append("-l \(flag.long)")
+        var head = ["complete -c \(model.table.programName)"]
+        if let condition { head.append("-n '\(condition)'") }
+        if let short = flag.short { head.append("-s \(short)") }
+        head.append("-l \(flag.long)")
+        var out = ""
         switch flag.completion {
-        case .choices(let words): parts.append("-x -a \(quote(words.joined(separator: " ")))")
-        case .file: parts.append("-r -F")
-        case .directory: parts.append("-x -a '(__fish_complete_directories)'")
-        case .none: if flag.takesValue { parts.append("-x") }
+        case .choices(let words):
+            out += (head + ["-x -a \(quote(words.joined(separator: " ")))"]).joined(separator: " ") + "\n"
+            head.append("-x")
+        case .directory:
+            out += (head + ["-x -a '(__fish_complete_directories)'"]).joined(separator: " ") + "\n"
+            head.append("-x")
+        case .file: head.append("-r -F")
+        case .none: if flag.takesValue { head.append("-x") }
         }
-        parts.append("-d \(quote(flag.summary))")
-        return parts.joined(separator: " ") + "\n"
+        return out + (head + ["-d \(quote(flag.summary))"]).joined(separator: " ") + "\n"
     }
 
     private func quote(_ text: String) -> String {

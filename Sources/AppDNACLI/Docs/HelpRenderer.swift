@@ -60,6 +60,15 @@ public struct HelpRenderer {
             lines += ["", "Options:"]
             lines += flagRows(visible)
         }
+        for reference in command.references {
+            lines += ["", reference.title + ":"]
+            lines += TextWrapping.table(reference.rows, maxTermWidth: 6)
+        }
+        let environment = table.environment(for: command)
+        if !environment.isEmpty {
+            lines += ["", "Environment:"]
+            lines += TextWrapping.table(environment.map { ($0.name, $0.summary) })
+        }
         lines += ["", "Global options: " + table.globalFlags.filter { !$0.hidden }.map { "--\($0.long)" }.joined(separator: ", ")
                   + " (see '\(table.programName) --help')."]
         if !command.examples.isEmpty {

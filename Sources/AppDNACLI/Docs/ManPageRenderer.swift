@@ -11,7 +11,7 @@ public struct ManPageRenderer {
     public func render() -> String {
         var out: [String] = []
         let upper = table.programName.uppercased()
-        out += [".Dd \(Self.date)", ".Dt \(upper) 1", ".Os", ".Sh NAME", ".Nm \(table.programName)", ".Nd \(text(table.summary))"]
+        out += [".Dd \(Self.date)", ".Dt \(upper) 1 LOCAL", ".Os \(table.programName) \(table.version)", ".Sh NAME", ".Nm \(table.programName)", ".Nd \(text(table.summary))"]
         out += [".Sh SYNOPSIS"]
         for command in table.visibleCommands {
             out += synopsis(command)
@@ -30,7 +30,11 @@ public struct ManPageRenderer {
         }
         out += [".Sh ENVIRONMENT", ".Bl -tag -width Ds"]
         for variable in table.environment {
-            out += [".It Ev \(variable.name)", text(variable.summary)]
+            out += [".It Ev \(variable.name)", text(variable.summary + ".")]
+            if !variable.usedBy.isEmpty {
+                out += ["Read by", text(variable.usedBy.map { "\(table.programName) \($0.joined(separator: " "))" }
+                    .joined(separator: ", ") + ".")]
+            }
         }
         out += [".El", ".Sh EXIT STATUS",
                 "The same for every command:",
@@ -41,6 +45,9 @@ public struct ManPageRenderer {
         out += [".El", ".Sh EXAMPLES"]
         for command in table.visibleCommands {
             for example in command.examples {
+                // .Pp before each caption: a caption must sit with its own example, not
+                // run on after the previous one's display.
+                if out.last != ".Sh EXAMPLES" { out.append(".Pp") }
                 out += [text(example.explanation), ".Bd -literal -offset indent", literal(example.command), ".Ed"]
             }
         }
@@ -80,6 +87,17 @@ public struct ManPageRenderer {
         if !visible.isEmpty {
             lines += [".Bl -tag -width Ds"]
             for flag in visible { lines += flagItem(flag) }
+            lines.append(".El")
+        }
+        for reference in command.references {
+            lines += [".Pp", text(reference.title + ":"), ".Bl -tag -width Ds -compact"]
+            for row in reference.rows { lines += [".It \(row.term)", text(row.text)] }
+            lines.append(".El")
+        }
+        let environment = table.environment(for: command)
+        if !environment.isEmpty {
+            lines += [".Pp", "Environment:", ".Bl -tag -width Ds -compact"]
+            for variable in environment { lines += [".It Ev \(variable.name)", text(variable.summary)] }
             lines.append(".El")
         }
         return lines

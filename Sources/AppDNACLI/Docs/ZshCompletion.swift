@@ -13,6 +13,7 @@ struct ZshCompletion {
         }
         out += ")\n\n"
         out += groupFunction(path: [])
+        out += helpFunction()
         for path in model.paths {
             if let command = table.command(path) {
                 out += commandFunction(command)
@@ -36,11 +37,30 @@ struct ZshCompletion {
         }
         out += "  )\n  _arguments -C \"${_\(model.table.programName)_globals[@]}\" '1: :->command' '*:: :->arguments'\n"
         out += "  case $state in\n    command) _describe -t commands 'command' subcommands ;;\n    arguments)\n      case $line[1] in\n"
-        for child in model.children(of: path) where child.word != "help" {
+        for child in model.children(of: path) {
             out += "        \(child.word)) \(functionName(path + [child.word])) ;;\n"
         }
         out += "      esac ;;\n  esac\n}\n\n"
         return out
+    }
+
+    /// `appdna help …`: the words after `help` are a command path (`help bundle validate`).
+    private func helpFunction() -> String {
+        let name = functionName(["help"])
+        var out = "\(name)() {\n  local -a subcommands\n  case $CURRENT in\n"
+        out += "    2) subcommands=(\(describe(model.children(of: []).filter { $0.word != "help" }))) ;;\n"
+        out += "    3)\n      case $words[2] in\n"
+        for path in model.paths where path.count == 1 {
+            let children = model.children(of: path)
+            guard !children.isEmpty else { continue }
+            out += "        \(path[0])) subcommands=(\(describe(children))) ;;\n"
+        }
+        out += "      esac ;;\n  esac\n  (( $#subcommands )) && _describe -t commands 'command' subcommands\n}\n\n"
+        return out
+    }
+
+    private func describe(_ words: [(word: String, summary: String)]) -> String {
+        words.map { "'\($0.word):\(escape($0.summary))'" }.joined(separator: " ")
     }
 
     private func commandFunction(_ command: CommandSpec) -> String {
@@ -51,7 +71,7 @@ struct ZshCompletion {
         for (index, operand) in command.operands.enumerated() {
             let position = operand.variadic ? "*" : String(index + 1)
             let colon = operand.optional && !operand.variadic ? "::" : ":"
-            out += " \\\n    '\(position)\(colon)\(escape(operand.name)):\(action(operand.completion))'"
+            out += " \\\n    '\(position)\(colon)\(escape(operand.name)):\(operandAction(operand))'"
         }
         out += "\n}\n\n"
         return out
@@ -66,6 +86,13 @@ struct ZshCompletion {
             return "'(-\(short) --\(flag.long))'{-\(short),--\(flag.long)}'\(description)\(value)'"
         }
         return "'\(repeatMark)--\(flag.long)\(description)\(value)'"
+    }
+
+    /// An operand's action. One with nothing to complete shows its name, but not while the word
+    /// starts with `-`: then only flags may match, so `--sch<TAB>` inserts `--scheme`.
+    private func operandAction(_ operand: OperandSpec) -> String {
+        guard operand.completion == .none else { return action(operand.completion) }
+        return "{ [[ $PREFIX == -* ]] || _message \(escape(operand.name)) }"
     }
 
     private func action(_ completion: ValueCompletion) -> String {

@@ -166,6 +166,11 @@ public struct ArgumentParser {
             let extra = operands[expected.count]
             throw Failure(.usage, "unexpected argument '\(extra)' (usage: \(usageLine(command)))")
         }
+        for (operand, value) in zip(expected, operands) {
+            guard operand.onlyChoices, case .choices(let choices) = operand.completion, !choices.contains(value) else { continue }
+            throw Failure(.usage, "'\(table.programName) \(command.name)' takes \(operand.name) as one of "
+                          + "\(choices.joined(separator: ", ")), not '\(value)'" + Suggestions.phrase(for: value, among: choices))
+        }
     }
 
     private func checkHelpTopic(_ topic: [String]) throws(Failure) {
@@ -184,9 +189,22 @@ public struct ArgumentParser {
             .map { $0.path[known.count] }).sorted()
         let word = path.last!
         let prefix = known.isEmpty ? "" : known.joined(separator: " ") + " "
+        // `appdna version`: the word names a global switch, which is spelled as a flag.
+        if known.isEmpty, let flag = table.globalFlags.first(where: { $0.long == word && !$0.takesValue && !$0.hidden }) {
+            return Failure(.usage, "unknown command '\(word)'; did you mean '\(table.programName) --\(flag.long)'?")
+        }
         return Failure(.usage, "unknown command '\(prefix)\(word)'"
                        + Suggestions.phrase(for: word, among: siblings, prefix: prefix)
                        + " (see '\(table.programName) \(prefix)--help')")
+    }
+
+    /// `-V` is `--version` in many tools: for an unknown letter, the visible long flag that starts
+    /// with it (in either case) and has no short letter of its own, rather than any one-letter
+    /// neighbour (which made `-V` suggest `-h`).
+    private func shortLetterSuggestion(_ bare: String, flags: [FlagSpec]) -> String? {
+        guard bare.count == 1 else { return nil }
+        let letter = bare.lowercased()
+        return flags.first { !$0.hidden && $0.short == nil && $0.long.hasPrefix(letter) }?.long
     }
 
     private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?) -> Failure {
@@ -201,7 +219,7 @@ public struct ArgumentParser {
             // A command's flag typed before the command.
             return Failure(.usage, message + "; --\(bare) belongs to '\(table.programName) \(owner.name)': put it after the command")
         }
-        let suggestion = Suggestions.closest(to: bare, among: names).first
+        let suggestion = shortLetterSuggestion(bare, flags: flags) ?? Suggestions.closest(to: bare, among: names).first
         if let suggestion {
             message += "; did you mean '\(suggestion.count == 1 ? "-" : "--")\(suggestion)'?"
         }

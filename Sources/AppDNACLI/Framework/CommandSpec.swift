@@ -59,14 +59,18 @@ public struct OperandSpec: Sendable {
     /// Takes every remaining operand.
     public let variadic: Bool
     public let completion: ValueCompletion
+    /// Whether `.choices` are the only words accepted (the parser refuses others), or only the
+    /// words completion offers (`webhook trigger TYPE` takes any type with --body).
+    public let onlyChoices: Bool
 
     public init(_ name: String, _ summary: String, optional: Bool = false, variadic: Bool = false,
-                completion: ValueCompletion = .none) {
+                completion: ValueCompletion = .none, onlyChoices: Bool = true) {
         self.name = name
         self.summary = summary
         self.optional = optional
         self.variadic = variadic
         self.completion = completion
+        self.onlyChoices = onlyChoices
     }
 
     /// `USER`, `[SALT]`, `FILE...`
@@ -86,6 +90,31 @@ public struct ExampleSpec: Sendable {
     }
 }
 
+/// A titled two-column list a command's help and its man page section show after the options,
+/// e.g. the finding codes of `bundle validate` (one row per code).
+public struct ReferenceTable: Sendable {
+    public let title: String
+    public let rows: [(term: String, text: String)]
+    public init(_ title: String, rows: [(term: String, text: String)]) {
+        self.title = title
+        self.rows = rows
+    }
+}
+
+/// An environment variable the tool reads: help of the commands in `usedBy` (all commands when
+/// empty) and the man page's ENVIRONMENT section describe it.
+public struct EnvironmentSpec: Sendable {
+    public let name: String
+    public let summary: String
+    /// Command paths that read it; empty for variables every command honours (NO_COLOR).
+    public let usedBy: [[String]]
+    public init(_ name: String, _ summary: String, usedBy: [[String]] = []) {
+        self.name = name
+        self.summary = summary
+        self.usedBy = usedBy
+    }
+}
+
 /// A runnable command: `appdna bucket`, `appdna bundle validate`.
 public struct CommandSpec: Sendable {
     /// Words after `appdna`, e.g. `["bundle", "validate"]`.
@@ -98,13 +127,15 @@ public struct CommandSpec: Sendable {
     public let hidden: Bool
     /// Further synopsis lines for forms the operands alone do not show (`--self-test`).
     public let alternativeUsages: [String]
+    /// Reference lists shown after the options (finding codes and the like).
+    public let references: [ReferenceTable]
     /// The operands expected given the flags present; a flag like `--self-test` needs none.
     public let operandsGiven: @Sendable (ParsedArguments) -> [OperandSpec]
     public let run: @Sendable (Invocation) throws -> ExitStatus
 
     public init(_ path: [String], summary: String, discussion: String = "", operands: [OperandSpec] = [],
                 flags: [FlagSpec] = [], examples: [ExampleSpec] = [], hidden: Bool = false,
-                alternativeUsages: [String] = [],
+                alternativeUsages: [String] = [], references: [ReferenceTable] = [],
                 operandsGiven: (@Sendable (ParsedArguments) -> [OperandSpec])? = nil,
                 run: @escaping @Sendable (Invocation) throws -> ExitStatus) {
         self.path = path
@@ -115,6 +146,7 @@ public struct CommandSpec: Sendable {
         self.examples = examples
         self.hidden = hidden
         self.alternativeUsages = alternativeUsages
+        self.references = references
         self.operandsGiven = operandsGiven ?? { _ in operands }
         self.run = run
     }

@@ -7,11 +7,11 @@ public struct CommandTable: Sendable {
     public let globalFlags: [FlagSpec]
     public let groups: [GroupSpec]
     public let commands: [CommandSpec]
-    /// Environment variables the tool reads, with what each is for.
-    public let environment: [(name: String, summary: String)]
+    /// Environment variables the tool reads, with what each is for and which commands read it.
+    public let environment: [EnvironmentSpec]
 
     public init(programName: String, version: String, summary: String, globalFlags: [FlagSpec],
-                groups: [GroupSpec], commands: [CommandSpec], environment: [(name: String, summary: String)]) {
+                groups: [GroupSpec], commands: [CommandSpec], environment: [EnvironmentSpec]) {
         self.programName = programName
         self.version = version
         self.summary = summary
@@ -49,6 +49,11 @@ public struct CommandTable: Sendable {
             }
         }
         return words
+    }
+
+    /// The variables `command` reads itself (not those every command honours, like NO_COLOR).
+    public func environment(for command: CommandSpec) -> [EnvironmentSpec] {
+        environment.filter { $0.usedBy.contains(command.path) }
     }
 
     /// Every flag a command accepts, its own first, then the global ones.

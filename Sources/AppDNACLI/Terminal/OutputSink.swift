@@ -42,6 +42,20 @@ public final class OutputSink: @unchecked Sendable {
 
     public var capturedText: String { String(decoding: captured, as: UTF8.self) }
 
+    /// When the sink writes into a pipe, asks the kernel for a pipe buffer of `bytes` (Linux
+    /// F_SETPIPE_SZ; capped by /proc/sys/fs/pipe-max-size, 1 MiB by default): a stream of
+    /// megabyte writes then wakes the reader a megabyte at a time instead of every 64 KiB
+    /// (`bucket -` into a pipe: 69 voluntary context switches instead of 1,117 for 2M ids).
+    /// Anything else (a file, a terminal, another OS, a refusal) is left as it is.
+    public func preferLargePipeBuffer(_ bytes: Int32 = 1 << 20) {
+        #if os(Linux)
+        guard let fd = fileDescriptor else { return }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, bytes)
+        #endif
+    }
+
     public func write(_ text: String) {
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }

@@ -54,7 +54,7 @@ public struct BundleDiff {
     public static func show(_ node: JSONNode?, limit: Int = 60) -> String {
         guard let node else { return "(absent)" }
         let text = String(decoding: JSONWriter().write(node.value), as: UTF8.self)
-        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+        return ShortenedText.shortened(text, limit: limit)
     }
 
     private mutating func experimentNotes(_ before: BundleModel, _ after: BundleModel) {

@@ -67,7 +67,7 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .invalidUTF8: return "the file is not valid UTF-8"
         case .duplicateKey: return "an object names the same key twice (JSON readers disagree which value wins)"
         case .rootNotObject: return "the top-level value is not an object"
-        case .bundleVersion: return "bundle_version is not an integer >= 0"
+        case .bundleVersion: return "bundle_version is not an integer from 0 to 2^63-1 (the SDK reads an Int)"
         case .sectionType: return "a section (experiments, remote_config, feature_flags, paywalls, onboarding, onboarding.flows, …) is not an object"
         case .experimentType: return "an experiment is not an object"
         case .variantsMissing: return "an experiment's variants are missing, not an array, or empty"

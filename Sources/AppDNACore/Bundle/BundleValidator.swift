@@ -95,15 +95,17 @@ public struct BundleValidator {
         case .string:
             var out: [UInt8] = []
             JSONWriter.appendQuoted(node.string ?? "", to: &out)
-            let text = String(decoding: out, as: UTF8.self)
-            return text.count > 40 ? String(text.prefix(37)) + "…\"" : text
-        case .number: return node.numberText ?? "?"
+            return ShortenedText.shortened(String(decoding: out, as: UTF8.self), limit: 40)
+        case .number: return ShortenedText.shortened(node.numberText ?? "?", limit: 40)
         case .bool: return node.bool == true ? "true" : "false"
         case .null: return "null"
         case .array: return "an array"
         case .object: return "an object"
         }
     }
+
+    /// An id (experiment, flag) in quotes, shortened when long.
+    private static func quoted(_ id: String) -> String { ShortenedText.quoted(id, limit: 40) }
 
     private static func kindName(_ node: JSONNode) -> String {
         switch node.kind {
@@ -162,6 +164,9 @@ public struct BundleValidator {
             add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
         } else if node.numberText?.hasPrefix("-") == true && node.numberText != "-0" {
             add(.bundleVersion, "bundle_version must be an integer >= 0, not \(Self.show(node))", at: node, version.pointer)
+        } else if node.int64 == nil {
+            // The SDKs keep currentBundleVersion in an Int (64 bits): a larger value does not load.
+            add(.bundleVersion, "bundle_version \(Self.show(node)) is beyond the 64-bit range the SDK reads (at most \(Int64.max))", at: node, version.pointer)
         }
     }
 
@@ -190,7 +195,7 @@ public struct BundleValidator {
         let node = located.node
         let pointer = located.pointer
         guard node.kind == .object else {
-            add(.experimentType, "experiment \"\(id)\" must be an object, not \(Self.kindName(node))", at: node, pointer)
+            add(.experimentType, "experiment \(Self.quoted(id)) must be an object, not \(Self.kindName(node))", at: node, pointer)
             return
         }
         // Status.
@@ -200,24 +205,24 @@ public struct BundleValidator {
             } else if let text = status.string, Self.statuses.contains(text) {
                 // fine
             } else {
-                add(.status, "status of \"\(id)\" is \(Self.show(status)), not running, paused or completed: devices assign no one",
+                add(.status, "status of \(Self.quoted(id)) is \(Self.show(status)), not running, paused or completed: devices assign no one",
                     at: status, pointer.appending(key: "status"))
             }
         } else {
-            add(.status, "experiment \"\(id)\" has no status: devices assign no one (status must be \"running\")", at: node, pointer)
+            add(.status, "experiment \(Self.quoted(id)) has no status: devices assign no one (status must be \"running\")", at: node, pointer)
         }
         // Salt.
         let salt = node["salt"]
         if salt == nil || salt?.kind == .null || (salt?.string).map(BucketingScheme.isBlank) == true {
             let what = salt == nil ? "no salt" : (salt?.kind == .null ? "a null salt" : "a blank salt")
-            add(.blankSalt, "experiment \"\(id)\" has \(what): iOS <= 1.0.69 hashes it literally, newer iOS and Android use the experiment id, so they assign differently",
+            add(.blankSalt, "experiment \(Self.quoted(id)) has \(what): iOS <= 1.0.69 hashes it literally, newer iOS and Android use the experiment id, so they assign differently",
                 at: salt ?? node, salt == nil ? pointer : pointer.appending(key: "salt"))
         }
         // Traffic allocation.
         if let allocation = node["traffic_allocation"] {
             let value = allocation.double
             if allocation.kind != .number || value == nil || !(0...1).contains(value!) {
-                add(.trafficAllocation, "traffic_allocation of \"\(id)\" must be a number from 0 to 1, not \(Self.show(allocation))",
+                add(.trafficAllocation, "traffic_allocation of \(Self.quoted(id)) must be a number from 0 to 1, not \(Self.show(allocation))",
                     at: allocation, pointer.appending(key: "traffic_allocation"))
             }
         }
@@ -237,16 +242,16 @@ public struct BundleValidator {
 
     private mutating func checkVariants(id: String, node: JSONNode, pointer: JSONPointer) {
         guard let variants = node["variants"] else {
-            add(.variantsMissing, "experiment \"\(id)\" has no variants", at: node, pointer)
+            add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, pointer)
             return
         }
         let variantsPointer = pointer.appending(key: "variants")
         guard variants.kind == .array else {
-            add(.variantsMissing, "variants of \"\(id)\" must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
+            add(.variantsMissing, "variants of \(Self.quoted(id)) must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
             return
         }
         guard variants.index + 1 < variants.subtreeEnd else {
-            add(.variantsMissing, "experiment \"\(id)\" has an empty variants list", at: variants, variantsPointer)
+            add(.variantsMissing, "experiment \(Self.quoted(id)) has an empty variants list", at: variants, variantsPointer)
             return
         }
         // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
@@ -261,21 +266,27 @@ public struct BundleValidator {
             return seen[id]
         }
         var weights: [(variant: String, weight: Double)] = []
+        // One allocation each instead of regrowing from empty (this runs per experiment).
+        let variantCount = variants.count
+        weights.reserveCapacity(variantCount)
+        seenList.reserveCapacity(min(variantCount, 16))
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
             // Built only for a finding: most variants have none, and this loop runs per variant.
             var vp: JSONPointer { variantsPointer.appending(index: index) }
             guard variant.kind == .object else {
-                add(.variantType, "variant \(index) of \"\(id)\" must be an object, not \(Self.kindName(variant))", at: variant, vp)
+                add(.variantType, "variant \(index) of \(Self.quoted(id)) must be an object, not \(Self.kindName(variant))", at: variant, vp)
                 weightsUsable = false
                 continue
             }
-            var name = "#\(index)"
+            // Built only when the variant has no usable id (this loop runs per variant).
+            var name: String { idText ?? "#\(index)" }
+            var idText: String? = nil
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
-                name = text
+                idText = text
                 let idBytes = Array(text.utf8)
                 if let first = firstIndex(of: idBytes) {
-                    add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \"\(id)\" is also variant \(first)'s: the second can never be told apart",
+                    add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \(Self.quoted(id)) is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
                 } else if seen.isEmpty && seenList.count < 16 {
                     seenList.append((idBytes, index))
@@ -284,23 +295,23 @@ public struct BundleValidator {
                     seen[idBytes] = index
                 }
             } else if let idNode = variant["id"] {
-                add(.variantID, "variant \(index) of \"\(id)\": id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
+                add(.variantID, "variant \(index) of \(Self.quoted(id)): id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
             } else {
-                add(.variantID, "variant \(index) of \"\(id)\" has no id", at: variant, vp)
+                add(.variantID, "variant \(index) of \(Self.quoted(id)) has no id", at: variant, vp)
             }
             guard let weightNode = variant["weight"] else {
-                add(.weightType, "variant \(name) of \"\(id)\" has no weight", at: variant, vp)
+                add(.weightType, "variant \(name) of \(Self.quoted(id)) has no weight", at: variant, vp)
                 weightsUsable = false
                 continue
             }
             guard weightNode.kind == .number, let weight = weightNode.double, weight.isFinite else {
                 let what = weightNode.kind == .number ? "\(Self.show(weightNode)), too large for a double" : Self.show(weightNode)
-                add(.weightType, "weight of variant \(name) of \"\(id)\" must be a number, not \(what)", at: weightNode, vp.appending(key: "weight"))
+                add(.weightType, "weight of variant \(name) of \(Self.quoted(id)) must be a number, not \(what)", at: weightNode, vp.appending(key: "weight"))
                 weightsUsable = false
                 continue
             }
             guard (0...1).contains(weight) else {
-                add(.weightRange, "weight of variant \(name) of \"\(id)\" is \(Self.show(weightNode)); weights are from 0 to 1",
+                add(.weightRange, "weight of variant \(name) of \(Self.quoted(id)) is \(Self.show(weightNode)); weights are from 0 to 1",
                     at: weightNode, vp.appending(key: "weight"))
                 weightsUsable = false
                 continue
@@ -310,7 +321,7 @@ public struct BundleValidator {
         guard weightsUsable else { return }
         let sum = weights.reduce(0.0) { $0 + $1.weight }
         guard abs(sum - 1) <= Self.weightSumTolerance else {
-            add(.weightSum, "weights of \"\(id)\" sum to \(sum), not 1", at: variants, variantsPointer)
+            add(.weightSum, "weights of \(Self.quoted(id)) sum to \(sum), not 1", at: variants, variantsPointer)
             return
         }
         // The intended split is each weight × 10000 rounded; it is only a promise the SDK could
@@ -323,7 +334,7 @@ public struct BundleValidator {
             let detail = allocation.ranges.map { range in
                 "\(range.variant) \(Self.formatWeight(range.weight)) → \(range.bucketCount) buckets (intended \(Int((range.weight * 10_000).rounded())))"
             }.joined(separator: ", ")
-            add(.weightTruncation, "devices truncate weight × 10000, so \"\(id)\" splits \(detail)", at: variants, variantsPointer)
+            add(.weightTruncation, "devices truncate weight × 10000, so \(Self.quoted(id)) splits \(detail)", at: variants, variantsPointer)
         }
     }
 
@@ -338,7 +349,7 @@ public struct BundleValidator {
             for member in section.members where member.value.kind == .object {
                 let value = member.value
                 guard value["value"] != nil, value["type"] != nil, value.count <= 3 else { continue }
-                add(.flagWrapper, "flag \"\(member.key)\" is a {value, type} wrapper: the app receives the dictionary, not the value; store the raw value",
+                add(.flagWrapper, "flag \(Self.quoted(member.key)) is a {value, type} wrapper: the app receives the dictionary, not the value; store the raw value",
                     at: value, pointer.appending(key: member.key))
             }
         }

@@ -1,25 +1,29 @@
-/// Buckets many users of one experiment fast: the fixed part of the hashed string is laid out
-/// once and its whole 4-byte blocks mixed into the hash state once; for each user only the
-/// prefix's last 0 to 3 bytes, the user id and any fixed suffix are hashed, and nothing is
-/// allocated per user.
+/// Buckets many users of one experiment fast. The hashed string is `EXP.SALT.user` (SDK
+/// scheme) or `user EXP SALT` (docs scheme): the fixed prefix's whole 4-byte blocks are mixed
+/// into the hash once, up front, so each user costs only its own bytes; the variant of every
+/// bucket is looked up in a table made once. Nothing is allocated per user.
 public struct BatchBucketer {
     public let scheme: BucketingScheme
     public let allocation: VariantAllocation?
-    /// The prefix's last `prefix.count % 4` bytes, then room for a user id, then the suffix.
-    private var scratch: [UInt8]
-    private let prefix: [UInt8]
-    private let suffix: [UInt8]
-    /// MurmurHash3's state after the prefix's whole blocks.
+    /// Hash state after the prefix's whole blocks, and the prefix's length.
     private let prefixState: UInt32
-    private let prefixTailCount: Int
+    private let prefixCount: Int
+    /// The prefix's last `prefixCount % 4` bytes, then room for the user id, then the suffix.
+    private let scratch: Scratch
+    private let suffix: [UInt8]
+    /// Variant index of each bucket (empty without variants, or with more than 255 variants).
+    private let variantOfBucket: [UInt8]
 
-    public init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?) {
+    /// `variantTable: false` skips the table of every bucket's variant (10,000 bytes, made
+    /// up front): for a bucketer kept per experiment of a whole bundle, as the exposure audit
+    /// keeps on each thread, it would cost more to make and hold than it saves.
+    public init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?, variantTable: Bool = true) {
         switch scheme {
         case .sdk:
-            self.init(scheme: scheme, prefix: Array("\(experiment).\(scheme.effectiveSalt(salt, experiment: experiment)).".utf8),
-                      suffix: [], allocation: allocation)
+            self.init(scheme: scheme, prefix: Array("\(experiment).\(scheme.effectiveSalt(salt, experiment: experiment)).".utf8), suffix: [],
+                      allocation: allocation, variantTable: variantTable)
         case .docs:
-            self.init(scheme: scheme, prefix: [], suffix: Array((experiment + salt).utf8), allocation: allocation)
+            self.init(scheme: scheme, prefix: [], suffix: Array((experiment + salt).utf8), allocation: allocation, variantTable: variantTable)
         }
     }
 
@@ -27,36 +31,78 @@ public struct BatchBucketer {
     /// the SDK's hashed string followed by `.allocation`; no variants.
     public static func trafficAllocation(experiment: String, salt: String) -> BatchBucketer {
         BatchBucketer(scheme: .sdk, prefix: Array("\(experiment).\(BucketingScheme.sdk.effectiveSalt(salt, experiment: experiment)).".utf8),
-                      suffix: Array(".allocation".utf8), allocation: nil)
+                      suffix: Array(".allocation".utf8), allocation: nil, variantTable: false)
     }
 
-    private init(scheme: BucketingScheme, prefix: [UInt8], suffix: [UInt8], allocation: VariantAllocation?) {
+    private init(scheme: BucketingScheme, prefix: [UInt8], suffix: [UInt8], allocation: VariantAllocation?, variantTable: Bool) {
         self.scheme = scheme
         self.allocation = allocation
-        self.prefix = prefix
         self.suffix = suffix
-        let blocks = prefix.count & ~3
-        prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: UnsafeRawBufferPointer(rebasing: $0[0..<blocks])) }
-        prefixTailCount = prefix.count - blocks
-        scratch = Array(prefix[blocks...]) + suffix
+        prefixCount = prefix.count
+        prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
+        scratch = Scratch(leading: Array(prefix[(prefix.count & ~3)...]), capacity: 256 + suffix.count)
+        if variantTable, let allocation, !allocation.ranges.isEmpty, allocation.ranges.count <= 255 {
+            variantOfBucket = (0..<scheme.bucketCount).map { UInt8(allocation.variantIndex(forBucket: $0)!) }
+        } else {
+            variantOfBucket = []
+        }
     }
 
     /// Hash, bucket and variant index (nil without variants) of one user id given as UTF-8.
     public mutating func assign(_ user: UnsafeRawBufferPointer) -> (hash: UInt32, bucket: UInt32, variant: Int?) {
-        let tailCount = prefixTailCount
-        let needed = tailCount + user.count + suffix.count
-        if scratch.count < needed {
-            scratch = Array(prefix[(prefix.count - tailCount)...]) + [UInt8](repeating: 0, count: user.count * 2 + 64) + suffix
+        let hash = self.hash(user)
+        let bucket = self.bucket(hash)
+        return (hash, bucket, variantIndex(bucket))
+    }
+
+    @inline(__always)
+    public func hash(_ user: UnsafeRawBufferPointer) -> UInt32 {
+        let leading = scratch.leadingCount
+        let needed = leading + user.count + suffix.count
+        if needed > scratch.capacity { scratch.grow(to: needed * 2) }
+        let base = scratch.base
+        if let start = user.baseAddress { (base + leading).copyMemory(from: start, byteCount: user.count) }
+        if !suffix.isEmpty {
+            suffix.withUnsafeBytes { (base + leading + user.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
-        let hash = scratch.withUnsafeMutableBytes { raw -> UInt32 in
-            if user.count > 0 { (raw.baseAddress! + tailCount).copyMemory(from: user.baseAddress!, byteCount: user.count) }
-            if !suffix.isEmpty {
-                suffix.withUnsafeBytes { (raw.baseAddress! + tailCount + user.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            }
-            return MurmurHash3.x86_32(continuing: prefixState, UnsafeRawBufferPointer(start: raw.baseAddress!, count: needed),
-                                      totalCount: prefix.count + needed - tailCount)
+        return MurmurHash3.x86_32(resuming: prefixState, totalCount: prefixCount + user.count + suffix.count,
+                                  UnsafeRawBufferPointer(start: base, count: needed))
+    }
+
+    @inline(__always)
+    public func bucket(_ hash: UInt32) -> UInt32 {
+        // The SDK's 10,000 as a constant lets the compiler divide by multiplying.
+        scheme.bucketCount == 10_000 ? hash % 10_000 : hash % scheme.bucketCount
+    }
+
+    @inline(__always)
+    public func variantIndex(_ bucket: UInt32) -> Int? {
+        if !variantOfBucket.isEmpty { return Int(variantOfBucket[Int(bucket)]) }
+        return allocation?.variantIndex(forBucket: bucket)
+    }
+
+    /// Raw memory for the hashed string; a class so that copies of the bucketer share it and
+    /// hashing needs no exclusive access.
+    private final class Scratch {
+        private(set) var base: UnsafeMutableRawPointer
+        private(set) var capacity: Int
+        let leadingCount: Int
+
+        init(leading: [UInt8], capacity: Int) {
+            leadingCount = leading.count
+            self.capacity = leading.count + capacity
+            base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+            if !leading.isEmpty { leading.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
         }
-        let bucket = hash % scheme.bucketCount
-        return (hash, bucket, allocation?.variantIndex(forBucket: bucket))
+
+        func grow(to count: Int) {
+            let fresh = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 8)
+            fresh.copyMemory(from: base, byteCount: leadingCount)
+            base.deallocate()
+            base = fresh
+            capacity = count
+        }
+
+        deinit { base.deallocate() }
     }
 }

@@ -52,7 +52,7 @@ public final class ExposureAudit {
         init(_ definition: ExperimentDefinition) {
             self.definition = definition
             allocation = definition.allocation
-            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation)
+            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation, variantTable: false)
             variantIDs = allocation.ranges.map { Array($0.variant.utf8) }
             if definition.trafficAllocation != nil {
                 allocationBucketer = .trafficAllocation(experiment: definition.id, salt: definition.salt)

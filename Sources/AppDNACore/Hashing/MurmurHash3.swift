@@ -25,24 +25,47 @@ public enum MurmurHash3 {
 
     /// The hot path: hashes raw memory.
     public static func x86_32(_ data: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
-        x86_32(continuing: seed, data, totalCount: data.count)
+        finish(mixBlocks(data, into: seed), tailOf: data, totalCount: data.count)
     }
 
-    /// The state after the whole 4-byte blocks of `data` (its first `data.count / 4 * 4`
-    /// bytes): a fixed prefix of many hashed strings is mixed once, then each string's rest
-    /// is hashed with `x86_32(continuing:_:totalCount:)`.
-    public static func state(afterBlocksOf data: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
-        mixBlocks(seed, data)
+    /// The running state after the whole 4-byte blocks of `prefix`, for hashing many strings
+    /// that start with the same prefix (`EXP.SALT.user` in batch bucketing) without redoing it:
+    /// continue with `x86_32(resuming:totalCount:_:)` on the prefix's last `count % 4` bytes
+    /// followed by the rest.
+    public static func state(afterBlocksOf prefix: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+        mixBlocks(UnsafeRawBufferPointer(rebasing: prefix[..<(prefix.count & ~3)]), into: seed)
     }
 
-    /// The hash of a longer input whose first `totalCount - data.count` bytes (a multiple of 4)
-    /// left the state `h1` (`state(afterBlocksOf:)`), and whose remaining bytes are `data`.
-    public static func x86_32(continuing h1: UInt32, _ data: UnsafeRawBufferPointer, totalCount: Int) -> UInt32 {
-        let count = data.count
-        var h1 = mixBlocks(h1, data)
-        let tail = count & ~3
+    /// Finishes a hash begun with `state(afterBlocksOf:)`: `rest` is everything after the
+    /// prefix's whole blocks, and `totalCount` the length of the whole hashed string.
+    public static func x86_32(resuming state: UInt32, totalCount: Int, _ rest: UnsafeRawBufferPointer) -> UInt32 {
+        finish(mixBlocks(rest, into: state), tailOf: rest, totalCount: totalCount)
+    }
+
+    /// Mixes every whole 4-byte block of `data` into `hash`.
+    @inline(__always)
+    static func mixBlocks(_ data: UnsafeRawBufferPointer, into hash: UInt32) -> UInt32 {
+        var h1 = hash
+        let blockCount = data.count / 4
+        var index = 0
+        while index < blockCount {
+            var k1 = UInt32(littleEndian: data.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+            k1 = mixKey(k1)
+            h1 ^= k1
+            h1 = (h1 << 13) | (h1 >> 19)
+            h1 = h1 &* 5 &+ 0xe654_6b64
+            index &+= 1
+        }
+        return h1
+    }
+
+    /// Mixes the last `data.count % 4` bytes and the length, and applies the final mix.
+    @inline(__always)
+    static func finish(_ hash: UInt32, tailOf data: UnsafeRawBufferPointer, totalCount: Int) -> UInt32 {
+        var h1 = hash
+        let tail = data.count & ~3
         var k1: UInt32 = 0
-        switch count & 3 {
+        switch data.count & 3 {
         case 3:
             k1 ^= UInt32(data[tail &+ 2]) << 16
             fallthrough
@@ -57,23 +80,6 @@ public enum MurmurHash3 {
         }
         h1 ^= UInt32(truncatingIfNeeded: totalCount)
         return finalMix(h1)
-    }
-
-    /// Mixes the whole 4-byte blocks of `data` into `h1`.
-    @inline(__always)
-    static func mixBlocks(_ h1: UInt32, _ data: UnsafeRawBufferPointer) -> UInt32 {
-        var h1 = h1
-        let blockCount = data.count / 4
-        var index = 0
-        while index < blockCount {
-            var k1 = UInt32(littleEndian: data.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
-            k1 = mixKey(k1)
-            h1 ^= k1
-            h1 = (h1 << 13) | (h1 >> 19)
-            h1 = h1 &* 5 &+ 0xe654_6b64
-            index &+= 1
-        }
-        return h1
     }
 
     @inline(__always)

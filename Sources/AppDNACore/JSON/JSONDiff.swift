@@ -238,27 +238,24 @@ public struct JSONDiff {
         let common = newIDs.compactMap { oldIndex[$0] }
         let stable = Self.longestIncreasingSubsequence(common)
         // 3. Place moved and added elements in new order, each right after its new predecessor.
-        var current = oldIDs.filter { newIndex[$0] != nil }
-        var position: [String: Int] = [:]
-        func reindex() {
-            position.removeAll(keepingCapacity: true)
-            for (p, id) in current.enumerated() { position[id] = p }
-        }
-        reindex()
+        //    Positions in the array as the patch leaves it come from an order-statistics tree
+        //    (re-indexing the array after every move was quadratic: a reversed keyed array of
+        //    100,000 elements never finished).
+        let placement = KeyedPlacement(oldIDs: oldIDs, newIDs: newIDs, oldIndex: oldIndex, newIndex: newIndex, stable: stable)
+        var present = placement.initialTree()
         for (j, id) in newIDs.enumerated() {
-            let target = j == 0 ? 0 : position[newIDs[j - 1]]! + 1
             if let i = oldIndex[id] {
                 if stable.contains(i) { continue }
-                let from = position[id]!
-                current.remove(at: from)
-                let to = from < target ? target - 1 : target
-                current.insert(id, at: to)
-                reindex()
+                let oldSlot = placement.slotOfOld[i]
+                let from = present.countBefore(oldSlot)
+                present.add(oldSlot, -1)
+                let to = present.countBefore(placement.slotOfPlaced[j])
+                present.add(placement.slotOfPlaced[j], 1)
                 record(.move, path: newPath.appending(index: j), from: oldPath.appending(index: i), old: oldElements[i], new: newElements[j],
                        patchPath: patchPath.appending(index: to), patchFrom: patchPath.appending(index: from))
             } else {
-                current.insert(id, at: target)
-                reindex()
+                let target = present.countBefore(placement.slotOfPlaced[j])
+                present.add(placement.slotOfPlaced[j], 1)
                 record(.add, path: newPath.appending(index: j), old: nil, new: newElements[j], patchPath: patchPath.appending(index: target))
             }
         }
@@ -332,5 +329,79 @@ public struct JSONDiff {
                 index += 1
             }
         }
+    }
+}
+
+/// Where each element of a keyed array sits while the patch reorders it, as a slot in one fixed
+/// order. Common elements start at their old places (in old order, removed ones gone); a moved
+/// or added element is placed right after its predecessor in NEW, so its slot follows the last
+/// stable element before it in NEW (its anchor), after the anchor's earlier followers. Present
+/// slots, read in order, are always the array as the patch has left it; a Fenwick tree over
+/// them gives any element's index in O(log n).
+struct KeyedPlacement {
+    /// Slot of each old element that stays (by old index; -1 for removed ones).
+    var slotOfOld: [Int]
+    /// Slot each moved or added element is placed at (by new index; -1 for stable ones).
+    var slotOfPlaced: [Int]
+    var slotCount = 0
+
+    init(oldIDs: [String], newIDs: [String], oldIndex: [String: Int], newIndex: [String: Int], stable: Set<Int>) {
+        var rankOfOld = [Int](repeating: -1, count: oldIDs.count)
+        var rank = 0
+        for (i, id) in oldIDs.enumerated() where newIndex[id] != nil {
+            rankOfOld[i] = rank
+            rank += 1
+        }
+        // Followers of each anchor (index anchor rank + 1; 0: before every stable element).
+        var followers = [[Int]](repeating: [], count: rank + 1)
+        var anchor = -1
+        for (j, id) in newIDs.enumerated() {
+            if let i = oldIndex[id], stable.contains(i) {
+                anchor = rankOfOld[i]
+            } else {
+                followers[anchor + 1].append(j)
+            }
+        }
+        slotOfPlaced = [Int](repeating: -1, count: newIDs.count)
+        var slotOfRank = [Int](repeating: 0, count: rank)
+        for j in followers[0] { slotOfPlaced[j] = slotCount; slotCount += 1 }
+        for r in 0..<rank {
+            slotOfRank[r] = slotCount
+            slotCount += 1
+            for j in followers[r + 1] { slotOfPlaced[j] = slotCount; slotCount += 1 }
+        }
+        slotOfOld = rankOfOld.map { $0 < 0 ? -1 : slotOfRank[$0] }
+    }
+
+    /// The tree with every remaining old element present.
+    func initialTree() -> FenwickTree {
+        var tree = FenwickTree(count: slotCount)
+        for slot in slotOfOld where slot >= 0 { tree.add(slot, 1) }
+        return tree
+    }
+}
+
+/// Counts per slot with prefix sums in O(log n).
+struct FenwickTree {
+    private var tree: [Int]
+
+    init(count: Int) { tree = [Int](repeating: 0, count: count + 1) }
+
+    mutating func add(_ slot: Int, _ delta: Int) {
+        var i = slot + 1
+        while i < tree.count {
+            tree[i] += delta
+            i += i & -i
+        }
+    }
+
+    /// The sum over the slots before `slot`.
+    func countBefore(_ slot: Int) -> Int {
+        var i = slot, sum = 0
+        while i > 0 {
+            sum += tree[i]
+            i -= i & -i
+        }
+        return sum
     }
 }

@@ -16,8 +16,10 @@ public final class JSONDocument {
     let tape: JSONTape
     /// Offset where content starts (after any byte-order mark).
     let contentStart: Int
-    /// Offsets of the first byte of every line, built lazily.
-    private var lineStarts: [Int]?
+    /// Starts of the lines indexed so far (from the top), and where the search for the next
+    /// newline resumes (past the end once the whole file is indexed).
+    private var lineStarts: [Int] = []
+    private var lineScanResume = -1
 
     public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
         let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
@@ -85,11 +87,12 @@ public final class JSONDocument {
     /// How many values (keys included) the document has.
     public var nodeCount: Int { tape.count }
 
-    /// The line and column of a byte offset. The first call builds a line index (one pass over
-    /// the bytes); later calls are a binary search plus a count along one line.
+    /// The line and column of a byte offset. Lines are indexed lazily, only as far as the
+    /// furthest offset asked for (findings near the top of a 25 MB file scan a few kilobytes,
+    /// not the whole file); lookups are a binary search plus a count along one line.
     public func location(ofByteOffset offset: Int) -> SourceLocation {
-        let starts = lineIndex()
         let target = min(max(offset, contentStart), bytes.count)
+        let starts = lineIndex(covering: target)
         var lo = 0, hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -99,19 +102,27 @@ public final class JSONDocument {
         return SourceLocation(line: lo + 1, column: column + 1)
     }
 
-    private func lineIndex() -> [Int] {
-        if let lineStarts { return lineStarts }
-        var starts = [contentStart]
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var p = contentStart
-            while p < buffer.count, let hit = memchr(base + p, 0x0A, buffer.count - p) {
-                p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
-                starts.append(p)
-            }
+    /// The line starts, indexed at least up to the line holding `target`.
+    private func lineIndex(covering target: Int) -> [Int] {
+        if lineScanResume < 0 {
+            lineStarts = [contentStart]
+            lineScanResume = contentStart
         }
-        lineStarts = starts
-        return starts
+        guard lineScanResume <= target, lineScanResume <= bytes.count else { return lineStarts }
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { lineScanResume = buffer.count + 1; return }
+            var p = lineScanResume
+            while p <= target {
+                guard p < buffer.count, let hit = memchr(base + p, 0x0A, buffer.count - p) else {
+                    p = buffer.count + 1
+                    break
+                }
+                p = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                lineStarts.append(p)
+            }
+            lineScanResume = p
+        }
+        return lineStarts
     }
 
     /// The pointer to the node at `target`, found by descending from the root and skipping

@@ -51,7 +51,14 @@ public struct JSONNode {
     public var isInteger: Bool { kind == .number && node.flags & JSONTapeFlag.nonInteger == 0 }
 
     /// The nearest Double, or nil if not a number or too large for a Double (e.g. `1e400`).
-    public var double: Double? { numberText.flatMap { JSONNumber.double(fromValidText: $0) } }
+    public var double: Double? {
+        let n = node
+        guard n.kind == JSONKind.number.rawValue else { return nil }
+        let exact = document.bytes.withUnsafeBufferPointer {
+            JSONNumber.exactDouble(UnsafeBufferPointer(rebasing: $0[Int(n.start)..<Int(n.end)]))
+        }
+        return exact ?? numberText.flatMap { JSONNumber.double(fromValidText: $0) }
+    }
 
     /// The exact value of an integer-written number that fits; nil otherwise (never rounds).
     public var int64: Int64? {

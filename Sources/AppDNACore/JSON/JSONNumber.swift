@@ -60,4 +60,39 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
         guard let d = Double(text), d.isFinite else { return nil }
         return d
     }
+
+    /// The Double of valid JSON number text without an exponent and with at most 15 digits
+    /// (weights such as `0.34`, counts), computed without building a String: the digits as an
+    /// integer and the power of ten are both exact doubles, so one IEEE division gives the
+    /// correctly rounded result, the same bits as `Double(text)` (Clinger's fast path). nil for
+    /// anything else (the caller falls back to the full conversion).
+    static func exactDouble(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var digits: UInt64 = 0
+        var digitCount = 0
+        var fractionDigits = 0
+        var inFraction = false
+        var negative = false
+        for (position, byte) in text.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits = digits &* 10 &+ UInt64(byte &- 48)
+                digitCount += 1
+                if inFraction { fractionDigits += 1 }
+                if digitCount > 15 { return nil }
+            case UInt8(ascii: "."):
+                inFraction = true
+            case UInt8(ascii: "-") where position == 0:
+                negative = true
+            default:
+                return nil  // an exponent
+            }
+        }
+        guard digitCount > 0 else { return nil }
+        // 10^k for k <= 15 is below 2^53: every product here is exact.
+        var power = 1.0
+        for _ in 0..<fractionDigits { power *= 10 }
+        let value = Double(digits) / power
+        // -0 stays -0, as Double("-0.0") gives.
+        return negative ? -value : value
+    }
 }

@@ -253,11 +253,17 @@ struct JSONParser {
             // Eight bytes at a time while all are plain printable ASCII (no quote, backslash,
             // control or non-ASCII byte): the usual case for keys and values.
             while p + 8 <= end {
-                let w = raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: p, as: UInt64.self))
                 let q = w ^ (ones &* 0x22)
                 let b = w ^ (ones &* 0x5C)
                 let special = ((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- ones &* 0x20) & ~w) | w
-                if special & highs != 0 { break }
+                let flagged = special & highs
+                if flagged != 0 {
+                    // Go straight to the first special byte. Borrows only run upwards, so the
+                    // lowest flagged byte is always a real one (a higher flag may be false).
+                    p += flagged.trailingZeroBitCount >> 3
+                    break
+                }
                 p += 8
             }
             guard p < end else { throw fail(.unexpectedEndOfInput(expected: "'\"'", open: .string(locate(quote))), at: end) }

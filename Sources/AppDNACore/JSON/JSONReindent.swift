@@ -15,48 +15,7 @@ public enum JSONReindent {
         out.append(contentsOf: UnsafeBufferPointer(start: sink.base, count: sink.count))
     }
 
-    struct Sink {
-        var base: UnsafeMutablePointer<UInt8>
-        var count = 0
-        var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        }
-
-        func free() { base.deallocate() }
-
-        @inline(__always) mutating func reserve(_ n: Int) {
-            if count + n <= capacity { return }
-            var grown = capacity * 2
-            while grown < count + n { grown *= 2 }
-            let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
-            fresh.update(from: base, count: count)
-            base.deallocate()
-            base = fresh
-            capacity = grown
-        }
-
-        @inline(__always) mutating func byte(_ b: UInt8) {
-            reserve(1)
-            base[count] = b
-            count += 1
-        }
-
-        @inline(__always) mutating func copy(_ from: UnsafePointer<UInt8>, _ n: Int) {
-            reserve(n)
-            (base + count).update(from: from, count: n)
-            count += n
-        }
-
-        @inline(__always) mutating func newline(_ spaces: Int) {
-            reserve(spaces + 1)
-            base[count] = 0x0A
-            (base + count + 1).initialize(repeating: 0x20, count: spaces)
-            count += spaces + 1
-        }
-    }
+    typealias Sink = RawByteBuffer
 
     private static func write(index: Int, depth: Int, indent: Int, bytes: UnsafePointer<UInt8>,
                               tape: UnsafeBufferPointer<JSONTapeNode>, to out: inout Sink) {

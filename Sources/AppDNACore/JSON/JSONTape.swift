@@ -74,7 +74,8 @@ struct JSONTapeBuilder {
             // Out of memory: there is nothing sensible left to do.
             fatalError("out of memory growing the JSON tape to \(capacity) nodes")
         }
-        HugePages.advise(raw, count: capacity * MemoryLayout<JSONTapeNode>.stride)
+        // No huge-page advice here: it would split the mapping and stop realloc from growing
+        // it with mremap (see HugePages).
         // The node type is trivial, so binding the bytes is all the initialisation needed.
         return raw.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }

@@ -22,6 +22,9 @@ final class ChunkPipeline: @unchecked Sendable {
         var hits: [(offset: Int, line: [UInt8])] = []
         /// With an exposure audit: each record's verdicts, judged on the worker.
         var audits: [ExposureAudit.LineResult?] = []
+        /// The chunk's last line when it is longer than `maxLineLength`: left out of the
+        /// region (never held whole), known by its file offset and length.
+        var oversizedLine: (fileOffset: Int, length: Int)? = nil
 
         init(capacity: Int) {
             self.capacity = capacity
@@ -51,6 +54,9 @@ final class ChunkPipeline: @unchecked Sendable {
     let chunkSize: Int
     let chunkCount: Int
     let workerCount: Int
+    /// Lines longer than this are not read into a slot (see `Slot.oversizedLine`). Chunks are
+    /// smaller than any cap used, so only a chunk's last line can be that long.
+    let maxLineLength: Int
     let slots: [Slot]
     /// Work on a filled slot: worker index, slot.
     let work: (Int, Slot) -> Void
@@ -59,10 +65,11 @@ final class ChunkPipeline: @unchecked Sendable {
     private var consumed = 0
     private var aborted = false
 
-    init(fd: Int32, size: Int, workers: Int, chunkSize: Int = 1 << 20, work: @escaping (Int, Slot) -> Void) {
+    init(fd: Int32, size: Int, workers: Int, chunkSize: Int = 1 << 20, maxLineLength: Int = .max, work: @escaping (Int, Slot) -> Void) {
         self.fd = fd
         self.size = size
         self.chunkSize = chunkSize
+        self.maxLineLength = maxLineLength
         chunkCount = (size + chunkSize - 1) / chunkSize
         workerCount = max(1, workers)
         slots = (0..<(workerCount * 3)).map { _ in Slot(capacity: chunkSize + 64 * 1024) }
@@ -168,6 +175,7 @@ final class ChunkPipeline: @unchecked Sendable {
     /// Reads chunk `c`'s lines into `slot`.
     private func fill(_ slot: Slot, chunk c: Int) {
         slot.failure = 0
+        slot.oversizedLine = nil
         let lo = c * chunkSize, hi = min(lo + chunkSize, size)
         let readStart = c == 0 ? 0 : lo - 1
         slot.fileOffset = readStart
@@ -196,6 +204,8 @@ final class ChunkPipeline: @unchecked Sendable {
             slot.regionEnd = filled
             return
         }
+        var lastLineStart = filled
+        while lastLineStart > start && slot.buffer.load(fromByteOffset: lastLineStart - 1, as: UInt8.self) != 10 { lastLineStart -= 1 }
         while true {
             let before = filled
             slot.reserve(filled + 64 * 1024)
@@ -206,9 +216,42 @@ final class ChunkPipeline: @unchecked Sendable {
             }
             if let newline = memchr(slot.buffer + before, 10, filled - before) {
                 slot.regionEnd = newline - slot.buffer + 1
+                let length = slot.regionEnd - 1 - lastLineStart
+                let carriageReturn = length > 0 && slot.buffer.load(fromByteOffset: slot.regionEnd - 2, as: UInt8.self) == 13
+                if length - (carriageReturn ? 1 : 0) > maxLineLength { leaveOut(lastLineStart, length: length, of: slot) }
+                return
+            }
+            // One byte of slack: a `\r` that the `\n` may yet follow is not counted.
+            if filled - lastLineStart - 1 > maxLineLength {
+                // Too long to hold: measure the rest of the line in the same 64 KiB, then leave it out.
+                var length = filled - lastLineStart
+                while true {
+                    var scratchEnd = lastLineStart
+                    let offset = readStart + lastLineStart + length
+                    guard readFully(slot, at: offset, count: min(64 * 1024, size - offset), filled: &scratchEnd) else { return }
+                    let got = scratchEnd - lastLineStart
+                    if got == 0 { break }
+                    if let newline = memchr(slot.buffer + lastLineStart, 10, got) {
+                        length += newline - (slot.buffer + lastLineStart)
+                        break
+                    }
+                    length += got
+                }
+                leaveOut(lastLineStart, length: length, of: slot)
                 return
             }
         }
+    }
+
+    /// Ends the region before the over-long line at `start` and records that line instead.
+    private func leaveOut(_ start: Int, length: Int, of slot: Slot) {
+        var trimmed = length
+        let end = slot.fileOffset + start + length
+        // As lines are split everywhere: a `\r` before the `\n` is not part of the line.
+        var byte: UInt8 = 0
+        if trimmed > 0, pread(fd, &byte, 1, off_t(end - 1)) == 1, byte == 13 { trimmed -= 1 }
+        slot.regionEnd = start
+        slot.oversizedLine = (slot.fileOffset + start, trimmed)
     }
 
     private func readFully(_ slot: Slot, at offset: Int, count: Int, filled: inout Int) -> Bool {

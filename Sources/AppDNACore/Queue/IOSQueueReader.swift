@@ -25,11 +25,21 @@ struct IOSQueueReader {
         return result
     }
 
-    func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Bool) throws(Failure) {
+    /// The longest line read: the SDK caps the whole queue at 5 MB, so a longer line was never
+    /// written by a device. It is read through without being held and reported as oversized.
+    static let maxLineLength = QueueSourceSummary.byteCap
+
+    /// The problem reported for a line over `maxLineLength`.
+    func oversizedLine(_ number: Int, length: Int) -> QueueItem {
+        .problem(.oversizedLine(QueueLocation(path: path, line: number), length: length, cap: Self.maxLineLength))
+    }
+
+    func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Bool,
+                     oversized: (_ number: Int, _ length: Int) -> Bool = { _, _ in true }) throws(Failure) {
         let fd = try ChunkReading.open(path: path)
         defer { close(fd) }
         do {
-            try LineReader(fileDescriptor: fd).forEachLine(body)
+            try LineReader(fileDescriptor: fd, maxLineLength: Self.maxLineLength).forEachLine(body, oversized: oversized)
         } catch {
             throw Failure(.ioError, "\(path): \(error.message)")
         }
@@ -107,6 +117,9 @@ struct IOSQueueReader {
                                        cancelled: { id in cancelledAt[id].map { $0 > number } ?? false }, emit: emit)
             if !keepGoing { stopped = true }
             return keepGoing
+        } oversized: { number, length in
+            guard flushPending() else { return false }
+            return emit(oversizedLine(number, length: length))
         }
         if stopped { return }
         if let failed = pending {

@@ -35,6 +35,9 @@ public struct DistinctCounter: Sendable {
 
     public mutating func insert(_ text: String) { insert(hash: IDHash.hash(text)) }
 
+    /// Counts the String these UTF-8 bytes spell.
+    public mutating func insert(_ bytes: UnsafeRawBufferPointer) { insert(hash: IDHash.hash(bytes)) }
+
     mutating func insert(hash: UInt64) {
         if registers == nil {
             exact.insert(hash)

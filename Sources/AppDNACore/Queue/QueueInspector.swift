@@ -281,7 +281,7 @@ public final class QueueInspector {
                 let path = source.path
                 try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
                     switch record.kind {
-                    case .blank: break
+                    case .blank, .oversized: break
                     case .event:
                         let f = record.fields
                         guard !cancelled(f) else { return }
@@ -321,6 +321,8 @@ struct QueueLineRecord {
         case event
         /// Anything else: the general per-line path handles it.
         case other
+        /// Longer than `IOSQueueReader.maxLineLength`: not read (`length` is its length).
+        case oversized
     }
     var kind: Kind
     /// The line's offset in its chunk's region and its length (without `\n`, `\r`).
@@ -385,6 +387,8 @@ extension QueueInspector {
             switch record.kind {
             case .blank:
                 break
+            case .oversized:
+                add(IOSQueueReader(path: path).oversizedLine(number, length: record.length), to: &part)
             case .event:
                 addFast(record.fields, line: line, cancelled: cancelled(record.fields), scratch: &scratch, to: &part)
 
@@ -426,7 +430,7 @@ extension QueueInspector {
         var cancelledAt: [String: Int] = [:]
         var failure: Int32 = 0
         do {
-            let first = ChunkPipeline(fd: fd, size: size, workers: workers) { _, slot in
+            let first = ChunkPipeline(fd: fd, size: size, workers: workers, maxLineLength: IOSQueueReader.maxLineLength) { _, slot in
                 slot.hits.removeAll(keepingCapacity: true)
                 TombstoneSearch.forEachLine(containing: slot.region) { line, offset in
                     slot.hits.append((slot.fileOffset + slot.regionStart + offset, Array(line)))
@@ -449,7 +453,7 @@ extension QueueInspector {
         let parsers = (0..<workers).map { _ in LineParserBox() }
         let audit = auditing ? exposureAudit : nil
         let judges = audit.map { audit in (0..<workers).map { _ in audit.makeJudge() } }
-        let second = ChunkPipeline(fd: fd, size: size, workers: workers) { w, slot in
+        let second = ChunkPipeline(fd: fd, size: size, workers: workers, maxLineLength: IOSQueueReader.maxLineLength) { w, slot in
             slot.records.removeAll(keepingCapacity: true)
             slot.audits.removeAll(keepingCapacity: true)
             let box = parsers[w]
@@ -480,6 +484,11 @@ extension QueueInspector {
                 if let audit, let result = slot.audits[index], !cancelled(record.fields) {
                     audit.add(result, location: QueueLocation(path: path, line: number))
                 }
+            }
+            if let oversized = slot.oversizedLine {
+                number += 1
+                let record = QueueLineRecord(kind: .oversized, start: 0, length: oversized.length, fields: FastEventFields())
+                body(record, UnsafeRawBufferPointer(start: nil, count: 0), number, { _ in false }, &pending) { _, _, _, _ in true }
             }
         }
         if failure != 0 { throw Failure(.ioError, "\(path): reading input: \(SystemError.describe(failure))") }

@@ -75,3 +75,11 @@ public enum QueueItem {
     /// A legacy JSON array of `events` elements started on this line (NDJSON's first line).
     case legacyArray(QueueLocation)
 }
+
+extension QueueProblem {
+    /// A line longer than any device writes (`cap` bytes, from the SDK's 5 MB queue cap):
+    /// reported by its length, never held.
+    static func oversizedLine(_ location: QueueLocation, length: Int, cap: Int) -> QueueProblem {
+        QueueProblem(.malformed, location, "oversized line: \(length) bytes, over the \(cap) bytes a device can write under the SDK's 5 MB queue cap; skipped unread")
+    }
+}

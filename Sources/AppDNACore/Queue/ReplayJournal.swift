@@ -51,19 +51,18 @@ public final class ReplayJournal: @unchecked Sendable {
 
     private var fd: Int32 = -1
     private var lockFD: Int32 = -1
-    private var mutex = pthread_mutex_t()
+    /// Batches are recorded from several sending threads.
+    private let writing = PthreadLock()
 
     /// Reads the journal in `directory` if there is one; creates nothing.
     public init(directory: String) throws(Failure) {
         self.directory = directory
-        pthread_mutex_init(&mutex, nil)
         try load()
     }
 
     deinit {
         if fd >= 0 { close(fd) }
         if lockFD >= 0 { close(lockFD) }
-        pthread_mutex_destroy(&mutex)
     }
 
     /// The same journal read again, keeping the lock and the open file (call after
@@ -173,11 +172,11 @@ public final class ReplayJournal: @unchecked Sendable {
         line += String(status)
         for id in ids { line += " " + id }
         line += "\n"
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        try append(line)
-        if fdatasync(fd) != 0 {
-            throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.describe(errno))")
+        try writing.locked { () throws(Failure) in
+            try append(line)
+            if fdatasync(fd) != 0 {
+                throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.describe(errno))")
+            }
         }
     }
 
@@ -202,22 +201,23 @@ public final class ReplayJournal: @unchecked Sendable {
 public final class DeadLetterFile: @unchecked Sendable {
     public let path: String
     private var fd: Int32 = -1
-    private var mutex = pthread_mutex_t()
+    /// Batches are dead-lettered from several sending threads.
+    private let writing = PthreadLock()
 
     public init(path: String) {
         self.path = path
-        pthread_mutex_init(&mutex, nil)
     }
 
     deinit {
         if fd >= 0 { close(fd) }
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Appends `lines` (each ending in a newline) with one write, then fsyncs.
     public func append(_ lines: [UInt8]) throws(Failure) {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        try writing.locked { () throws(Failure) in try appendLocked(lines) }
+    }
+
+    private func appendLocked(_ lines: [UInt8]) throws(Failure) {
         if fd < 0 {
             // 0600 whatever the umask: it holds whole events (user ids, purchases).
             fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)

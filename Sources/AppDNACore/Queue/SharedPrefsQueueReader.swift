@@ -6,6 +6,10 @@
 struct SharedPrefsQueueReader {
     let path: String
 
+    /// The longest XML line read: one event (at most the SDK's 5 MB queue) with its XML escapes
+    /// (`"` becomes `&quot;`) fits twice over; a longer line is reported without being held.
+    static let maxLineLength = 2 * QueueSourceSummary.byteCap
+
     func read(_ body: (QueueItem) -> Bool) throws(Failure) {
         enum State { case outside, inside, done }
         var state = State.outside
@@ -54,7 +58,7 @@ struct SharedPrefsQueueReader {
         defer { close(fd) }
         let openTag = Array("<string".utf8)
         do throws(Failure) {
-            try LineReader(fileDescriptor: fd).forEachLine { line, number in
+            try LineReader(fileDescriptor: fd, maxLineLength: Self.maxLineLength).forEachLine { line, number in
                 var i = 0
                 if state == .outside {
                     // Find <string name="event_queue"> (or '…') on this line.
@@ -100,6 +104,14 @@ struct SharedPrefsQueueReader {
                     i += 1
                 }
                 lineEndPending = true
+                return !stopped
+            } oversized: { number, length in
+                // Outside event_queue nothing is lost; inside, the line is one event.
+                guard state == .inside else { return true }
+                if lineEndPending { append(10, line: number) }
+                flush()
+                lineEndPending = false
+                emit(.problem(.oversizedLine(QueueLocation(path: path, line: number), length: length, cap: Self.maxLineLength)))
                 return !stopped
             }
         } catch {

@@ -75,13 +75,15 @@ enum BucketAllExperiments {
         let format = BucketBatch.Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
         let out = invocation.stdout
         let names = setups.map { Array($0.experiment.utf8) }
-        var invalid = BucketBatch.InvalidLines()
+        var lines = UserIDLines()
+        // Rows are formatted into one raw buffer and handed to stdout a megabyte at a time, as
+        // the single-experiment batch does.
+        var rows = RawByteBuffer(capacity: BucketBatch.flushSize + 64 * 1024)
+        defer { rows.free() }
+        let separator: UInt8 = format == .csv ? 44 : 9
+        var broken = out.isBroken
         if format == .csv { out.write("user,experiment,hash,bucket,variant,eligible\n") }
-        try LineReader(fileDescriptor: invocation.io.stdinDescriptor).forEachLine { line, number in
-            guard BucketBatch.isValidUTF8(line) else {
-                invalid.add(number)
-                return !out.isBroken
-            }
+        try lines.forEachID(invocation, keepGoing: { !broken }) { line, _ in
             let user = String(decoding: line, as: UTF8.self)
             for (index, setup) in setups.enumerated() {
                 let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
@@ -93,37 +95,41 @@ enum BucketAllExperiments {
                 case .notEligible: eligible = "no"
                 case .unknown: eligible = "unknown"
                 }
-                out.withBuffer { buffer in
-                    switch format {
-                    case .tsv, .csv:
-                        let separator: UInt8 = format == .tsv ? 9 : 44
-                        BucketBatch.appendField(line, format: format, to: &buffer)
-                        buffer.append(separator)
-                        names[index].withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &buffer) }
-                        buffer.append(separator)
-                        BucketBatch.appendDecimal(UInt64(assignment.hash), to: &buffer)
-                        buffer.append(separator)
-                        BucketBatch.appendDecimal(UInt64(assignment.bucket), to: &buffer)
-                        buffer.append(separator)
-                        if let variant {
-                            Array(variant.utf8).withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &buffer) }
-                        } else if format == .tsv {
-                            buffer.append(45)
-                        }
-                        buffer.append(separator)
-                        buffer.append(contentsOf: eligible.utf8)
-                    case .ndjson:
-                        let object: JSONObject = ["user": .string(user), "experiment": .string(setup.experiment),
-                                                  "hash": .integer(assignment.hash), "bucket": .integer(assignment.bucket),
-                                                  "variant": variant.map(JSONValue.string) ?? .null,
-                                                  "eligible": BucketReport.eligibleJSON(verdict)]
-                        buffer.append(contentsOf: JSONWriter().write(.object(object)))
+                switch format {
+                case .tsv, .csv:
+                    BucketBatch.appendField(line, format: format, to: &rows)
+                    rows.byte(separator)
+                    names[index].withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &rows) }
+                    rows.byte(separator)
+                    rows.reserve(24)
+                    rows.uncheckedDecimal(assignment.hash)
+                    rows.uncheckedByte(separator)
+                    rows.uncheckedDecimal(UInt32(assignment.bucket))
+                    rows.uncheckedByte(separator)
+                    if let variant {
+                        Array(variant.utf8).withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &rows) }
+                    } else if format == .tsv {
+                        rows.byte(45)
                     }
-                    buffer.append(10)
+                    rows.byte(separator)
+                    Array(eligible.utf8).withUnsafeBytes { rows.copy($0) }
+                case .ndjson:
+                    let object: JSONObject = ["user": .string(user), "experiment": .string(setup.experiment),
+                                              "hash": .integer(assignment.hash), "bucket": .integer(assignment.bucket),
+                                              "variant": variant.map(JSONValue.string) ?? .null,
+                                              "eligible": BucketReport.eligibleJSON(verdict)]
+                    JSONWriter().write(.object(object)).withUnsafeBytes { rows.copy($0) }
                 }
+                rows.byte(10)
             }
-            return !out.isBroken
+            if rows.count >= BucketBatch.flushSize {
+                out.write(rows.bytes)
+                rows.count = 0
+                broken = out.isBroken
+            }
+            return !broken
         }
-        return invalid.report(invocation)
+        out.write(rows.bytes)
+        return lines.report(invocation)
     }
 }

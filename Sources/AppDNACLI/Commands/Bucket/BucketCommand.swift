@@ -42,6 +42,10 @@ enum BucketCommand {
         }
         let setup = try BucketSetup(arguments, experimentOperand: 1)
         let user = arguments.operand(0)!
+        if user != "-", let batchOnly = ["summary", "format"].first(where: arguments.has) {
+            // Ignoring it would print a single-user report where the user asked for a batch's.
+            throw Failure(.usage, "--\(batchOnly) is for a batch: it needs USER '-' and one user id per line on stdin")
+        }
         if user == "-" {
             return try BucketBatch.run(invocation, setup: setup)
         }

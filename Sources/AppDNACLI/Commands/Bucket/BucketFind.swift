@@ -3,6 +3,12 @@ import AppDNACore
 /// `bucket --find VARIANT`: QA user ids (`PREFIX0`, `PREFIX1`, …) that land in a variant,
 /// eligibility included when a bundle is given.
 enum BucketFind {
+    /// The most hashes a search is expected to take (a few seconds): a rarer variant or a
+    /// larger --count is refused with the count that fits.
+    static let maxExpectedTries = 20_000_000
+    /// Searches expected to take at least this many tries show progress on a terminal.
+    static let progressThreshold = 1_000_000
+
     static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
         let arguments = invocation.arguments
         let target = arguments.value("find")!
@@ -17,14 +23,26 @@ enum BucketFind {
         guard allocation.ranges[index].bucketCount > 0 else {
             throw Failure(.usage, "--find: variant '\(target)' owns no buckets, so no user lands in it")
         }
-        // A variant owning b of 10,000 buckets needs about 10,000/b tries per id; allow far more
-        // before concluding that eligibility keeps everyone out.
-        let limit = wanted * Int(allocation.bucketCount / allocation.ranges[index].bucketCount) * 50 + 100_000
+        // A variant owning b of 10,000 buckets needs about 10,000/b tries per id. Refuse a search
+        // expected to take longer than `maxExpectedTries`; otherwise allow far more than expected
+        // (up to a hard cap) before concluding that eligibility keeps everyone out.
+        let owned = Int(allocation.ranges[index].bucketCount), buckets = Int(allocation.bucketCount)
+        let (product, overflow) = wanted.multipliedReportingOverflow(by: buckets)
+        let expected = overflow ? Int.max : (product + owned - 1) / owned
+        guard expected <= maxExpectedTries else {
+            throw Failure(.usage, "--find: '\(target)' owns \(owned) of \(buckets) buckets, so \(wanted) id(s) take about \(expected) tries, more than the \(maxExpectedTries) allowed",
+                          hint: "ask for at most --count \(max(1, maxExpectedTries / max(1, buckets / owned))) ids for this variant")
+        }
+        let limit = min(expected * 50 + 100_000, 2 * maxExpectedTries)
+        let progress = ProgressBar(total: expected, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet && expected >= progressThreshold,
+                                   sink: invocation.io.stderr, unit: "tries")
+        defer { progress.clear() }
         var found: [String] = []
         var candidate = 0
         while found.count < wanted && candidate < limit {
             let user = prefix + String(candidate)
             candidate += 1
+            if candidate & 0xFFFF == 0 { progress.update(min(candidate, expected)) }
             let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
             guard allocation.variantIndex(forBucket: assignment.bucket) == index, setup.rules(for: user).failed == nil else { continue }
             found.append(user)

@@ -6,11 +6,21 @@ enum BucketSummary {
     /// Below this p-value the split is called a sample-ratio mismatch (a common SRM threshold).
     static let mismatchThreshold = 0.001
 
-    static func print(_ invocation: Invocation, setup: BucketSetup, counts: [Int], total: Int, ineligible: Int) {
+    /// Beyond `DistinctCounter.exactLimit` the distinct count is an estimate (about 1.6 %
+    /// standard error): call ids repeated only when it is clearly (three errors) below the total.
+    static let estimateTolerance = 0.95
+
+    static func print(_ invocation: Invocation, setup: BucketSetup, counts: [Int], total: Int, ineligible: Int, distinct: DistinctCounter) {
         let out = invocation.stdout
+        let distinctCount = distinct.count
+        if distinct.isApproximate ? Double(distinctCount) < Double(total) * estimateTolerance : distinctCount < total {
+            invocation.warn("ids repeat: \(distinct.isApproximate ? "about " : "")\(distinctCount) distinct ids in \(total) lines; "
+                + "a repeated user is counted once per line, which skews the split and the sample-ratio test (deduplicate, e.g. with sort -u)")
+        }
         guard let allocation = setup.allocation else {
             if invocation.arguments.has("json") {
-                out.write(JSONWriter(indent: 2).write(["users": .integer(total)]))
+                out.write(JSONWriter(indent: 2).write(["users": .integer(total), "distinct_users": .integer(distinctCount),
+                                                       "distinct_users_approximate": .bool(distinct.isApproximate)]))
                 out.writeLine()
             } else {
                 out.writeLine("users  \(total)")
@@ -38,6 +48,8 @@ enum BucketSummary {
                 "sample_ratio_mismatch": .bool(mismatch),
             ]
             if setup.definition != nil { object["not_eligible"] = .integer(ineligible) }
+            object["distinct_users"] = .integer(distinctCount)
+            object["distinct_users_approximate"] = .bool(distinct.isApproximate)
             out.write(JSONWriter(indent: 2).write(.object(object)))
             out.writeLine()
             return

@@ -61,7 +61,10 @@ enum BundleDiffCommand {
             }
         }
         if let threshold { return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) }
-        return diff.isEmpty ? .success : .negative
+        if diff.isEmpty { return .success }
+        // Exit 1 like diff(1); the contract wants a line on stderr for every non-zero exit.
+        invocation.io.stderr.writeLine("appdna: the bundles differ (\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"))")
+        return .negative
     }
 
     /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape (the

@@ -4,8 +4,8 @@ import AppDNANet
 /// `appdna bundle fetch`: download the config bundle, check it, and write it atomically in the
 /// shape the SDK loads. Replaces `curl -s -H "x-api-key: …" …/config-bundle -o appdna-config.json`.
 enum BundleFetchCommand {
-    static let bundlePath = "/api/v1/sdk/config-bundle"
-    static let versionPath = "/api/v1/sdk/config-bundle/version"
+    static let bundlePath = AppDNAAPI.bundlePath
+    static let versionPath = AppDNAAPI.bundleVersionPath
     static let defaultOutput = "appdna-config.json"
 
     static let flags: [FlagSpec] = [

@@ -23,6 +23,10 @@ enum BundleValidateCommand {
         var valid: Bool { failure == nil && errors == 0 }
     }
 
+    /// Every code with what it checks, for `--help` and the man page (the README has examples).
+    static let findingCodes = ReferenceTable("Finding codes (stable: added, never renumbered)",
+                                             rows: BundleRule.allCases.map { ($0.code, $0.summary) })
+
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let strict = arguments.has("strict")
@@ -51,10 +55,14 @@ enum BundleValidateCommand {
                 continue
             }
             if report.errors > 0, status == .success { status = .negative }
+            let counts = "(\(plural(report.errors, "error")), \(plural(report.warnings, "warning")))"
             if report.findings.isEmpty {
                 invocation.detail("\(report.file): valid")
+            } else if report.valid {
+                invocation.note("\(report.file): valid \(counts)")
             } else {
-                invocation.note("\(report.file): \(report.valid ? "valid" : "invalid") (\(plural(report.errors, "error")), \(plural(report.warnings, "warning")))")
+                // Exit 1: said even with --quiet (every non-zero exit has an appdna: line).
+                invocation.io.stderr.writeLine("appdna: \(report.file): invalid \(counts)")
             }
         }
         return status

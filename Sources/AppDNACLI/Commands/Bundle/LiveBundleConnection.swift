@@ -14,37 +14,38 @@ struct LiveBundleConnection {
         FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
     ]
 
-    let key: APIKey
-    let base: String
+    /// The API's endpoints and headers over the client (see `AppDNAAPI`).
+    let api: AppDNAAPI
     let deadline: Deadline
-    let client: HTTPClient
     /// One budget of requests for the whole command (--retries + 1), shared by every request.
     let budget: RetryBudget
+
+    var key: APIKey { api.key }
+    var base: String { api.base }
 
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
         let retries = try arguments.integer("retries", in: 0...100) ?? 3
-        key = try APIAccess.key(invocation)
-        base = try APIAccess.baseURL(invocation.io.environment)
-        deadline = Deadline(secondsFromNow: timeout)
-        client = try APIAccess.client(invocation, retries: retries)
+        let key = try APIAccess.key(invocation)
+        let base = try APIAccess.baseURL(invocation.io.environment)
+        let client = try APIAccess.client(invocation, retries: retries)
+        api = AppDNAAPI(base: base, key: key, client: client)
+        deadline = Deadline(secondsFromNow: timeout, clock: client.clock)
         budget = RetryBudget(retries: retries)
     }
 
-    var headers: [(name: String, value: String)] { [("x-api-key", key.secret), ("Accept", "application/json")] }
-
     /// GET `path` under the base URL, retried by the policy, within the deadline.
     func get(_ path: String) throws -> HTTPResponse {
-        try client.send(HTTPRequest(url: base + path, headers: headers), deadline: deadline, budget: budget)
+        try api.get(path, deadline: deadline, budget: budget)
     }
 
     /// The live bundle's response; a status other than 2xx is an error (77 for 401/403, else 69/75).
     func downloadBundle() throws -> HTTPResponse {
-        let response = try get(BundleFetchCommand.bundlePath)
+        let response = try get(AppDNAAPI.bundlePath)
         guard (200...299).contains(response.status) else {
-            throw HTTPStatus.error(for: response, what: "GET \(base + BundleFetchCommand.bundlePath)")
+            throw HTTPStatus.error(for: response, what: "GET \(api.url(AppDNAAPI.bundlePath))")
         }
         return response
     }

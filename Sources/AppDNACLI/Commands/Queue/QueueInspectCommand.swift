@@ -9,7 +9,7 @@ enum QueueInspectCommand {
 
     static let flags: [FlagSpec] = [
         FlagSpec("events", "List the live events (one per line) instead of the summary"),
-        FlagSpec("name", value: "NAME", "With --events: only events with this event_name (repeatable)", repeatable: true),
+        FlagSpec("name", value: "NAME", "With --events: only events with this event_name", repeatable: true),
         FlagSpec("user", value: "ID", "With --events: only events whose user.anon_id or user.user_id is ID"),
         FlagSpec("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)"),
         FlagSpec("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)"),
@@ -74,7 +74,14 @@ enum QueueInspectCommand {
         } else {
             QueueInspectReport.writeText(summary, audit: inspector.exposureAudit, invocation: invocation)
         }
-        if summary.unreadable > 0 && status == .success { status = .malformedInput }
+        if summary.unreadable > 0 {
+            // The reasons are in the report on stdout; the status needs its own line on stderr.
+            for source in summary.sources where source.unreadable > 0 {
+                let first = source.problems.first { $0.kind == .unreadable }.map { ": \($0.message)" } ?? ""
+                invocation.io.stderr.writeLine("appdna: \(source.path): \(source.unreadable) part(s) could not be read\(first)")
+            }
+            if status == .success { status = .malformedInput }
+        }
         return status
     }
 

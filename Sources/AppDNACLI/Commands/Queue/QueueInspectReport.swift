@@ -140,13 +140,7 @@ enum QueueInspectReport {
     // MARK: - JSON
 
 
-    static func locationJSON(_ location: QueueLocation) -> JSONObject {
-        var object = JSONObject()
-        object["path"] = .string(location.path)
-        object["line"] = location.line > 0 ? .integer(location.line) : .null
-        object["row_id"] = location.rowID.map { .integer($0) } ?? .null
-        return object
-    }
+    static func locationJSON(_ location: QueueLocation) -> JSONObject { location.jsonObject }
 
     static func findingJSON(_ finding: SchemaFinding) -> JSONValue {
         ["code": .string(finding.code), "pointer": .string(finding.pointer), "message": .string(finding.message)]

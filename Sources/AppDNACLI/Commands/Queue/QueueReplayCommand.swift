@@ -1,11 +1,10 @@
 import AppDNACore
 import AppDNANet
+import AppDNAReplay
 
 /// `appdna queue replay PATH…`: deliver the live events of device queues to the ingest API
 /// exactly as the SDK would, resumably, without ever touching the queues.
 enum QueueReplayCommand {
-    static let ingestPath = "/api/v1/ingest/events"
-
     static let flags: [FlagSpec] = [
         FlagSpec("yes", short: "y", "Send without asking (needed when not on a terminal)"),
         FlagSpec("dry-run", short: "n", "Print the plan and send nothing"),
@@ -70,53 +69,32 @@ enum QueueReplayCommand {
                     "Non-interactive, four requests in flight, a JSON summary."),
     ]
 
+    /// The flags' values: what the engine needs, and what only the command uses.
     struct Options {
-        var batchSize = 20
-        var concurrency = 1
-        var rate: Double?
-        var maxAgeMilliseconds: Int64 = 7 * 86_400_000
-        var includeStale = false
-        var now: Int64 = 0
+        var replay = ReplaySettings()
         var stateDirectory = ""
         var deadLetterPath = ""
-        var timeout = 600.0
         var retries = 3
         var json = false
         var dryRun = false
-    }
-
-    /// What the planning pass found.
-    struct Plan {
-        var sources: [QueueSource] = []
-        var eventsRead = 0
-        var toSend = 0
-        var batches = 0
-        var groups: [ReplayGroup: Int] = [:]
-        var skipped: [ReplaySkip: Int] = [:]
-        var malformed = 0, truncated = 0, unreadable = 0
-        var invalidExamples: [(QueueLocation, String?, String)] = []
-        var production = 0, sandbox = 0
-        var problems: [QueueProblem] = []
-        var skippedTotal: Int { skipped.values.reduce(0, +) }
-
-        static func batchCount(_ events: Int, _ size: Int) -> Int { (events + size - 1) / size }
+        var batchSize: Int { replay.batchSize }
     }
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         var options = Options()
-        options.batchSize = try arguments.integer("batch-size", in: 1...10_000) ?? 20
-        options.concurrency = try arguments.integer("concurrency", in: 1...64) ?? 1
-        options.rate = try arguments.decimal("rate", in: 0.001...1e9)
+        options.replay.batchSize = try arguments.integer("batch-size", in: 1...10_000) ?? 20
+        options.replay.concurrency = try arguments.integer("concurrency", in: 1...64) ?? 1
+        options.replay.rate = try arguments.decimal("rate", in: 0.001...1e9)
         if let text = arguments.value("max-age") {
             guard let ms = duration(text) else {
                 throw Failure(.usage, "--max-age takes a duration like 7d, 36h, 90m or 3600s, not '\(text)'")
             }
-            options.maxAgeMilliseconds = ms
+            options.replay.maxAgeMilliseconds = ms
         }
-        options.includeStale = arguments.has("include-stale")
-        options.now = try QueueInspectCommand.time(arguments, "now") ?? QueueInspectCommand.currentMilliseconds()
-        options.timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 600
+        options.replay.includeStale = arguments.has("include-stale")
+        options.replay.now = try QueueInspectCommand.time(arguments, "now") ?? QueueInspectCommand.currentMilliseconds()
+        options.replay.timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 600
         options.retries = try arguments.integer("retries", in: 0...100) ?? 3
         options.json = arguments.has("json")
         options.dryRun = arguments.has("dry-run")
@@ -135,7 +113,7 @@ enum QueueReplayCommand {
             key = try APIAccess.key(invocation)
             base = try APIAccess.baseURL(invocation.io.environment)
         }
-        let url = base + ingestPath
+        let url = base + AppDNAAPI.ingestPath
 
         var first = arguments.operands[0]
         while first.count > 1 && first.hasSuffix("/") { first.removeLast() }
@@ -143,8 +121,8 @@ enum QueueReplayCommand {
         options.deadLetterPath = arguments.value("dead-letter") ?? (options.stateDirectory + "/dead-letter.ndjson")
 
         // The plan.
-        var journal = try ReplayJournal(directory: options.stateDirectory)
-        let plan = try makePlan(sources, options: options, journal: journal, invocation: invocation)
+        let journal = try ReplayJournal(directory: options.stateDirectory)
+        let plan = try ReplayPlan.make(sources, settings: options.replay, journal: journal)
         if let key {
             let other = key.environment == .live ? plan.sandbox : plan.production
             if other > 0 {
@@ -155,155 +133,86 @@ enum QueueReplayCommand {
             writePlan(plan, options: options, url: url, key: key, invocation: invocation)
         }
         if options.dryRun {
-            if options.json { writeJSON(plan, options: options, url: url, outcome: nil, undelivered: 0, seconds: 0, dryRun: true, to: invocation.stdout) }
+            if options.json { writeJSON(plan, options: options, url: url, outcome: nil, dryRun: true, to: invocation.stdout) }
             return .success
         }
         guard let key else { throw Failure(.internalError, "no key") }
 
         if plan.toSend == 0 {
             if !options.json { invocation.note("nothing to send") }
-            if options.json { writeJSON(plan, options: options, url: url, outcome: ReplaySender.Outcome(), undelivered: 0, seconds: 0, dryRun: false, to: invocation.stdout) }
-            return negativeSkips(plan) ? .negative : .success
+            if options.json { writeJSON(plan, options: options, url: url, outcome: ReplayOutcome(), dryRun: false, to: invocation.stdout) }
+            return plan.hasUndeliverableSkips ? .negative : .success
         }
 
         // Confirmation.
-        if !arguments.has("yes") {
-            let question = "Send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") in \(plan.batches) batch\(plan.batches == 1 ? "" : "es") to \(HTTPURL(url)?.hostAndPort ?? url) with the key \(key.masked)?"
-            let interactive = invocation.io.stdinIsTerminal && invocation.io.stderr.isTerminal && !invocation.options.noInput
-            guard interactive else {
-                throw Failure(.usage, "would send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") to \(HTTPURL(url)?.hostAndPort ?? url), but there is no terminal to confirm on\(invocation.options.noInput ? " (--no-input)" : ""): nothing was sent",
-                              hint: "add --yes to send without asking, or --dry-run to see the plan only")
-            }
-            invocation.io.stderr.write(question + " [y/N] ")
-            invocation.io.stderr.flush()
-            let answer = readAnswer(invocation.io.stdinDescriptor).lowercased()
-            guard answer == "y" || answer == "yes" else {
-                invocation.note("nothing sent")
-                return .negative
-            }
+        if !arguments.has("yes"), try !confirmed(plan, url: url, key: key, invocation: invocation) {
+            invocation.note("nothing sent")
+            return .negative
         }
 
-        // Send: lock, re-read the journal under the lock, stream the queues again.
-        try journal.openForWriting()
-        journal = try journal.reloaded()
+        // Send: the engine takes the lock, re-reads the journal under it and streams the queues again.
         let progress = ProgressBar(total: plan.toSend, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet, sink: invocation.io.stderr)
-        // --verbose retry notes come from the workers' threads: the bar steps aside for them.
+        // --verbose retry notes come from the engine's threads: the bar steps aside for them.
         let verbose = invocation.options.verbose, style = invocation.options.stderrStyle
         let client = try APIAccess.client(invocation, retries: options.retries, say: { line in
             if verbose { progress.interject(style.apply(.dim, line)) }
         })
-        let sender = ReplaySender(
-            settings: .init(url: url, key: key, client: client, timeout: options.timeout, concurrency: options.concurrency,
-                            rate: options.rate, userAgentVersion: CommandTable.appdna.version),
-            journal: journal, deadLetter: DeadLetterFile(path: options.deadLetterPath),
-            onProgress: { done in progress.update(done) })
+        let engine = ReplayEngine(api: AppDNAAPI(base: base, key: key, client: client), settings: options.replay,
+                                  journal: journal, deadLetter: DeadLetterFile(path: options.deadLetterPath),
+                                  onProgress: { done in progress.update(done) })
         // From here Ctrl-C / SIGTERM stop the sending and the summary still comes.
         Interruption.install()
-        let started = Deadline.now()
-        sender.start()
-        var classifier = ReplayClassifier(now: options.now, maxAgeMilliseconds: options.maxAgeMilliseconds,
-                                          includeStale: options.includeStale, journal: journal)
-        var batcher = ReplayBatcher(size: options.batchSize)
-        var toSend = 0
-        var submitting = true
-        for source in sources where Interruption.signal == 0 {
-            try source.read { item in
-                if Interruption.signal != 0 { submitting = false; return false }
-                guard case .event(let event) = item else { return true }
-                guard case .send(let replayEvent, let group) = classifier.decide(event, source: source) else { return true }
-                toSend += 1
-                if submitting, let batch = batcher.add(replayEvent, group: group) {
-                    submitting = sender.submit(batch)
-                }
-                return true
-            }
-        }
-        for batch in batcher.finish() where submitting {
-            submitting = sender.submit(batch)
-        }
-        let outcome = sender.finish()
+        let outcome = try engine.send(sources)
         progress.clear()
-        let seconds = Double(Deadline.now() - started) / 1e9
-        let signal = Interruption.signal
-        if signal != 0 {
-            return interrupted(signal, outcome: outcome, plan: plan, seconds: seconds, options: options, url: url, invocation: invocation)
+        if outcome.interruptedBy != 0 {
+            return interrupted(outcome, plan: plan, options: options, url: url, invocation: invocation)
         }
-        let undelivered = toSend - outcome.delivered - outcome.deadLettered
-
         if options.json {
-            writeJSON(plan, options: options, url: url, outcome: outcome, undelivered: undelivered, seconds: seconds, dryRun: false, to: invocation.stdout)
+            writeJSON(plan, options: options, url: url, outcome: outcome, dryRun: false, to: invocation.stdout)
         } else {
-            writeSummary(outcome, plan: plan, toSend: toSend, undelivered: undelivered, seconds: seconds, options: options, invocation: invocation)
+            writeSummary(outcome, plan: plan, toSend: outcome.toSend, undelivered: outcome.undelivered, options: options, invocation: invocation)
         }
         if let stop = outcome.stop {
             Runner.report(stop, io: invocation.io)
             return ExitStatus(stop.kind)
         }
-        return undelivered > 0 || outcome.deadLettered > 0 || negativeSkips(plan) ? .negative : .success
+        return outcome.undelivered > 0 || outcome.deadLettered > 0 || plan.hasUndeliverableSkips ? .negative : .success
+    }
+
+    /// Asks on the terminal whether to send; without a terminal (or with --no-input) nothing is
+    /// sent and the status is 64.
+    static func confirmed(_ plan: ReplayPlan, url: String, key: APIKey, invocation: Invocation) throws -> Bool {
+        let question = "Send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") in \(plan.batches) batch\(plan.batches == 1 ? "" : "es") to \(HTTPURL(url)?.hostAndPort ?? url) with the key \(key.masked)?"
+        let interactive = invocation.io.stdinIsTerminal && invocation.io.stderr.isTerminal && !invocation.options.noInput
+        guard interactive else {
+            throw Failure(.usage, "would send \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") to \(HTTPURL(url)?.hostAndPort ?? url), but there is no terminal to confirm on\(invocation.options.noInput ? " (--no-input)" : ""): nothing was sent",
+                          hint: "add --yes to send without asking, or --dry-run to see the plan only")
+        }
+        invocation.io.stderr.write(question + " [y/N] ")
+        invocation.io.stderr.flush()
+        let answer = readAnswer(invocation.io.stdinDescriptor).lowercased()
+        return answer == "y" || answer == "yes"
     }
 
     /// The end of a run that SIGINT or SIGTERM stopped: the usual summary (or JSON) for what
     /// was done, then one line saying so and that a re-run resumes; 130 or 143.
-    static func interrupted(_ signal: Int32, outcome: ReplaySender.Outcome, plan: Plan, seconds: Double, options: Options,
-                            url: String, invocation: Invocation) -> ExitStatus {
+    static func interrupted(_ outcome: ReplayOutcome, plan: ReplayPlan, options: Options, url: String,
+                            invocation: Invocation) -> ExitStatus {
         var outcome = outcome
-        let undelivered = plan.toSend - outcome.delivered - outcome.deadLettered
-        let line = "interrupted by \(Interruption.name(signal)): \(outcome.delivered) of \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") delivered (recorded in \(options.stateDirectory)/journal), \(undelivered) not yet; run the same command again to resume"
+        let signal = outcome.interruptedBy
+        // Counted against the plan: the sending pass stopped reading the queues part way.
+        outcome.toSend = plan.toSend
+        let line = "interrupted by \(Interruption.name(signal)): \(outcome.delivered) of \(plan.toSend) event\(plan.toSend == 1 ? "" : "s") delivered (recorded in \(options.stateDirectory)/journal), \(outcome.undelivered) not yet; run the same command again to resume"
         outcome.stop = HTTPError(.temporary, line)
         if options.json {
-            writeJSON(plan, options: options, url: url, outcome: outcome, undelivered: undelivered, seconds: seconds, dryRun: false, to: invocation.stdout)
+            writeJSON(plan, options: options, url: url, outcome: outcome, dryRun: false, to: invocation.stdout)
         } else {
-            writeSummary(outcome, plan: plan, toSend: plan.toSend, undelivered: 0, seconds: seconds, options: options, invocation: invocation)
+            // No "undelivered" line: the last line says it, with how to resume.
+            writeSummary(outcome, plan: plan, toSend: plan.toSend, undelivered: 0, options: options, invocation: invocation)
         }
         invocation.io.stderr.writeLine("appdna: " + line)
         invocation.io.stderr.flush()
         return signal == SIGINT ? .interrupted : .terminated
-    }
-
-    /// Events that will never be delivered count against status 0: schema-rejected ones and
-    /// those dead-lettered by an earlier run.
-    static func negativeSkips(_ plan: Plan) -> Bool {
-        (plan.skipped[.invalid] ?? 0) > 0 || (plan.skipped[.deadLettered] ?? 0) > 0
-    }
-
-    static func makePlan(_ sources: [QueueSource], options: Options, journal: ReplayJournal, invocation: Invocation) throws -> Plan {
-        var plan = Plan()
-        plan.sources = sources
-        var classifier = ReplayClassifier(now: options.now, maxAgeMilliseconds: options.maxAgeMilliseconds,
-                                          includeStale: options.includeStale, journal: journal)
-        for source in sources {
-            try source.read { item in
-                switch item {
-                case .problem(let problem):
-                    switch problem.kind {
-                    case .malformed: plan.malformed += 1
-                    case .truncated: plan.truncated += 1
-                    case .unreadable: plan.unreadable += 1
-                    case .badEscape: break
-                    }
-                    if plan.problems.count < 20 { plan.problems.append(problem) }
-                case .event(let event):
-                    plan.eventsRead += 1
-                    switch classifier.decide(event, source: source) {
-                    case .send(_, let group):
-                        plan.toSend += 1
-                        plan.groups[group, default: 0] += 1
-                        if let production = ReplayClassifier.isProduction(event.root) {
-                            if production { plan.production += 1 } else { plan.sandbox += 1 }
-                        }
-                    case .skip(let reason, let fields):
-                        plan.skipped[reason, default: 0] += 1
-                        if reason == .invalid && plan.invalidExamples.count < 20 {
-                            plan.invalidExamples.append((event.location, fields.eventID, fields.findings.map(\.message).joined(separator: "; ")))
-                        }
-                    }
-                default: break
-                }
-                return true
-            }
-        }
-        plan.batches = plan.groups.values.reduce(0) { $0 + Plan.batchCount($1, options.batchSize) }
-        return plan
     }
 
     static let skipReasons: [(ReplaySkip, String)] = [
@@ -315,7 +224,7 @@ enum QueueReplayCommand {
         (.duplicate, "an earlier event in the queue has the same event_id"),
     ]
 
-    static func writePlan(_ plan: Plan, options: Options, url: String, key: APIKey?, invocation: Invocation) {
+    static func writePlan(_ plan: ReplayPlan, options: Options, url: String, key: APIKey?, invocation: Invocation) {
         let out = invocation.stdout
         var rows: [(String, String)] = []
         for source in plan.sources { rows.append(("queue", "\(source.path) (\(source.format.rawValue))")) }
@@ -323,14 +232,14 @@ enum QueueReplayCommand {
             ? "; also \(plan.malformed) malformed, \(plan.truncated) truncated, \(plan.unreadable) unreadable (not events, not sent)" : "")))
         rows.append(("to send", "\(plan.toSend) event\(plan.toSend == 1 ? "" : "s") in \(plan.batches) batch\(plan.batches == 1 ? "" : "es") of up to \(options.batchSize)"))
         for (group, count) in plan.groups.sorted(by: { $0.key < $1.key }) {
-            rows.append(("", "\(group.platform) \(group.sdkVersion): \(count) event\(count == 1 ? "" : "s"), \(Plan.batchCount(count, options.batchSize)) batch\(Plan.batchCount(count, options.batchSize) == 1 ? "" : "es")"))
+            rows.append(("", "\(group.platform) \(group.sdkVersion): \(count) event\(count == 1 ? "" : "s"), \(ReplayPlan.batchCount(count, options.batchSize)) batch\(ReplayPlan.batchCount(count, options.batchSize) == 1 ? "" : "es")"))
         }
         rows.append(("skipped", plan.skippedTotal == 0 ? "none" : "\(plan.skippedTotal)"))
         for (reason, why) in skipReasons {
             guard let count = plan.skipped[reason], count > 0 else { continue }
             rows.append(("", "\(reason.rawValue) \(count): \(why)"))
             if reason == .invalid {
-                for example in plan.invalidExamples { rows.append(("", "  \(example.0): \(example.2)")) }
+                for example in plan.invalidExamples { rows.append(("", "  \(example.location): \(example.reason)")) }
             }
         }
         rows.append(("destination", "POST \(url)" + (key.map { " with the key \($0.masked)" } ?? " (no key: set APPDNA_SDK_KEY or --key-file)")))
@@ -344,11 +253,10 @@ enum QueueReplayCommand {
         out.flush()
     }
 
-    static func writeSummary(_ outcome: ReplaySender.Outcome, plan: Plan, toSend: Int, undelivered: Int, seconds: Double,
+    static func writeSummary(_ outcome: ReplayOutcome, plan: ReplayPlan, toSend: Int, undelivered: Int,
                              options: Options, invocation: Invocation) {
         let out = invocation.stdout
-        let rate = seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / seconds).rounded()) : 0
-        out.writeLine("Delivered \(outcome.delivered) of \(toSend) event\(toSend == 1 ? "" : "s") in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s") (\(BundleFetchCommand.formatSeconds(seconds)), \(rate) events/s)")
+        out.writeLine("Delivered \(outcome.delivered) of \(toSend) event\(toSend == 1 ? "" : "s") in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s") (\(BundleFetchCommand.formatSeconds(outcome.seconds)), \(eventsPerSecond(outcome)) events/s)")
         if outcome.retries > 0 || outcome.splits > 0 {
             out.writeLine("  \(outcome.retries) retr\(outcome.retries == 1 ? "y" : "ies"), \(outcome.splits) batch\(outcome.splits == 1 ? "" : "es") split after 413")
         }
@@ -369,8 +277,8 @@ enum QueueReplayCommand {
         out.flush()
     }
 
-    static func writeJSON(_ plan: Plan, options: Options, url: String, outcome: ReplaySender.Outcome?, undelivered: Int,
-                          seconds: Double, dryRun: Bool, to out: OutputSink) {
+    static func writeJSON(_ plan: ReplayPlan, options: Options, url: String, outcome: ReplayOutcome?,
+                          dryRun: Bool, to out: OutputSink) {
         var skipped = JSONObject()
         for reason in ReplaySkip.allCases { skipped[reason.rawValue] = .integer(plan.skipped[reason] ?? 0) }
         var planObject = JSONObject()
@@ -384,13 +292,13 @@ enum QueueReplayCommand {
         planObject["batch_size"] = .integer(options.batchSize)
         planObject["groups"] = .array(plan.groups.sorted(by: { $0.key < $1.key }).map {
             ["platform": .string($0.key.platform), "sdk_version": .string($0.key.sdkVersion), "events": .integer($0.value),
-             "batches": .integer(Plan.batchCount($0.value, options.batchSize))]
+             "batches": .integer(ReplayPlan.batchCount($0.value, options.batchSize))]
         })
         planObject["skipped"] = .object(skipped)
         planObject["invalid"] = .array(plan.invalidExamples.map {
-            var object = QueueInspectReport.locationJSON($0.0)
-            object["event_id"] = $0.1.map { .string($0) } ?? .null
-            object["reason"] = .string($0.2)
+            var object = $0.location.jsonObject
+            object["event_id"] = $0.eventID.map { .string($0) } ?? .null
+            object["reason"] = .string($0.reason)
             return .object(object)
         })
         var root = JSONObject()
@@ -403,12 +311,12 @@ enum QueueReplayCommand {
             var result = JSONObject()
             result["delivered"] = .integer(outcome.delivered)
             result["dead_lettered"] = .integer(outcome.deadLettered)
-            result["undelivered"] = .integer(undelivered)
+            result["undelivered"] = .integer(outcome.undelivered)
             result["requests"] = .integer(outcome.requests)
             result["retries"] = .integer(outcome.retries)
             result["splits"] = .integer(outcome.splits)
-            result["seconds"] = .decimal((seconds * 1000).rounded() / 1000)
-            result["events_per_second"] = .integer(seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / seconds).rounded()) : 0)
+            result["seconds"] = .decimal((outcome.seconds * 1000).rounded() / 1000)
+            result["events_per_second"] = .integer(eventsPerSecond(outcome))
             result["stopped"] = outcome.stop.map { .string($0.message) } ?? .null
             root["result"] = .object(result)
         } else {
@@ -418,6 +326,11 @@ enum QueueReplayCommand {
         if bytes.last != 10 { bytes.append(10) }
         out.write(bytes)
         out.flush()
+    }
+
+    /// Events answered (delivered or dead-lettered) per second of sending.
+    static func eventsPerSecond(_ outcome: ReplayOutcome) -> Int {
+        outcome.seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / outcome.seconds).rounded()) : 0
     }
 
     /// `7d`, `36h`, `90m`, `3600s` or plain seconds → milliseconds.
@@ -459,60 +372,5 @@ extension String {
         while let first = text.first, first == " " || first == "\t" || first == "\r" { text = text.dropFirst() }
         while let last = text.last, last == " " || last == "\t" || last == "\r" { text = text.dropLast() }
         return String(text)
-    }
-}
-
-/// `[#########...........]  1200/5000 events` on a terminal stderr, at most ten times a second.
-/// Thread-safe: workers update it and print notes above it while the main thread clears it.
-final class ProgressBar: @unchecked Sendable {
-    let total: Int
-    let enabled: Bool
-    let sink: OutputSink
-    private let lock = PthreadLock()
-    private var lastDraw: Int64 = 0
-    /// The bar as last drawn, "" when none is on screen.
-    private var shown = ""
-
-    init(total: Int, enabled: Bool, sink: OutputSink) {
-        self.total = total
-        self.enabled = enabled
-        self.sink = sink
-    }
-
-    func update(_ done: Int) {
-        guard enabled else { return }
-        lock.locked {
-            let now = Deadline.now()
-            guard done >= total || now - lastDraw > 100_000_000 else { return }
-            lastDraw = now
-            let width = 30
-            let filled = total > 0 ? min(width, done * width / total) : width
-            let percent = total > 0 ? done * 100 / total : 100
-            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) events \(percent)%"
-            sink.write("\r" + shown)
-            sink.flush()
-        }
-    }
-
-    /// Prints `line` on a line of its own above the bar, which is drawn again below it.
-    func interject(_ line: String) {
-        lock.locked {
-            if shown.isEmpty {
-                sink.writeLine(line)
-            } else {
-                sink.write("\r\u{1B}[K" + line + "\n" + "\r" + shown)
-            }
-            sink.flush()
-        }
-    }
-
-    func clear() {
-        guard enabled else { return }
-        lock.locked {
-            guard !shown.isEmpty else { return }
-            sink.write("\r\u{1B}[K")
-            sink.flush()
-            shown = ""
-        }
     }
 }

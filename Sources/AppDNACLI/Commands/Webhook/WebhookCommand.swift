@@ -5,12 +5,20 @@ enum WebhookCommand {
     static let bodyOperand = OperandSpec("BODY", "The body bytes exactly as received: a file, or '-' (the default) for stdin",
                                          optional: true, completion: .file)
 
-    static let secretFlags = [
-        FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file (repeat for rotation: any may match)",
-                 details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
-                 completion: .file, repeatable: true),
-        FlagSpec("secret-stdin", "Read the signing secret from stdin (the body must then be a file or --request)"),
-    ]
+    /// verify takes several secrets (rotation) and a body from --request; sign takes one
+    /// secret and has no --request, so each command has its own specs of the same flags.
+    /// The secret flags, worded for each command: `rotation` where several secrets may match
+    /// (verify, listen), `stdinNote` for what stdin can then no longer carry.
+    static func secretFlags(rotation: Bool, stdinNote: String?) -> [FlagSpec] {
+        let file = rotation
+            ? FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
+                       details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
+                       completion: .file, repeatable: true)
+            : FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file",
+                       details: "The file holds only the secret; one trailing newline is removed.",
+                       completion: .file)
+        return [file, FlagSpec("secret-stdin", "Read the signing secret from stdin" + (stdinNote.map { " (\($0))" } ?? ""))]
+    }
 
     static let verifyFlags: [FlagSpec] = [
         FlagSpec("signature", value: "VALUE", "The X-AppDNA-Signature value: sha256=<hex> or bare hex"),
@@ -18,7 +26,7 @@ enum WebhookCommand {
         FlagSpec("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
                  details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
                  completion: .file),
-    ] + secretFlags + [
+    ] + secretFlags(rotation: true, stdinNote: "the body must then be a file or --request") + [
         FlagSpec("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)"),
         FlagSpec("json", "Print one JSON document"),
     ]
@@ -160,7 +168,7 @@ enum WebhookCommand {
 
     // MARK: - sign
 
-    static let signFlags = secretFlags
+    static let signFlags = secretFlags(rotation: false, stdinNote: "the body must then be a file")
 
     @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
         let source = try WebhookInputs.bodySource(invocation)

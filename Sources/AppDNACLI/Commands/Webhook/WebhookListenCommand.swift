@@ -10,14 +10,14 @@ enum WebhookListenCommand {
         FlagSpec("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer"),
         FlagSpec("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)"),
         FlagSpec("forward-timeout", value: "SECONDS", "How long the forward target may take (AppDNA itself waits 15 s)", default: "15"),
-        FlagSpec("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for trigger --replay",
+        FlagSpec("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
                  details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
                  completion: .file),
         FlagSpec("max-body", value: "BYTES", "Larger bodies are answered 413 without being read", default: "1048576"),
         FlagSpec("header-timeout", value: "SECONDS", "The request line and headers must arrive within this time", default: "10"),
         FlagSpec("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long", default: "30"),
         FlagSpec("max-connections", value: "N", "Connections served at once; more wait their turn", default: "64"),
-    ] + WebhookCommand.secretFlags + [
+    ] + WebhookCommand.secretFlags(rotation: true, stdinNote: nil) + [
         FlagSpec("json", "Print one JSON object per delivery (NDJSON)"),
     ]
 
@@ -27,7 +27,7 @@ enum WebhookListenCommand {
     (APPDNA_WEBHOOK_SECRET, --secret-file, repeatable while rotating, or --secret-stdin). Point a \
     tunnel (ngrok http 8787) at it and the dashboard's endpoint at the tunnel.
     Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
-    valid or invalid with what --explain would diagnose, and what the sender was answered. With \
+    valid or invalid with the diagnosis of a mismatch (as webhook verify explains it), and what the sender was answered. With \
     --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
     headers (no retries), and the sender gets the handler's status and body (502 when it cannot \
     be reached, 504 after --forward-timeout). Without it, a valid delivery is answered 200. An \

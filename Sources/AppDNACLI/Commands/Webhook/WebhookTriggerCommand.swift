@@ -5,7 +5,7 @@ import AppDNANet
 /// type with --body) to a URL, as AppDNA would, or re-sends deliveries `listen --record` kept.
 enum WebhookTriggerCommand {
     static let typeOperand = OperandSpec("TYPE", "The event type, e.g. subscription.renewed (see --list); any type with --body",
-                                         optional: true, completion: .choices(WebhookEventCatalog.all.map(\.name)))
+                                         optional: true, completion: .choices(WebhookEventCatalog.all.map(\.name)), onlyChoices: false)
 
     static let flags: [FlagSpec] = [
         FlagSpec("to", value: "URL", "Where to send the delivery (your handler, or webhook listen)"),
@@ -14,10 +14,10 @@ enum WebhookTriggerCommand {
         FlagSpec("time", value: "TIME", "The demo body's created_at (default \(WebhookEventCatalog.demoTime))"),
         FlagSpec("list", "List the documented event types with a one-line description"),
         FlagSpec("print", "Print the signed request (headers, blank line, body) instead of sending it"),
-        FlagSpec("replay", value: "FILE", "Re-send the deliveries recorded by webhook listen --record FILE, byte for byte",
+        FlagSpec("replay", value: "FILE", "Re-send the deliveries that webhook listen recorded in FILE, byte for byte",
                  completion: .file),
         FlagSpec("resign", "With --replay: sign each body again with the current secret instead of keeping its signature"),
-    ] + WebhookCommand.secretFlags + LiveBundleConnection.flags.filter { $0.long == "timeout" }
+    ] + WebhookCommand.secretFlags(rotation: false, stdinNote: nil) + LiveBundleConnection.flags.filter { $0.long == "timeout" }
 
     static let discussion = """
     Sends TYPE's demo delivery to --to as AppDNA does: a POST with the JSON body {"id", "type", \
@@ -27,7 +27,7 @@ enum WebhookTriggerCommand {
     evt_demo_<type>, created_at \(WebhookEventCatalog.demoTime), user \(WebhookEventCatalog.demoUser)) so runs \
     are repeatable; --id and --time change them. --body FILE sends a file's bytes instead, for \
     any type. Prints the response status, the time it took and the start of its body.
-    --replay FILE re-sends every delivery webhook listen --record wrote, in order, with the \
+    --replay FILE re-sends every delivery that webhook listen recorded in FILE, in order, with the \
     recorded headers and byte-identical bodies (and their original signatures, unless --resign).
     No timestamp is signed, so a replayed delivery verifies like the original: handlers should \
     deduplicate by id.

@@ -1,0 +1,65 @@
+import AppDNACore
+
+/// User ids from stdin, one per line, read the one way every batch mode of `bucket` shares:
+/// blank and CR-only lines (spreadsheet exports end with them) are skipped with a note; lines
+/// that are not UTF-8, or longer than `maxLineLength` (no user id is: a stray file), are skipped
+/// and reported, and make the status 65. Memory stays flat whatever the input.
+struct UserIDLines {
+    /// The longest user id read (64 KiB): a longer line is skipped unread, so a gigabyte
+    /// without a newline costs no more memory than a short line.
+    static let maxLineLength = 64 * 1024
+
+    private(set) var invalid = SkippedLines()
+    private(set) var oversized = SkippedLines()
+    private(set) var blank = SkippedLines()
+
+    /// Calls `body` with each id's bytes and line number; `body` returns false to stop.
+    /// `keepGoing` says whether to go on after a skipped line (false once stdout is broken).
+    mutating func forEachID(_ invocation: Invocation, keepGoing: () -> Bool,
+                            _ body: (UnsafeRawBufferPointer, Int) -> Bool) throws {
+        try LineReader(fileDescriptor: invocation.io.stdinDescriptor, maxLineLength: Self.maxLineLength).forEachLine { line, number in
+            if line.isEmpty || (line[0] == 13 && line.allSatisfy { $0 == 13 }) {
+                blank.add(number)
+                return true
+            }
+            guard BucketBatch.isValidUTF8(line) else {
+                invalid.add(number)
+                return keepGoing()
+            }
+            return body(line, number)
+        } oversized: { number, _ in
+            oversized.add(number)
+            return true
+        }
+    }
+
+    /// The stderr lines for what was skipped, and the status: 65 when an id could not be read.
+    func report(_ invocation: Invocation) -> ExitStatus {
+        if blank.count > 0 {
+            invocation.note("appdna: standard input: \(blank.describe("blank line(s) were skipped"))")
+        }
+        let stderr = invocation.io.stderr
+        if invalid.count > 0 {
+            stderr.writeLine("appdna: standard input: \(invalid.describe("line(s) are not valid UTF-8 and were skipped"))")
+        }
+        if oversized.count > 0 {
+            stderr.writeLine("appdna: standard input: \(oversized.describe("line(s) are longer than \(Self.maxLineLength) bytes (no user id is) and were skipped"))")
+        }
+        return invalid.count + oversized.count > 0 ? .malformedInput : .success
+    }
+
+    /// Lines skipped for one reason: how many, and the first few numbers for the message.
+    struct SkippedLines {
+        private(set) var count = 0
+        private var first: [Int] = []
+
+        mutating func add(_ number: Int) {
+            count += 1
+            if first.count < 5 { first.append(number) }
+        }
+
+        func describe(_ what: String) -> String {
+            "\(count) \(what) (line \(first.map(String.init).joined(separator: ", "))\(count > 5 ? ", …" : ""))"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import AppDNACore
+import AppDNANet
+
+/// `[#########...........]  1200/5000 events` on a terminal stderr, at most ten times a second.
+/// Thread-safe: workers update it and print notes above it while the main thread clears it.
+final class ProgressBar: @unchecked Sendable {
+    let total: Int
+    let enabled: Bool
+    let sink: OutputSink
+    /// What is counted (`events`, `tries`).
+    let unit: String
+    private let lock = PthreadLock()
+    private var lastDraw: Int64 = 0
+    /// The bar as last drawn, "" when none is on screen.
+    private var shown = ""
+
+    init(total: Int, enabled: Bool, sink: OutputSink, unit: String = "events") {
+        self.total = total
+        self.enabled = enabled
+        self.sink = sink
+        self.unit = unit
+    }
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        lock.locked {
+            let now = Deadline.now()
+            guard done >= total || now - lastDraw > 100_000_000 else { return }
+            lastDraw = now
+            let width = 30
+            let filled = total > 0 ? min(width, done * width / total) : width
+            let percent = total > 0 ? done * 100 / total : 100
+            shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit) \(percent)%"
+            sink.write("\r" + shown)
+            sink.flush()
+        }
+    }
+
+    /// Prints `line` on a line of its own above the bar, which is drawn again below it.
+    func interject(_ line: String) {
+        lock.locked {
+            if shown.isEmpty {
+                sink.writeLine(line)
+            } else {
+                sink.write("\r\u{1B}[K" + line + "\n" + "\r" + shown)
+            }
+            sink.flush()
+        }
+    }
+
+    func clear() {
+        guard enabled else { return }
+        lock.locked {
+            guard !shown.isEmpty else { return }
+            sink.write("\r\u{1B}[K")
+            sink.flush()
+            shown = ""
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import XCTest
+@testable import AppDNACLI
+
+/// Help pages that describe their own command only, and say what a user needs.
+final class HelpGoldenTests: XCTestCase {
+    let table = CommandTable.appdna
+
+    /// `appdna --help`, `appdna bundle --help`, `appdna bundle validate --help`, …
+    static func helpPaths(_ table: CommandTable) -> [[String]] {
+        [[]] + table.groups.map { [$0.name] } + table.visibleCommands.map(\.path)
+    }
+
+    var helpPaths: [[String]] { Self.helpPaths(table) }
+
+    /// `appdna help X` prints the same page as `appdna X --help`.
+    func testHelpCommandMatchesHelpFlag() {
+        for path in helpPaths {
+            XCTAssertEqual(runCLI(["help"] + path).stdout, runCLI(path + ["--help"]).stdout, path.joined(separator: " "))
+        }
+    }
+
+    /// A command's help names only flags it accepts: text written for another command (such as
+    /// `--request` in `webhook sign`) would send the user to a flag that is refused.
+    func testACommandsHelpMentionsOnlyItsOwnFlags() {
+        var total = 0
+        for command in table.visibleCommands {
+            let own = Set(table.allFlags(for: command).map(\.long))
+            let help = HelpRenderer(table: table).render(path: command.path)
+            // Example lines may run other tools (curl -H …); the rest is appdna's text.
+            let prose = help.split(separator: "\n").filter { !$0.hasPrefix("  curl ") }.joined(separator: "\n")
+            var mentioned: Set<String> = []
+            var rest = Substring(prose)
+            while let range = rest.range(of: #"(?<![\w-])--[a-z][a-z0-9-]*"#, options: .regularExpression) {
+                mentioned.insert(String(rest[range].dropFirst(2)))
+                rest = rest[range.upperBound...]
+            }
+            XCTAssertEqual(mentioned.subtracting(own), [], "\(command.name) --help mentions flags it does not have")
+            total += mentioned.count
+        }
+        XCTAssertGreaterThan(total, 40, "the flag pattern finds the flags help text mentions")
+    }
+
+    func testNoRepeatedAnnotationsAndWebhookSignIsAboutSigning() {
+        for path in helpPaths {
+            let help = HelpRenderer(table: table).render(path: path)
+            XCTAssertFalse(help.contains("(repeatable) (repeatable)"), path.joined(separator: " "))
+        }
+        for flag in table.globalFlags + table.commands.flatMap(\.flags) {
+            XCTAssertFalse(flag.summary.contains("(repeatable)"), "--\(flag.long): the renderer adds (repeatable) itself")
+        }
+        let sign = HelpRenderer(table: table).render(path: ["webhook", "sign"])
+        XCTAssertFalse(sign.contains("rotation"))
+        XCTAssertFalse(sign.contains("(repeatable)"))
+        XCTAssertTrue(HelpRenderer(table: table).render(path: ["webhook", "verify"]).contains("rotating"))
+    }
+
+    /// Every command that reads APPDNA_SDK_KEY says so in its help and man page section.
+    func testEveryCommandThatUsesTheKeyDescribesIt() {
+        let keyCommands = table.commands.filter { command in command.flags.contains { $0.long == "key-file" } }
+        XCTAssertFalse(keyCommands.isEmpty)
+        let page = ManPageRenderer(table: table).render()
+        for command in keyCommands {
+            let help = HelpRenderer(table: table).render(path: command.path)
+            XCTAssertTrue(help.contains("Environment:\n  APPDNA_SDK_KEY"), command.name)
+            let section = page.components(separatedBy: ".Ss appdna \(command.name)\n")[1].components(separatedBy: ".Ss ")[0]
+            XCTAssertTrue(section.contains(".It Ev APPDNA_SDK_KEY"), command.name)
+        }
+    }
+
+    func testFindingCodesAreInValidateHelpAndTheManPage() {
+        let help = HelpRenderer(table: table).render(path: ["bundle", "validate"])
+        let page = ManPageRenderer(table: table).render()
+        for code in ["E001", "E016", "W001", "W008"] {
+            XCTAssertEqual(help.components(separatedBy: "\n  \(code)  ").count, 2, code)
+            XCTAssertTrue(page.contains(".It \(code)\n"), code)
+        }
+    }
+}
+
+/// Every `--help` page (the tool, each group, each command) is kept as a golden file under
+/// Golden/help/, so a change to what a user reads shows up in review as a diff of that page.
+/// Part of GeneratedFilesTests, so the one command re-records them with the man page and the
+/// completions: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests
+extension GeneratedFilesTests {
+    func testEveryHelpPageMatchesItsGoldenFile() throws {
+        let goldenDirectory = repositoryRoot.appendingPathComponent("Tests/AppDNACLITests/Golden/help")
+        let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
+        var expectedFiles: Set<String> = []
+        for path in HelpGoldenTests.helpPaths(.appdna) {
+            // Through the real runner, as a user gets it.
+            let run = runCLI(path + ["--help"])
+            XCTAssertEqual(run.status, 0)
+            XCTAssertEqual(run.stderr, "")
+            let name = (["appdna"] + path).joined(separator: "-") + ".txt"
+            expectedFiles.insert(name)
+            let url = goldenDirectory.appendingPathComponent(name)
+            if update {
+                try FileManager.default.createDirectory(at: goldenDirectory, withIntermediateDirectories: true)
+                try run.stdout.write(to: url, atomically: false, encoding: .utf8)
+            }
+            let golden = try String(contentsOf: url, encoding: .utf8)
+            XCTAssertEqual(run.stdout, golden, "\(name) is out of date: run APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests")
+        }
+        // No golden file for a command that is gone.
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: goldenDirectory.path))
+        if update {
+            for stale in present.subtracting(expectedFiles) {
+                try FileManager.default.removeItem(at: goldenDirectory.appendingPathComponent(stale))
+            }
+        } else {
+            XCTAssertEqual(present, expectedFiles)
+        }
+    }
+
+}

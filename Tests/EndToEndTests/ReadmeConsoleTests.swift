@@ -1,0 +1,204 @@
+import Foundation
+import LoopbackHTTPServer
+import XCTest
+
+/// README.md cannot lie: every ```console block in it is run, and its output must be what the
+/// block shows, byte for byte. The rules (also in README.md, "Writing a console block"):
+///
+/// - A line starting with `$ ` is a command; the lines after it, up to the next `$ ` line or the
+///   end of the block, are its output: stdout and stderr as they arrive in one stream (2>&1).
+/// - The commands of one block run in order in one bash process (so `$ export NAME=value` holds
+///   for the rest of the block, and only for it), with the built `appdna` first on PATH, in a
+///   scratch copy of the repository's `examples/` directory (`examples/...` paths work as from
+///   the repository root, and files a command writes do not land in the repository). Blocks run
+///   in README order and share that scratch directory (a replay's journal is there for the next
+///   block's resume).
+/// - `http://127.0.0.1:18791` stands for the fake API of the tests (Tests/LoopbackHTTPServer's
+///   IngestServer, which accepts the key the block exports as APPDNA_SDK_KEY); the test replaces
+///   it with the fake's real address in the commands and in the expected output. An HTML comment
+///   `<!-- fake API: STATUS from request N -->` right before the block makes the fake answer
+///   STATUS to request N (0-based) and every later one instead of 200.
+/// - Output that does not end with a newline is compared as if it did (a block cannot show it).
+/// - Durations are masked on both sides, nothing else: a number followed by ` s` or ` ms`
+///   becomes `<duration>`, and a rate `N events/s` becomes `<rate>`.
+final class ReadmeConsoleTests: XCTestCase {
+    static let fakeAPIPlaceholder = "http://127.0.0.1:18791"
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    struct Command {
+        let line: String
+        var expected: String
+        /// README line indexes (0-based) of the expected output: first, and one past the last.
+        var outputLines: Range<Int>
+        var indent: Int
+    }
+
+    struct Block {
+        let startLine: Int
+        var commands: [Command]
+        /// From `<!-- fake API: STATUS from request N -->`.
+        var failure: (status: Int, fromRequest: Int)?
+        /// How far the fence is indented (a block inside a list item); its lines lose as much.
+        var indent = 0
+    }
+
+    static func blocks(in readme: String) -> [Block] {
+        var blocks: [Block] = []
+        var current: Block?
+        var previous = ""
+        for (number, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // Blocks may be indented (inside a list item): strip the fence's indentation.
+            let trimmed = line.drop { $0 == " " }
+            let indent = line.count - trimmed.count
+            if current == nil {
+                if trimmed == "```console" {
+                    current = Block(startLine: number + 1, commands: [], failure: failureDirective(previous), indent: indent)
+                }
+                previous = String(line)
+                continue
+            }
+            if trimmed == "```" {
+                blocks.append(current!)
+                current = nil
+                continue
+            }
+            let text = String(line.dropFirst(min(indent, current!.indent)))
+            if text.hasPrefix("$ ") {
+                current!.commands.append(Command(line: String(text.dropFirst(2)), expected: "",
+                                                 outputLines: (number + 1)..<(number + 1), indent: current!.indent))
+            } else if !current!.commands.isEmpty {
+                current!.commands[current!.commands.count - 1].expected += text + "\n"
+                current!.commands[current!.commands.count - 1].outputLines = current!.commands[current!.commands.count - 1].outputLines.lowerBound..<(number + 1)
+            }
+        }
+        return blocks
+    }
+
+    static func failureDirective(_ line: String) -> (Int, Int)? {
+        guard let match = line.firstMatch(of: /<!-- fake API: (\d+) from request (\d+) -->/) else { return nil }
+        return (Int(match.1)!, Int(match.2)!)
+    }
+
+    /// What the masking rule does to a text.
+    static func masked(_ text: String) -> String {
+        text.replacing(/\d+ events\/s/, with: "<rate>").replacing(/\d+(\.\d+)? m?s\b/, with: "<duration>")
+    }
+
+    func testEveryConsoleBlockPrintsWhatItShows() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = Self.blocks(in: readme)
+        XCTAssertGreaterThan(blocks.count, 10)
+
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
+                                         to: scratch.appendingPathComponent("examples"))
+
+        // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into README.md (as for
+        // the other generated files); review the diff before committing it.
+        let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
+        var replacements: [(Range<Int>, [String])] = []
+        for block in blocks {
+            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
+            let outputs = try check(block, in: scratch, report: !update)
+            for (command, output) in zip(block.commands, outputs) {
+                let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                    .map { $0.isEmpty ? "" : String(repeating: " ", count: command.indent) + $0 }
+                replacements.append((command.outputLines, lines))
+            }
+        }
+        if update {
+            var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for (range, output) in replacements.reversed() { lines.replaceSubrange(range, with: output) }
+            try lines.joined(separator: "\n").write(to: Self.repository.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
+        }
+    }
+
+    /// Runs the block and compares (when `report`); returns each command's output as the README
+    /// would show it (the fake's address put back as the placeholder).
+    func check(_ block: Block, in directory: URL, report: Bool) throws -> [String] {
+        let script = block.commands.map(\.line).joined(separator: "\n")
+        var server: IngestServer?
+        if script.contains(Self.fakeAPIPlaceholder) {
+            let key = script.firstMatch(of: /APPDNA_SDK_KEY=([A-Za-z0-9_]+)/).map { String($0.1) } ?? "adn_live_missing"
+            let failure = block.failure
+            server = try IngestServer(key: key) { index, _ in
+                if let failure, index >= failure.fromRequest {
+                    return LoopbackHTTPServer.Reply(status: failure.status, json: "{\"error\":\"unavailable\"}")
+                }
+                return LoopbackHTTPServer.Reply(status: 200, json: "{\"accepted\":true}")
+            }
+        }
+        defer { server?.stop() }
+        let address = server?.baseURL ?? Self.fakeAPIPlaceholder
+
+        // One bash for the block; a separator byte after each command splits the output.
+        let separator = "\u{1}"
+        let body = ["exec 2>&1"] + block.commands.map {
+            $0.line.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address) + "\nprintf '\\001'"
+        }
+        let binDirectory = Binary.url.deletingLastPathComponent().path
+        let result = try runBash(body.joined(separator: "\n"), directory: directory,
+                                 environment: ["PATH": "\(binDirectory):/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"])
+        // Output without a final newline (`cat` of a file without one) gets one: a block cannot
+        // show the difference.
+        let outputs = result.components(separatedBy: separator).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
+        XCTAssertEqual(outputs.count, block.commands.count + 1, "README.md:\(block.startLine): \(result)")
+        if report {
+            for (command, output) in zip(block.commands, outputs) {
+                let expected = command.expected.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address)
+                XCTAssertEqual(Self.masked(output), Self.masked(expected),
+                               "README.md:\(block.startLine): `\(command.line)` printed:\n\(output)")
+            }
+        }
+        return outputs.dropLast().map { $0.replacingOccurrences(of: address, with: Self.fakeAPIPlaceholder) }
+    }
+
+    func runBash(_ script: String, directory: URL, environment: [String: String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["--noprofile", "--norc", "-c", script]
+        process.environment = environment
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The parser and the masking rule themselves.
+    func testBlockParsingAndMasking() {
+        let readme = """
+        text
+        <!-- fake API: 503 from request 3 -->
+        ```console
+        $ export A=1
+        $ appdna x
+        line 1
+
+        line 3
+        ```
+          ```console
+          $ appdna y
+          out
+          ```
+        """
+        let blocks = Self.blocks(in: readme)
+        XCTAssertEqual(blocks.count, 2)
+        XCTAssertEqual(blocks[0].commands.map(\.line), ["export A=1", "appdna x"])
+        XCTAssertEqual(blocks[0].commands.map(\.expected), ["", "line 1\n\nline 3\n"])
+        XCTAssertEqual(blocks[0].failure?.status, 503)
+        XCTAssertEqual(blocks[0].failure?.fromRequest, 3)
+        XCTAssertNil(blocks[1].failure)
+        XCTAssertEqual(blocks[1].commands.map(\.expected), ["out\n"])
+        XCTAssertEqual(Self.masked("Delivered 60 of 129 events in 7 requests (7.9 s, 8 events/s), 12 ms"),
+                       "Delivered 60 of 129 events in 7 requests (<duration>, <rate>), <duration>")
+        XCTAssertEqual(Self.masked("60 of 129 events, 5 batches"), "60 of 129 events, 5 batches")
+    }
+}
