@@ -108,7 +108,7 @@ public struct ArgumentParser {
             if inlineValue != nil {
                 throw Failure(.usage, "--\(flag.long) is a switch and takes no value")
             }
-            parsed.record(flag, value: nil)
+            try parsed.record(flag, value: nil)
         }
     }
 
@@ -128,7 +128,7 @@ public struct ArgumentParser {
                                 arguments: arguments, index: &index, into: &parsed)
                 return
             }
-            parsed.record(flag, value: nil)
+            try parsed.record(flag, value: nil)
         }
     }
 
@@ -146,7 +146,7 @@ public struct ArgumentParser {
             throw Failure(.usage, "\(spelled) needs a value (\(flag.valueName!))")
         }
         try checkChoice(flag, value)
-        parsed.record(flag, value: value)
+        try parsed.record(flag, value: value)
     }
 
     private func checkChoice(_ flag: FlagSpec, _ value: String) throws(Failure) {

@@ -5,17 +5,29 @@ import AppDNACore
 public struct ParsedArguments: Sendable {
     public private(set) var values: [String: [String]] = [:]
     public private(set) var operands: [String] = []
+    /// The same values after each flag's validation step (`FlagSpec.convert`), read through
+    /// a typed `Flag` descriptor: `arguments[APIFlags.retries]` is an `Int`.
+    private var typed: [String: [any Sendable]] = [:]
 
     public init() {}
 
-    mutating func record(_ flag: FlagSpec, value: String?) {
+    /// Validates `value` with the flag's own step and stores both the text and the typed value.
+    mutating func record(_ flag: FlagSpec, value: String?) throws(Failure) {
         let text = value ?? ""
+        let converted: any Sendable = flag.takesValue ? try flag.convert(text) : true
         if flag.repeatable {
             values[flag.long, default: []].append(text)
+            typed[flag.long, default: []].append(converted)
         } else {
             // Last flag wins, as in most Unix tools: a wrapper script can append overrides.
             values[flag.long] = [text]
+            typed[flag.long] = [converted]
         }
+    }
+
+    /// The typed value of `flag`: its default (or nil, false, []) when not given.
+    public subscript<Value>(flag: Flag<Value>) -> Value {
+        flag.read(typed[flag.spec.long] ?? [])
     }
 
     mutating func appendOperand(_ operand: String) {

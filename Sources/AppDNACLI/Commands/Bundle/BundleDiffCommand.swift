@@ -13,7 +13,7 @@ enum BundleDiffCommand {
         FlagSpec("fail-on-switch", value: "PERCENT", "CI gate: exit 1 only when a running experiment moves more than PERCENT of its users to another variant, else 0"),
         FlagSpec("stat", "Print only a summary: changes per section"),
         FlagSpec("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", repeatable: true),
-    ] + LiveBundleConnection.flags
+    ] + APIFlags.wholeCommand
 
     /// The operand that stands for the live bundle.
     static let remote = "@remote"

@@ -10,7 +10,7 @@ enum BundleFetchCommand {
 
     static let flags: [FlagSpec] = [
         FlagSpec("output", short: "o", value: "PATH", "Where to write the bundle ('-' for stdout)", completion: .file, default: defaultOutput),
-    ] + LiveBundleConnection.flags + [
+    ] + APIFlags.wholeCommand + [
         FlagSpec("force", "Download even when the server's bundle_version equals the file's"),
         FlagSpec("raw", "Write the response bytes exactly as received instead of the SDK file shape"),
         FlagSpec("no-validate", "Write the bundle even when it fails the checks"),

@@ -18,11 +18,7 @@ enum QueueReplayCommand {
                  completion: .directory),
         FlagSpec("dead-letter", value: "PATH", "NDJSON file for events the server refused for good (default: dead-letter.ndjson in the state directory)",
                  completion: .file),
-        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
-                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
-                 completion: .file),
-        FlagSpec("timeout", value: "SECONDS", "Bound on each batch, retries included", default: "600"),
-        FlagSpec("retries", value: "N", "Retries of a batch for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
+        APIFlags.keyFile.spec, APIFlags.batchTimeout.spec, APIFlags.batchRetries.spec,
         FlagSpec("json", "Print one JSON document (the plan, and what was sent)"),
     ]
 
@@ -94,8 +90,8 @@ enum QueueReplayCommand {
         }
         options.replay.includeStale = arguments.has("include-stale")
         options.replay.now = try QueueInspectCommand.time(arguments, "now") ?? QueueInspectCommand.currentMilliseconds()
-        options.replay.timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 600
-        options.retries = try arguments.integer("retries", in: 0...100) ?? 3
+        options.replay.timeout = arguments[APIFlags.batchTimeout]
+        options.retries = arguments[APIFlags.batchRetries]
         options.json = arguments.has("json")
         options.dryRun = arguments.has("dry-run")
 

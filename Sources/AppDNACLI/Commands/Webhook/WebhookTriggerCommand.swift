@@ -17,7 +17,7 @@ enum WebhookTriggerCommand {
         FlagSpec("replay", value: "FILE", "Re-send the deliveries that webhook listen recorded in FILE, byte for byte",
                  completion: .file),
         FlagSpec("resign", "With --replay: sign each body again with the current secret instead of keeping its signature"),
-    ] + WebhookCommand.secretFlags(rotation: false, stdinNote: nil) + LiveBundleConnection.flags.filter { $0.long == "timeout" }
+    ] + WebhookCommand.secretFlags(rotation: false, stdinNote: nil) + [APIFlags.timeout.spec]
 
     static let discussion = """
     Sends TYPE's demo delivery to --to as AppDNA does: a POST with the JSON body {"id", "type", \
@@ -55,7 +55,7 @@ enum WebhookTriggerCommand {
             }
             return .success
         }
-        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
+        let timeout = arguments[APIFlags.timeout]
         if let replay = arguments.value("replay") {
             if let type = arguments.operand(0) {
                 throw Failure(.usage, "--replay sends the recorded deliveries; TYPE ('\(type)') cannot be given with it")
