@@ -46,8 +46,8 @@ public struct ArgumentParser {
                     try parseShortCluster(token, flags: flags, command: command,
                                           arguments: arguments, index: &index, into: &parsed)
                 }
-                if parsed.has("help") { wantsHelp = true }
-                if parsed.has("version") { wantsVersion = true }
+                if parsed[GlobalFlags.help] { wantsHelp = true }
+                if parsed[GlobalFlags.version] { wantsVersion = true }
                 continue
             }
 

@@ -32,6 +32,9 @@ public struct FlagSpec: Sendable {
     public let hidden: Bool
     /// The accepted numbers, as help shows them (`0-100`); nil when any word is accepted.
     public let range: String?
+    /// The smallest and largest accepted numbers of a numeric flag, for the invariant tests
+    /// (set even when the summary states the range itself, as `bucket --count` does).
+    public let bounds: ClosedRange<Double>?
     /// The validation step: turns the text typed into the flag's typed value, or throws the
     /// usage error (64). The parser runs it on every value, so a bad value stops the command
     /// before it starts, whichever command reads it. Built by `Flag` (Framework/Flag.swift).
@@ -42,7 +45,7 @@ public struct FlagSpec: Sendable {
     public init(_ long: String, short: Character? = nil, value valueName: String? = nil, _ summary: String,
                 details: String? = nil, completion: ValueCompletion = .none, repeatable: Bool = false,
                 default defaultValue: String? = nil, hidden: Bool = false, range: String? = nil,
-                sampleValue: String? = nil,
+                bounds: ClosedRange<Double>? = nil, sampleValue: String? = nil,
                 convert: @escaping @Sendable (String) throws(Failure) -> any Sendable = { $0 }) {
         self.long = long
         self.short = short
@@ -54,6 +57,7 @@ public struct FlagSpec: Sendable {
         self.defaultValue = defaultValue
         self.hidden = hidden
         self.range = range
+        self.bounds = bounds
         self.convert = convert
         self.sampleValue = sampleValue ?? defaultValue ?? {
             if case .choices(let words) = completion { return words[0] }

@@ -23,10 +23,26 @@ public struct Flag<Value: Sendable>: Sendable {
 public struct FlagValue<Value: Sendable>: Sendable {
     /// `0-100` for help; nil when not a number range.
     let range: String?
+    /// The accepted numbers, for the invariant tests.
+    var bounds: ClosedRange<Double>? = nil
     let choices: [String]?
     /// A value `parse` accepts (the lower bound of a range, the first choice).
     let sample: String?
     let parse: @Sendable (_ long: String, _ text: String) throws(Failure) -> Value
+
+    init(range: String?, bounds: ClosedRange<Double>? = nil, choices: [String]?, sample: String?,
+         parse: @escaping @Sendable (_ long: String, _ text: String) throws(Failure) -> Value) {
+        self.range = range
+        self.bounds = bounds
+        self.choices = choices
+        self.sample = sample
+        self.parse = parse
+    }
+
+    /// The same values, for a flag whose summary states its ranges itself (they differ by mode).
+    var rangeInSummary: FlagValue {
+        FlagValue(range: nil, bounds: bounds, choices: choices, sample: sample, parse: parse)
+    }
 
     /// Any text.
     public static var text: FlagValue<String> {
@@ -35,7 +51,9 @@ public struct FlagValue<Value: Sendable>: Sendable {
 
     /// A whole number within `range`.
     public static func integer(_ range: ClosedRange<Int>) -> FlagValue<Int> {
-        FlagValue<Int>(range: "\(range.lowerBound)-\(range.upperBound)", choices: nil, sample: "\(range.lowerBound)") { long, text throws(Failure) in
+        // An open upper end reads as "0 or more" rather than 0-9223372036854775807.
+        let shown = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
+        return FlagValue<Int>(range: shown, bounds: Double(range.lowerBound)...Double(range.upperBound), choices: nil, sample: "\(range.lowerBound)") { long, text throws(Failure) in
             guard let number = Int(text), range.contains(number) else {
                 throw Failure(.usage, "--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
             }
@@ -45,7 +63,7 @@ public struct FlagValue<Value: Sendable>: Sendable {
 
     /// A finite decimal number within `range`.
     public static func decimal(_ range: ClosedRange<Double>) -> FlagValue<Double> {
-        FlagValue<Double>(range: "\(shortText(range.lowerBound))-\(shortText(range.upperBound))", choices: nil,
+        FlagValue<Double>(range: "\(shortText(range.lowerBound))-\(shortText(range.upperBound))", bounds: range, choices: nil,
                           sample: shortText(range.lowerBound)) { long, text throws(Failure) in
             guard let number = Double(text), number.isFinite, range.contains(number) else {
                 throw Failure(.usage, "--\(long) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
@@ -69,7 +87,7 @@ public struct FlagValue<Value: Sendable>: Sendable {
     }
 
     /// `86400` rather than `86400.0` in help.
-    private static func shortText(_ number: Double) -> String {
+    static func shortText(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }
@@ -118,7 +136,7 @@ extension Flag {
                                      _ kind: FlagValue<Parsed>, default defaultText: String?, repeatable: Bool) -> FlagSpec {
         FlagSpec(long, short: short, value: valueName, summary, details: details,
                  completion: kind.choices.map { .choices($0) } ?? completion, repeatable: repeatable,
-                 default: defaultText, hidden: hidden, range: kind.range, sampleValue: defaultText ?? kind.sample,
+                 default: defaultText, hidden: hidden, range: kind.range, bounds: kind.bounds, sampleValue: defaultText ?? kind.sample,
                  convert: { text throws(Failure) in try kind.parse(long, text) })
     }
 }

@@ -34,6 +34,9 @@ public struct ParsedArguments: Sendable {
         operands.append(operand)
     }
 
+    /// Whether the flag was on the command line (a flag with a default reads the same either way).
+    public func given(_ flag: FlagSpec) -> Bool { values[flag.long] != nil }
+
     /// A switch was given.
     public func has(_ long: String) -> Bool { values[long] != nil }
 
