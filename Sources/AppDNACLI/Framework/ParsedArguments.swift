@@ -1,9 +1,9 @@
 import AppDNACore
 
 /// What the user typed for one command, validated against the table: flag values by long name
-/// (in the order given) and operands. Typed accessors turn bad values into usage errors.
+/// (in the order given), each already through its validation step, and operands.
 public struct ParsedArguments: Sendable {
-    public private(set) var values: [String: [String]] = [:]
+    private(set) var values: [String: [String]] = [:]
     public private(set) var operands: [String] = []
     /// The same values after each flag's validation step (`FlagSpec.convert`), read through
     /// a typed `Flag` descriptor: `arguments[APIFlags.retries]` is an `Int`.
@@ -37,34 +37,19 @@ public struct ParsedArguments: Sendable {
     /// Whether the flag was on the command line (a flag with a default reads the same either way).
     public func given(_ flag: FlagSpec) -> Bool { values[flag.long] != nil }
 
-    /// A switch was given.
-    public func has(_ long: String) -> Bool { values[long] != nil }
+    // The text as typed, by name: for the parser and its tests. Commands read typed values
+    // through their `Flag` descriptors instead, so a misspelt name cannot compile.
 
-    /// The value of a flag that takes one (the last one given).
-    public func value(_ long: String) -> String? { values[long]?.last }
+    /// A flag was given.
+    func has(_ long: String) -> Bool { values[long] != nil }
 
-    /// Every value of a repeatable flag.
-    public func all(_ long: String) -> [String] { values[long] ?? [] }
+    /// The text of a flag that takes a value (the last one given).
+    func value(_ long: String) -> String? { values[long]?.last }
+
+    /// Every text of a repeatable flag.
+    func all(_ long: String) -> [String] { values[long] ?? [] }
 
     public func operand(_ index: Int) -> String? {
         index < operands.count ? operands[index] : nil
-    }
-
-    /// An integer flag value within `range`.
-    public func integer(_ long: String, in range: ClosedRange<Int>) throws(Failure) -> Int? {
-        guard let text = value(long) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw Failure(.usage, "--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
-    }
-
-    /// A decimal flag value within `range`.
-    public func decimal(_ long: String, in range: ClosedRange<Double>) throws(Failure) -> Double? {
-        guard let text = value(long) else { return nil }
-        guard let number = Double(text), number.isFinite, range.contains(number) else {
-            throw Failure(.usage, "--\(long) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
-        }
-        return number
     }
 }
