@@ -145,14 +145,8 @@ public struct ArgumentParser {
         } else {
             throw Failure(.usage, "\(spelled) needs a value (\(flag.valueName!))")
         }
-        try checkChoice(flag, value)
+        // The flag's own step validates it (choices, ranges, formats) as it is stored.
         try parsed.record(flag, value: value)
-    }
-
-    private func checkChoice(_ flag: FlagSpec, _ value: String) throws(Failure) {
-        guard let choices = flag.choices, !choices.contains(value) else { return }
-        throw Failure(.usage, "--\(flag.long) takes one of \(choices.joined(separator: ", ")), not '\(value)'"
-                      + Suggestions.phrase(for: value, among: choices))
     }
 
     private func checkOperands(_ operands: [String], expected: [OperandSpec], for command: CommandSpec) throws(Failure) {

@@ -24,7 +24,7 @@ public struct FlagValue<Value: Sendable>: Sendable {
     /// `0-100` for help; nil when not a number range.
     let range: String?
     /// The accepted numbers, for the invariant tests.
-    var bounds: ClosedRange<Double>? = nil
+    let bounds: ClosedRange<Double>?
     let choices: [String]?
     /// A value `parse` accepts (the lower bound of a range, the first choice).
     let sample: String?
