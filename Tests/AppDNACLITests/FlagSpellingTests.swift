@@ -9,15 +9,16 @@ final class FlagSpellingTests: XCTestCase {
     let table = CommandTable.appdna
     lazy var parser = ArgumentParser(table: table)
 
-    /// A value the parser accepts for `flag`: its first choice, or a plain word.
+    /// A value the flag's validation step accepts: its default, a range's lower bound, its
+    /// first choice, or a plain word (the table gives it: `FlagSpec.sampleValue`).
     func sampleValue(_ flag: FlagSpec) -> String {
-        flag.choices?.first ?? "v1"
+        flag.sampleValue
     }
 
     /// Operands that satisfy `command` when `flag` is given (a flag like --self-test needs none).
     func operands(_ command: CommandSpec, with flag: FlagSpec) -> [String] {
         var given = ParsedArguments()
-        given.record(flag, value: flag.takesValue ? sampleValue(flag) : nil)
+        try? given.record(flag, value: flag.takesValue ? sampleValue(flag) : nil)
         return command.operandsGiven(given).filter { !$0.optional }.map { operand in
             if case .choices(let words) = operand.completion { return words[0] }
             return "operand"

@@ -63,15 +63,22 @@ final class BucketingTests: XCTestCase {
         XCTAssertNoThrow(try VariantWeights.parse("a=0.1,b=0.2,c=0.7"), "0.1 + 0.2 + 0.7 is within the tolerance")
     }
 
+    /// Experiment ids of 1 to 4 bytes: the fixed prefix (`exp.exp.`, mixed once) ends 0 to 3
+    /// bytes past a 4-byte block, which each user's hash must pick up.
     func testBatchBucketerMatchesOneAtATime() {
         for scheme in BucketingScheme.allCases {
-            var batch = BatchBucketer(scheme: scheme, experiment: "exp", salt: " ", allocation: VariantAllocation(weights: [("a", 0.3), ("b", 0.7)]))
-            for user in ["", "u", "user-1", "日本語ユーザー", String(repeating: "x", count: 300)] {
-                let single = scheme.assign(user: user, experiment: "exp", salt: " ")
-                var copy = user
-                let result = copy.withUTF8 { batch.assign(UnsafeRawBufferPointer($0)) }
-                XCTAssertEqual(result.hash, single.hash, "\(scheme) \(user)")
-                XCTAssertEqual(result.bucket, single.bucket)
+            for experiment in ["e", "ex", "exp", "expe"] {
+                var batch = BatchBucketer(scheme: scheme, experiment: experiment, salt: " ", allocation: VariantAllocation(weights: [("a", 0.3), ("b", 0.7)]))
+                var allocation = BatchBucketer.trafficAllocation(experiment: experiment, salt: "s")
+                for user in ["", "u", "user-1", "日本語ユーザー", String(repeating: "x", count: 300)] {
+                    let single = scheme.assign(user: user, experiment: experiment, salt: " ")
+                    var copy = user
+                    let result = copy.withUTF8 { batch.assign(UnsafeRawBufferPointer($0)) }
+                    XCTAssertEqual(result.hash, single.hash, "\(scheme) \(experiment) \(user)")
+                    XCTAssertEqual(result.bucket, single.bucket)
+                    XCTAssertEqual(copy.withUTF8 { allocation.assign(UnsafeRawBufferPointer($0)) }.bucket,
+                                   BucketingScheme.allocationBucket(user: user, experiment: experiment, salt: "s"), "\(experiment) \(user)")
+                }
             }
         }
     }

@@ -200,6 +200,46 @@ final class ExposureAuditTests: XCTestCase {
         XCTAssertEqual(audit.mismatchCount, planted.count)
     }
 
+    /// The tape path reads only unescaped strings; an event whose user id, experiment, variant,
+    /// country or app version is escaped goes through the document path, and the verdicts are
+    /// those of the same event written plainly. Half the sample disagrees (its variant is
+    /// flipped), so an escaped user id hashed as raw bytes could not pass for an agreement.
+    func testEscapedStringsGiveTheSameVerdictsAsPlainOnes() throws {
+        let (events, planted) = Self.generate()
+        var sample = events.prefix(600).filter { planted[$0.id] == nil && $0.user != nil } + events.filter { planted[$0.id] != nil }
+        for index in sample.indices where index % 2 == 0 && sample[index].exposures[0].0 == "onboarding" {
+            sample[index].exposures[0].1 = sample[index].exposures[0].1 == "control" ? "streamlined" : "control"
+        }
+        let plain = sample.map(\.json)
+        // `"user_id":"user-1"` → `"user_id":"\u0075ser-1"`, one field per event in turn, all
+        // of them on every fifth event; on the planted events the country and app version only
+        // (read as unknown, they would let the planted not-eligible exposures pass).
+        let fields = ["user_id", "exp", "variant", "country", "app_version"]
+        let escaped = plain.enumerated().map { index, line -> String in
+            var line = line
+            for (k, field) in fields.enumerated()
+            where planted[sample[index].id] != nil ? k >= 3 : (index % 5 == 4 || index % 5 == k) {
+                guard let range = line.range(of: "\"\(field)\":\"") else { continue }
+                let first = line[range.upperBound]
+                guard first.isASCII, first != "\\" else { continue }
+                let code = String(first.asciiValue!, radix: 16)
+                line.replaceSubrange(range.upperBound...range.upperBound, with: "\\u00" + (code.count == 1 ? "0" : "") + code)
+            }
+            return line
+        }
+        XCTAssertTrue(escaped.allSatisfy { $0.contains("\\u00") })
+        let expected = try audit(plain.joined(separator: "\n") + "\n", named: "pending_events.json")
+        let audit = try audit(escaped.joined(separator: "\n") + "\n", named: "pending_events.json")
+        XCTAssertGreaterThan(expected.mismatchCount, sample.count / 3, "the flipped exposures disagree")
+        XCTAssertEqual(audit.checked, expected.checked)
+        XCTAssertEqual(audit.agreeing, expected.agreeing)
+        XCTAssertEqual(audit.mismatchCount, expected.mismatchCount)
+        func rows(_ audit: ExposureAudit) -> [String] {
+            audit.mismatches.map { [$0.eventID ?? "-", $0.experiment, $0.recorded ?? "-", $0.expected ?? "-", $0.cause.rawValue, $0.detail].joined(separator: "|") }
+        }
+        XCTAssertEqual(rows(audit), rows(expected))
+    }
+
     func testCancelledEventsAndEventsWithoutUsersAreNotAudited() throws {
         let event = Event(id: QueueFixtures.id(1), user: "mystery", anon: QueueFixtures.anon, exposures: [("onboarding", "no-such-variant")])
         let audit = try audit(event.json + "\n" + QueueFixtures.tombstone([1]) + "\n", named: "pending_events.json")

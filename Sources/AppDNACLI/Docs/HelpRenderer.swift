@@ -93,10 +93,16 @@ public struct HelpRenderer {
         return short + "--" + flag.long + value
     }
 
+    /// ` (0-100, default: 3)`, ` (1-64)`, ` (default: auto)` or nothing; the man page says the same.
+    static func rangeAndDefault(_ flag: FlagSpec) -> String {
+        let parts = [flag.range, flag.defaultValue.map { "default: \($0)" }].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: ", ") + ")"
+    }
+
     func flagText(_ flag: FlagSpec) -> String {
         var text = flag.summary
         if let choices = flag.choices { text += " [\(choices.joined(separator: "|"))]" }
-        if let value = flag.defaultValue { text += " (default: \(value))" }
+        text += Self.rangeAndDefault(flag)
         if flag.repeatable { text += " (repeatable)" }
         return text
     }

@@ -110,7 +110,7 @@ public struct ManPageRenderer {
         if let value = flag.valueName { head += " Ar \(value)" }
         var body = flag.summary
         if let choices = flag.choices { body += "; one of " + choices.joined(separator: ", ") }
-        if let value = flag.defaultValue { body += " (default: \(value))" }
+        body += HelpRenderer.rangeAndDefault(flag)
         if flag.repeatable { body += "; may be repeated" }
         var lines = [head, text(body) + "."]
         if let details = flag.details { lines += [".Pp", text(details)] }
@@ -124,7 +124,7 @@ public struct ManPageRenderer {
         for sentence in sentences(value) {
             var line = ""
             for word in sentence.split(separator: " ") {
-                if !line.isEmpty && line.utf8.count + 1 + word.utf8.count > 78 {
+                if !line.isEmpty && roffWidth(line) + 1 + roffWidth(word) > 78 {
                     lines.append(line)
                     line = ""
                 }
@@ -133,6 +133,11 @@ public struct ManPageRenderer {
             lines.append(line)
         }
         return lines.map(escapeLine).joined(separator: "\n")
+    }
+
+    /// The width mandoc's lint measures: a non-ASCII character counts as its escape `\[u2026]`.
+    private func roffWidth<Text: StringProtocol>(_ text: Text) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 8) }
     }
 
     /// Splits after ". " so every sentence starts a line (roff spaces sentences itself).

@@ -46,8 +46,8 @@ public struct ArgumentParser {
                     try parseShortCluster(token, flags: flags, command: command,
                                           arguments: arguments, index: &index, into: &parsed)
                 }
-                if parsed.has("help") { wantsHelp = true }
-                if parsed.has("version") { wantsVersion = true }
+                if parsed[GlobalFlags.help] { wantsHelp = true }
+                if parsed[GlobalFlags.version] { wantsVersion = true }
                 continue
             }
 
@@ -108,7 +108,7 @@ public struct ArgumentParser {
             if inlineValue != nil {
                 throw Failure(.usage, "--\(flag.long) is a switch and takes no value")
             }
-            parsed.record(flag, value: nil)
+            try parsed.record(flag, value: nil)
         }
     }
 
@@ -128,7 +128,7 @@ public struct ArgumentParser {
                                 arguments: arguments, index: &index, into: &parsed)
                 return
             }
-            parsed.record(flag, value: nil)
+            try parsed.record(flag, value: nil)
         }
     }
 
@@ -145,14 +145,8 @@ public struct ArgumentParser {
         } else {
             throw Failure(.usage, "\(spelled) needs a value (\(flag.valueName!))")
         }
-        try checkChoice(flag, value)
-        parsed.record(flag, value: value)
-    }
-
-    private func checkChoice(_ flag: FlagSpec, _ value: String) throws(Failure) {
-        guard let choices = flag.choices, !choices.contains(value) else { return }
-        throw Failure(.usage, "--\(flag.long) takes one of \(choices.joined(separator: ", ")), not '\(value)'"
-                      + Suggestions.phrase(for: value, among: choices))
+        // The flag's own step validates it (choices, ranges, formats) as it is stored.
+        try parsed.record(flag, value: value)
     }
 
     private func checkOperands(_ operands: [String], expected: [OperandSpec], for command: CommandSpec) throws(Failure) {

@@ -3,6 +3,8 @@
 /// Parsing, `--help`, `appdna help`, the man page and the bash/zsh/fish completions are all
 /// generated from values of these types (see `CommandTable`), so they cannot drift apart.
 
+import AppDNACore
+
 /// How a shell should complete a flag's value or an operand.
 public enum ValueCompletion: Sendable, Equatable {
     case none
@@ -28,10 +30,23 @@ public struct FlagSpec: Sendable {
     public let defaultValue: String?
     /// Hidden flags parse but are not advertised.
     public let hidden: Bool
+    /// The accepted numbers, as help shows them (`0-100`); nil when any word is accepted.
+    public let range: String?
+    /// The smallest and largest accepted numbers of a numeric flag, for the invariant tests
+    /// (set even when the summary states the range itself, as `bucket --count` does).
+    public let bounds: ClosedRange<Double>?
+    /// The validation step: turns the text typed into the flag's typed value, or throws the
+    /// usage error (64). The parser runs it on every value, so a bad value stops the command
+    /// before it starts, whichever command reads it. Built by `Flag` (Framework/Flag.swift).
+    public let convert: @Sendable (String) throws(Failure) -> any Sendable
+    /// A value `convert` accepts, for the invariant tests (the range's lower bound, a choice).
+    public let sampleValue: String
 
     public init(_ long: String, short: Character? = nil, value valueName: String? = nil, _ summary: String,
                 details: String? = nil, completion: ValueCompletion = .none, repeatable: Bool = false,
-                default defaultValue: String? = nil, hidden: Bool = false) {
+                default defaultValue: String? = nil, hidden: Bool = false, range: String? = nil,
+                bounds: ClosedRange<Double>? = nil, sampleValue: String? = nil,
+                convert: @escaping @Sendable (String) throws(Failure) -> any Sendable = { $0 }) {
         self.long = long
         self.short = short
         self.valueName = valueName
@@ -41,6 +56,13 @@ public struct FlagSpec: Sendable {
         self.repeatable = repeatable
         self.defaultValue = defaultValue
         self.hidden = hidden
+        self.range = range
+        self.bounds = bounds
+        self.convert = convert
+        self.sampleValue = sampleValue ?? defaultValue ?? {
+            if case .choices(let words) = completion { return words[0] }
+            return "v1"
+        }()
     }
 
     public var takesValue: Bool { valueName != nil }

@@ -37,10 +37,10 @@ public struct GlobalOptions: Sendable {
     public let stderrStyle: Styler
 
     init(_ arguments: ParsedArguments, io: CommandIO) {
-        quiet = arguments.has("quiet")
-        verbose = arguments.has("verbose") && !quiet
-        noInput = arguments.has("no-input")
-        let flag = arguments.value("color")
+        quiet = arguments[GlobalFlags.quiet]
+        verbose = arguments[GlobalFlags.verbose] && !quiet
+        noInput = arguments[GlobalFlags.noInput]
+        let flag = arguments[GlobalFlags.color].rawValue
         stdoutStyle = Styler(enabled: ColorPolicy.enabled(flag: flag, environment: io.environment, isTerminal: io.stdout.isTerminal))
         stderrStyle = Styler(enabled: ColorPolicy.enabled(flag: flag, environment: io.environment, isTerminal: io.stderr.isTerminal))
     }

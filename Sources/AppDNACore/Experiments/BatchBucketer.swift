@@ -14,22 +14,34 @@ public struct BatchBucketer {
     /// Variant index of each bucket (empty without variants, or with more than 255 variants).
     private let variantOfBucket: [UInt8]
 
-    public init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?) {
-        self.scheme = scheme
-        self.allocation = allocation
-        let prefix: [UInt8]
+    /// `variantTable: false` skips the table of every bucket's variant (10,000 bytes, made
+    /// up front): for a bucketer kept per experiment of a whole bundle, as the exposure audit
+    /// keeps on each thread, it would cost more to make and hold than it saves.
+    public init(scheme: BucketingScheme, experiment: String, salt: String, allocation: VariantAllocation?, variantTable: Bool = true) {
         switch scheme {
         case .sdk:
-            prefix = Array("\(experiment).\(scheme.effectiveSalt(salt, experiment: experiment)).".utf8)
-            suffix = []
+            self.init(scheme: scheme, prefix: Array("\(experiment).\(scheme.effectiveSalt(salt, experiment: experiment)).".utf8), suffix: [],
+                      allocation: allocation, variantTable: variantTable)
         case .docs:
-            prefix = []
-            suffix = Array((experiment + salt).utf8)
+            self.init(scheme: scheme, prefix: [], suffix: Array((experiment + salt).utf8), allocation: allocation, variantTable: variantTable)
         }
+    }
+
+    /// The traffic allocation hash of the newest iOS SDK (`BucketingScheme.allocationBucket`):
+    /// the SDK's hashed string followed by `.allocation`; no variants.
+    public static func trafficAllocation(experiment: String, salt: String) -> BatchBucketer {
+        BatchBucketer(scheme: .sdk, prefix: Array("\(experiment).\(BucketingScheme.sdk.effectiveSalt(salt, experiment: experiment)).".utf8),
+                      suffix: Array(".allocation".utf8), allocation: nil, variantTable: false)
+    }
+
+    private init(scheme: BucketingScheme, prefix: [UInt8], suffix: [UInt8], allocation: VariantAllocation?, variantTable: Bool) {
+        self.scheme = scheme
+        self.allocation = allocation
+        self.suffix = suffix
         prefixCount = prefix.count
         prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
         scratch = Scratch(leading: Array(prefix[(prefix.count & ~3)...]), capacity: 256 + suffix.count)
-        if let allocation, !allocation.ranges.isEmpty, allocation.ranges.count <= 255 {
+        if variantTable, let allocation, !allocation.ranges.isEmpty, allocation.ranges.count <= 255 {
             variantOfBucket = (0..<scheme.bucketCount).map { UInt8(allocation.variantIndex(forBucket: $0)!) }
         } else {
             variantOfBucket = []

@@ -164,12 +164,18 @@ public enum Eligibility {
         guard let share = experiment.trafficAllocation else { return nil }
         let threshold = UInt32(AssignmentChange.allocationThreshold(share))
         let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
-        guard share.isFinite else { return (.failed, bucket, threshold) }
-        if bucket < threshold { return (.passed, bucket, threshold) }
-        switch context.platform?.lowercased() {
-        case "android": return (.passed, bucket, threshold)
-        case nil: return (.unknown, bucket, threshold)
-        default: return (.failed, bucket, threshold)
+        return (allocationState(share: share, bucket: bucket, platformLowercased: context.platform?.lowercased()), bucket, threshold)
+    }
+
+    /// The traffic allocation verdict for a user whose allocation bucket is known (the audit
+    /// hashes without making Strings); `platformLowercased` is the context's platform, lowercased.
+    public static func allocationState(share: Double, bucket: UInt32, platformLowercased: String?) -> RuleState {
+        guard share.isFinite else { return .failed }
+        if bucket < UInt32(AssignmentChange.allocationThreshold(share)) { return .passed }
+        switch platformLowercased {
+        case "android": return .passed
+        case nil: return .unknown
+        default: return .failed
         }
     }
 

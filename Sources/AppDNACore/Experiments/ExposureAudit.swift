@@ -40,11 +40,23 @@ public final class ExposureAudit {
         var bucketer: BatchBucketer
         var cachedContext: (platform: String?, country: String?, appVersion: String?)?
         var cachedAdmits = false
+        // For the tape path (`ExposureAudit+Tape.swift`), which compares and hashes bytes:
+        /// The variant ids' UTF-8, by index.
+        let variantIDs: [[UInt8]]
+        /// The traffic allocation hash, when the experiment has a traffic allocation.
+        var allocationBucketer: BatchBucketer?
+        /// `contextAdmits` of the judge's context generation `admitsGeneration`.
+        var admitsGeneration = -1
+        var generationAdmits = false
 
         init(_ definition: ExperimentDefinition) {
             self.definition = definition
             allocation = definition.allocation
-            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation)
+            bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation, variantTable: false)
+            variantIDs = allocation.ranges.map { Array($0.variant.utf8) }
+            if definition.trafficAllocation != nil {
+                allocationBucketer = .trafficAllocation(experiment: definition.id, salt: definition.salt)
+            }
         }
 
         /// Whether no context rule (status, platform, targeting) fails in this context.
@@ -131,18 +143,24 @@ public final class ExposureAudit {
 extension ExposureAudit {
     /// Judges events against the bundle: one per thread.
     final class Judge {
-        static let key = Array("experiment_exposures".utf8)
         let bundleVersion: String?
         let experiments: [String: Prepared]
+        /// The experiments by the bytes of their ids, and the last event's context.
+        let tape: TapeState
 
         init(bundleVersion: String?, experiments: [String: Prepared]) {
             self.bundleVersion = bundleVersion
             self.experiments = experiments
+            tape = TapeState(experiments)
         }
 
-        /// A line a worker's parser has just parsed (`box`): no second parse.
-        func judge(line: UnsafeRawBufferPointer, parsedBy box: LineParserBox) -> LineResult? {
-            guard ByteSearch.find(Self.key, in: line) != nil else { return nil }
+        /// An event a worker's parser has just parsed (`box`) and the fast path has read
+        /// (`fields`): judged from the tape when it can be, else from a document of the same
+        /// parse. No second parse either way.
+        func judge(line: UnsafeRawBufferPointer, fields: FastEventFields, parsedBy box: LineParserBox) -> LineResult? {
+            let tape = box.parser.tape.base
+            guard fields.exposuresIndex >= 0, tape[fields.exposuresIndex].next > fields.exposuresIndex + 1 else { return nil }
+            if let result = judge(fields, tape: tape, line.baseAddress!.assumingMemoryBound(to: UInt8.self)) { return result }
             return judge(event: box.document(line).root)
         }
 

@@ -6,10 +6,10 @@ import AppDNACore
 enum BucketAllExperiments {
     static func run(_ invocation: Invocation, user: String) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if arguments.has("variants") {
+        if arguments[BucketFlags.variants] != nil {
             throw Failure(.usage, "--variants and --bundle both give the variants; use one")
         }
-        if arguments.has("summary") {
+        if arguments[BucketFlags.summary] {
             throw Failure(.usage, "--summary counts one experiment: give EXPERIMENT")
         }
         if let salt = arguments.operand(2) {
@@ -19,8 +19,8 @@ enum BucketAllExperiments {
         if user == "-" {
             return try writeBatch(invocation, setups: setups)
         }
-        if arguments.has("json") {
-            let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: arguments.has("explain"))) }
+        if arguments[BucketFlags.json] {
+            let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: arguments[BucketFlags.explain])) }
             invocation.stdout.write(JSONWriter(indent: 2).write(.array(documents)))
             invocation.stdout.writeLine()
             return .success
@@ -31,13 +31,13 @@ enum BucketAllExperiments {
 
     /// One setup per experiment of the bundle, in the bundle's order.
     static func experiments(_ arguments: ParsedArguments) throws -> [BucketSetup] {
-        let path = arguments.value("bundle")!
+        let path = arguments[BucketFlags.bundle]!
         let document = try BucketSetup.readBundle(path)
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }
-        let scheme = BucketSetup.scheme(arguments)
-        let context = try BucketSetup.userContext(arguments)
+        let scheme = arguments[BucketFlags.scheme]
+        let context = BucketSetup.userContext(arguments)
         return map.members.filter { $0.value.kind == .object }.map { member in
             BucketSetup(scheme: scheme, definition: ExperimentDefinition(id: member.key, node: member.value), context: context)
         }
@@ -72,7 +72,7 @@ enum BucketAllExperiments {
     /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row.
     /// Memory stays flat: one line in, rows out, nothing kept.
     static func writeBatch(_ invocation: Invocation, setups: [BucketSetup]) throws -> ExitStatus {
-        let format = BucketBatch.Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
+        let format = invocation.arguments[BucketFlags.format]
         let out = invocation.stdout
         let names = setups.map { Array($0.experiment.utf8) }
         var lines = UserIDLines()

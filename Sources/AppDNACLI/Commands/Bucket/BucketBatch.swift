@@ -6,14 +6,14 @@ import AppDNACore
 /// stdout a megabyte at a time, the variant field of each variant is made once, and memory
 /// stays flat whatever the input size.
 enum BucketBatch {
-    enum Format: String { case tsv, csv, ndjson }
+    enum Format: String, CaseIterable, Sendable { case tsv, csv, ndjson }
 
     /// Rows are handed to stdout when this much is buffered.
     static let flushSize = 1 << 20
 
     static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
-        let format = Format(rawValue: invocation.arguments.value("format") ?? "tsv") ?? .tsv
-        let summary = invocation.arguments.has("summary")
+        let format = invocation.arguments[BucketFlags.format]
+        let summary = invocation.arguments[BucketFlags.summary]
         let out = invocation.stdout
         let bucketer = BatchBucketer(scheme: setup.scheme, experiment: setup.experiment, salt: setup.salt, allocation: setup.allocation)
         let variantNames = setup.allocation?.ranges.map { Array($0.variant.utf8) } ?? []

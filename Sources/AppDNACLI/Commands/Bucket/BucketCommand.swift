@@ -11,9 +11,9 @@ enum BucketCommand {
     /// `--self-test` and `--vectors` need no operands; `--find` needs no user; with `--bundle`
     /// the experiment may be left out (then every experiment in the bundle is shown).
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
-        if arguments.has("self-test") || arguments.has("vectors") { return [] }
-        if arguments.has("find") { return Array(operands.dropFirst()) }
-        if arguments.has("bundle") {
+        if arguments[BucketFlags.selfTest] || arguments[BucketFlags.vectors] { return [] }
+        if (arguments[BucketFlags.find] != nil) { return Array(operands.dropFirst()) }
+        if (arguments[BucketFlags.bundle] != nil) {
             return [operands[0], OperandSpec(operands[1].name, operands[1].summary, optional: true), operands[2]]
         }
         return operands
@@ -21,28 +21,22 @@ enum BucketCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if arguments.has("self-test") {
+        if arguments[BucketFlags.selfTest] {
             return BucketSelfTest.run(invocation)
         }
-        if arguments.has("vectors") {
+        if arguments[BucketFlags.vectors] {
             return try BucketVectors.run(invocation)
         }
-        if arguments.has("bundle") && !arguments.has("find") && arguments.operand(1) == nil {
+        if (arguments[BucketFlags.bundle] != nil) && !(arguments[BucketFlags.find] != nil) && arguments.operand(1) == nil {
             return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
         }
-        if arguments.has("vectors") {
-            return try BucketVectors.run(invocation)
-        }
-        if arguments.has("bundle") && !arguments.has("find") && arguments.operand(1) == nil {
-            return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
-        }
-        if arguments.has("find") {
+        if (arguments[BucketFlags.find] != nil) {
             let setup = try BucketSetup(arguments, experimentOperand: 0)
             return try BucketFind.run(invocation, setup: setup)
         }
         let setup = try BucketSetup(arguments, experimentOperand: 1)
         let user = arguments.operand(0)!
-        if user != "-", let batchOnly = ["summary", "format"].first(where: arguments.has) {
+        if user != "-", let batchOnly = [BucketFlags.summary.spec, BucketFlags.format.spec].first(where: arguments.given)?.long {
             // Ignoring it would print a single-user report where the user asked for a batch's.
             throw Failure(.usage, "--\(batchOnly) is for a batch: it needs USER '-' and one user id per line on stdin")
         }
@@ -82,38 +76,34 @@ struct BucketSetup {
     }
 
     init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
-        let scheme = Self.scheme(arguments)
+        let scheme = arguments[BucketFlags.scheme]
         let experiment = arguments.operand(experimentOperand)!
         let saltOperand = arguments.operand(experimentOperand + 1)
-        if arguments.has("variants") && arguments.has("bundle") {
+        if (arguments[BucketFlags.variants] != nil) && (arguments[BucketFlags.bundle] != nil) {
             throw Failure(.usage, "--variants and --bundle both give the variants; use one")
         }
 
-        if let path = arguments.value("bundle") {
+        if let path = arguments[BucketFlags.bundle] {
             let document = try Self.readBundle(path)
             let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)
             if let saltOperand, saltOperand != definition.salt {
                 throw Failure(.usage, "SALT '\(saltOperand)' differs from the bundle's salt '\(definition.salt)' for \(experiment); leave SALT out with --bundle")
             }
-            self.init(scheme: scheme, definition: definition, context: try Self.userContext(arguments))
+            self.init(scheme: scheme, definition: definition, context: Self.userContext(arguments))
             return
         } else {
             guard let saltOperand else {
                 throw Failure(.usage, "'appdna bucket' needs SALT (or --bundle FILE to take it from the bundle)")
             }
             var allocation: VariantAllocation?
-            if let text = arguments.value("variants") {
+            if let text = arguments[BucketFlags.variants] {
                 let weights: [(variant: String, weight: Double)]
                 do throws(Failure) { weights = try VariantWeights.parse(text) } catch { throw error.naming("--variants") }
                 allocation = VariantAllocation(weights: weights, bucketCount: scheme.bucketCount)
             }
             self.init(scheme: scheme, experiment: experiment, salt: saltOperand, allocation: allocation,
-                      definition: nil, context: try Self.userContext(arguments))
+                      definition: nil, context: Self.userContext(arguments))
         }
-    }
-
-    static func scheme(_ arguments: ParsedArguments) -> BucketingScheme {
-        BucketingScheme(rawValue: arguments.value("scheme") ?? "sdk") ?? .sdk
     }
 
     /// The config bundle named by `--bundle`, parsed.
@@ -127,23 +117,11 @@ struct BucketSetup {
     }
 
     /// The user context flags. What is not given stays unknown: rules needing it are not checked.
-    static func userContext(_ arguments: ParsedArguments) throws -> UserContext {
+    static func userContext(_ arguments: ParsedArguments) -> UserContext {
         var traits: [String: String] = [:]
-        for entry in arguments.all("trait") {
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
-                throw Failure(.usage, "--trait takes KEY=VALUE, not '\(entry)'")
-            }
-            traits[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
-        }
-        var installedAt: Int64?
-        if let text = arguments.value("installed-at") {
-            guard let milliseconds = Timestamp.milliseconds(from: text) else {
-                throw Failure(.usage, "--installed-at takes milliseconds since 1970 or an ISO 8601 time, not '\(text)'")
-            }
-            installedAt = milliseconds
-        }
-        return UserContext(platform: arguments.value("platform"), country: arguments.value("country"),
-                           appVersion: arguments.value("app-version"), traits: traits, installedAtMs: installedAt)
+        for trait in arguments[BucketFlags.trait] { traits[trait.key] = trait.value }
+        return UserContext(platform: arguments[BucketFlags.platform], country: arguments[BucketFlags.country],
+                           appVersion: arguments[BucketFlags.appVersion], traits: traits, installedAtMs: arguments[BucketFlags.installedAt])
     }
 
     /// Eligibility rules for `user` (empty without a bundle), the first that failed, and the

@@ -11,9 +11,9 @@ enum BucketFind {
 
     static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let target = arguments.value("find")!
-        let wanted = try arguments.integer("count", in: 1...1_000_000) ?? 10
-        let prefix = arguments.value("prefix") ?? "qa-user-"
+        let target = arguments[BucketFlags.find]!
+        let wanted = try BucketFlags.modeCount(in: arguments, BucketFlags.findCount)
+        let prefix = arguments[BucketFlags.prefix]
         guard let allocation = setup.allocation else {
             throw Failure(.usage, "--find needs the variants: give --variants or --bundle")
         }
@@ -46,12 +46,12 @@ enum BucketFind {
             let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
             guard allocation.variantIndex(forBucket: assignment.bucket) == index, setup.rules(for: user).failed == nil else { continue }
             found.append(user)
-            if !arguments.has("json") {
+            if !arguments[BucketFlags.json] {
                 invocation.stdout.writeLine(user)
                 if invocation.stdout.isBroken { return .success }
             }
         }
-        if arguments.has("json") {
+        if arguments[BucketFlags.json] {
             invocation.stdout.write(JSONWriter(indent: 2).write(["variant": .string(target), "users": .array(found.map(JSONValue.string))]))
             invocation.stdout.writeLine()
         }

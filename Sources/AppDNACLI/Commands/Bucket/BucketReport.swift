@@ -5,8 +5,8 @@ import AppDNACore
 enum BucketReport {
     static func run(_ invocation: Invocation, setup: BucketSetup, user: String) -> ExitStatus {
         let arguments = invocation.arguments
-        let explain = arguments.has("explain")
-        if arguments.has("json") {
+        let explain = arguments[BucketFlags.explain]
+        if arguments[BucketFlags.json] {
             invocation.stdout.write(JSONWriter(indent: 2).write(.object(document(setup: setup, user: user, explain: explain))))
             invocation.stdout.writeLine()
             return .success

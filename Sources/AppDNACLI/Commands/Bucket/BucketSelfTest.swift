@@ -6,7 +6,7 @@ enum BucketSelfTest {
     static func run(_ invocation: Invocation) -> ExitStatus {
         let results = SelfTest.run()
         let failed = results.filter { !$0.passed }
-        if invocation.arguments.has("json") {
+        if invocation.arguments[BucketFlags.json] {
             invocation.stdout.write(JSONWriter(indent: 2).write([
                 "passed": .integer(results.count - failed.count),
                 "failed": .integer(failed.count),

@@ -18,7 +18,7 @@ enum BucketSummary {
                 + "a repeated user is counted once per line, which skews the split and the sample-ratio test (deduplicate, e.g. with sort -u)")
         }
         guard let allocation = setup.allocation else {
-            if invocation.arguments.has("json") {
+            if invocation.arguments[BucketFlags.json] {
                 out.write(JSONWriter(indent: 2).write(["users": .integer(total), "distinct_users": .integer(distinctCount),
                                                        "distinct_users_approximate": .bool(distinct.isApproximate)]))
                 out.writeLine()
@@ -33,7 +33,7 @@ enum BucketSummary {
         let assigned = counts.reduce(0, +)
         let mismatch = test.pValue < mismatchThreshold
 
-        if invocation.arguments.has("json") {
+        if invocation.arguments[BucketFlags.json] {
             var object: JSONObject = [
                 "users": .integer(total),
                 "assigned": .integer(assigned),

@@ -5,15 +5,12 @@ import AppDNACore
 enum BucketVectors {
     static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let count = try arguments.integer("count", in: 0...100_000) ?? 20
-        let seedText = arguments.value("seed") ?? "1"
-        guard let seed = UInt64(seedText) else {
-            throw Failure(.usage, "--seed takes a whole number from 0 to \(UInt64.max), not '\(seedText)'")
-        }
-        let cases = GoldenVectors.cases(count: count, seed: seed)
+        let count = try BucketFlags.modeCount(in: arguments, BucketFlags.vectorsCount)
+        let seed = arguments[BucketFlags.seed]
+        let cases = GoldenVectors.cases(count: count, seed: seed.value)
         let document: JSONObject = [
             "description": .string("appdna bucketing vectors: MurmurHash3_x86_32 (seed 0) of the UTF-8 bytes of hashed_string"),
-            "seed": .string(seedText),
+            "seed": .string(seed.text),
             "generated": .integer(count),
             "schemes": [
                 "sdk": .string("hashed_string = EXPERIMENT.SALT.USER (a blank or whitespace-only salt is replaced by EXPERIMENT); bucket = hash % 10000; variants walked in order with cumulative += UInt32(weight * 10000) (truncation), first with bucket < cumulative, else the last; traffic allocation: hash(hashed_string + \".allocation\") % 10000 < round(traffic_allocation * 10000)"),

@@ -7,13 +7,7 @@ enum BundleDiffCommand {
         OperandSpec("NEW", "The bundle after: a file, '-' for standard input, or @remote for the live bundle", completion: .file),
     ]
 
-    static let flags = [
-        FlagSpec("format", value: "FORMAT", "text, json (changes and notes), patch (RFC 6902 JSON Patch turning OLD into NEW) or markdown (a pull-request comment)",
-                 completion: .choices(["text", "json", "patch", "markdown"]), default: "text"),
-        FlagSpec("fail-on-switch", value: "PERCENT", "CI gate: exit 1 only when a running experiment moves more than PERCENT of its users to another variant, else 0"),
-        FlagSpec("stat", "Print only a summary: changes per section"),
-        FlagSpec("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", repeatable: true),
-    ] + LiveBundleConnection.flags
+    static let flags = BundleDiffFlags.all
 
     /// The operand that stands for the live bundle.
     static let remote = "@remote"
@@ -26,14 +20,7 @@ enum BundleDiffCommand {
         }
         if oldPath == "-" && newPath == "-" { throw Failure(.usage, "OLD and NEW cannot both be '-' (standard input)") }
         if oldPath == remote && newPath == remote { throw Failure(.usage, "OLD and NEW cannot both be @remote") }
-        var ignore: [JSONPointer] = []
-        for text in arguments.all("ignore") {
-            do {
-                ignore.append(try JSONPointer(parsing: text))
-            } catch {
-                throw Failure(.usage, "--ignore: '\(text)' is not a JSON Pointer (RFC 6901): \(error.problem)")
-            }
-        }
+        let ignore = arguments[BundleDiffFlags.ignore]
         let stdin = invocation.io.stdinDescriptor
         // Against @remote (always in the SDK file shape) a local file is laid out in that shape
         // too: one in the API's shape (`fetch --raw`, the documented curl command) must not
@@ -47,17 +34,17 @@ enum BundleDiffCommand {
         let old = try load(oldPath)
         let new = try load(newPath)
         let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
-        let threshold = try BundleDiffGate.threshold(arguments)
+        let threshold = arguments[BundleDiffFlags.failOnSwitch]
         let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
         let out = invocation.stdout
-        if arguments.has("stat") {
+        if arguments[BundleDiffFlags.stat] {
             writeStat(diff, to: out)
         } else {
-            switch arguments.value("format") ?? "text" {
-            case "json": writeJSON(diff, to: out)
-            case "patch": writePatch(diff, to: out)
-            case "markdown": DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)
-            default: writeText(diff, style: invocation.options.stdoutStyle, to: out)
+            switch arguments[BundleDiffFlags.format] {
+            case .json: writeJSON(diff, to: out)
+            case .patch: writePatch(diff, to: out)
+            case .markdown: DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)
+            case .text: writeText(diff, style: invocation.options.stdoutStyle, to: out)
             }
         }
         if let threshold { return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) }

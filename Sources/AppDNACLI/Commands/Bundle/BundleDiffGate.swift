@@ -4,16 +4,6 @@ import AppDNACore
 /// bundles would move more than PERCENT of its users to another variant, else 0 whatever else
 /// changed.
 enum BundleDiffGate {
-    /// `10`, `10%` or `2.5`: a number from 0 to 100.
-    static func threshold(_ arguments: ParsedArguments) throws -> Double? {
-        guard let text = arguments.value("fail-on-switch") else { return nil }
-        let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
-        guard let value = Double(digits), value.isFinite, (0...100).contains(value) else {
-            throw Failure(.usage, "--fail-on-switch takes a percentage from 0 to 100 (e.g. 5 or 5%), not '\(text)'")
-        }
-        return value
-    }
-
     /// The exit status, with one stderr line per experiment over the threshold.
     static func status(_ switching: [SwitchingShare], threshold: Double, invocation: Invocation) -> ExitStatus {
         let over = switching.filter { $0.running && $0.exceeds(percent: threshold) }

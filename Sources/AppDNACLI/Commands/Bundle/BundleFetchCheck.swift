@@ -5,14 +5,12 @@ import AppDNANet
 /// GET /api/v1/sdk/config-bundle/version, never downloads the bundle and never touches the
 /// file: the gate a release pipeline runs before shipping an embedded bundle.
 enum BundleFetchCheck {
-    static let flag = FlagSpec("check", "Only compare the file's bundle_version with the live one; download and write nothing",
-                               details: "Asks only GET /api/v1/sdk/config-bundle/version. Prints 'up to date (42)' and exits 0 when the file at -o has the live bundle_version; prints 'behind: file 41, live 42' and exits 1 when it differs, or when the file is missing or not a valid bundle (the line says which).")
-
     static func run(_ invocation: Invocation, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
         let arguments = invocation.arguments
         if output == "-" { throw Failure(.usage, "--check compares with a file: give its path with -o PATH") }
-        for conflicting in ["force", "keep-on-failure", "raw", "no-validate"] where arguments.has(conflicting) {
-            throw Failure(.usage, "--check downloads nothing, so --\(conflicting) has no meaning with it")
+        let conflicting = [BundleFetchFlags.force, BundleFetchFlags.keepOnFailure, BundleFetchFlags.raw, BundleFetchFlags.noValidate]
+        for flag in conflicting where arguments[flag] {
+            throw Failure(.usage, "--check downloads nothing, so --\(flag.spec.long) has no meaning with it")
         }
 
         let url = connection.base + BundleFetchCommand.versionPath

@@ -6,19 +6,7 @@ import AppDNANet
 enum BundleFetchCommand {
     static let bundlePath = AppDNAAPI.bundlePath
     static let versionPath = AppDNAAPI.bundleVersionPath
-    static let defaultOutput = "appdna-config.json"
-
-    static let flags: [FlagSpec] = [
-        FlagSpec("output", short: "o", value: "PATH", "Where to write the bundle ('-' for stdout)", completion: .file, default: defaultOutput),
-    ] + LiveBundleConnection.flags + [
-        FlagSpec("force", "Download even when the server's bundle_version equals the file's"),
-        FlagSpec("raw", "Write the response bytes exactly as received instead of the SDK file shape"),
-        FlagSpec("no-validate", "Write the bundle even when it fails the checks"),
-        FlagSpec("require-live", "Fail unless the key is a production (adn_live_) key"),
-        FlagSpec("min-version", value: "N", "Fail when the server's bundle_version is lower than N"),
-        BundleFetchCheck.flag,
-        KeepOnFailure.flag,
-    ]
+    static let flags = BundleFetchFlags.all
 
     static let discussion = """
     Downloads the config bundle (GET /api/v1/sdk/config-bundle with the x-api-key header) from \
@@ -79,24 +67,24 @@ enum BundleFetchCommand {
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        guard invocation.arguments.has("keep-on-failure") else { return try fetch(invocation) }
-        let output = invocation.arguments.value("output") ?? defaultOutput
+        guard invocation.arguments[BundleFetchFlags.keepOnFailure] else { return try fetch(invocation) }
+        let output = invocation.arguments[BundleFetchFlags.output]
         return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation) }
     }
 
     static func fetch(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let output = arguments.value("output") ?? defaultOutput
+        let output = arguments[BundleFetchFlags.output]
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
-        let minVersion = try arguments.integer("min-version", in: 0...Int.max)
-        let raw = arguments.has("raw"), validate = !arguments.has("no-validate")
+        let minVersion = arguments[BundleFetchFlags.minVersion]
+        let raw = arguments[BundleFetchFlags.raw], validate = !arguments[BundleFetchFlags.noValidate]
 
         // Configuration first (78): nothing touches the network before it is right.
         let connection = try LiveBundleConnection(invocation)
         let key = connection.key
         let environment = invocation.io.environment
         if key.environment == .test {
-            if arguments.has("require-live") {
+            if arguments[BundleFetchFlags.requireLive] {
                 throw Failure(.configuration, "--require-live: the key \(key.masked) is a sandbox (adn_test_) key",
                               hint: "use the production key (adn_live_…) for builds that ship")
             }
@@ -105,11 +93,11 @@ enum BundleFetchCommand {
                 invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
-        if arguments.has("check") { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
+        if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
-        if output != "-" && !arguments.has("force"), let local = localVersion(output) {
+        if output != "-" && !arguments[BundleFetchFlags.force], let local = localVersion(output) {
             func giveUp(_ error: HTTPError) -> HTTPError? {
                 // The server kept failing and the command's requests (--retries) are spent.
                 connection.budget.isExhausted ? error : nil

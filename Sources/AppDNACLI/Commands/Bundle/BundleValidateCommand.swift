@@ -6,11 +6,7 @@ enum BundleValidateCommand {
         OperandSpec("FILE", "Bundle files to check; '-' reads standard input", variadic: true, completion: .file),
     ]
 
-    static let flags = [
-        FlagSpec("strict", "Treat warnings as errors"),
-        FlagSpec("format", value: "FORMAT", "text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)",
-                 completion: .choices(["text", "json", "github"]), default: "text"),
-    ]
+    static let flags = BundleValidateFlags.all
 
     /// One file's outcome.
     struct Report {
@@ -29,8 +25,8 @@ enum BundleValidateCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let strict = arguments.has("strict")
-        let format = arguments.value("format") ?? "text"
+        let strict = arguments[BundleValidateFlags.strict]
+        let format = arguments[BundleValidateFlags.format]
         var reports: [Report] = []
         var usedStdin = false
         for path in arguments.operands {
@@ -41,9 +37,9 @@ enum BundleValidateCommand {
             reports.append(check(path: path, strict: strict, stdin: invocation.io.stdinDescriptor))
         }
         switch format {
-        case "json": writeJSON(reports, strict: strict, to: invocation.stdout)
-        case "github": writeGitHub(reports, to: invocation.stdout)
-        default: writeText(reports, style: invocation.options.stdoutStyle, to: invocation.stdout)
+        case .json: writeJSON(reports, strict: strict, to: invocation.stdout)
+        case .github: writeGitHub(reports, to: invocation.stdout)
+        case .text: writeText(reports, style: invocation.options.stdoutStyle, to: invocation.stdout)
         }
         var status = ExitStatus.success
         for report in reports {

@@ -6,9 +6,6 @@ import AppDNANet
 /// and one warning the CI shows. A rejected key (401/403), an invalid bundle from the server or
 /// a configuration problem still fails: those do not get better by themselves.
 enum KeepOnFailure {
-    static let flag = FlagSpec("keep-on-failure", "Keep a valid existing file and exit 0 with a warning when the API cannot be reached",
-                               details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning::' line when GITHUB_ACTIONS is set.")
-
     static func run(_ invocation: Invocation, output: String, fetch: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try fetch()

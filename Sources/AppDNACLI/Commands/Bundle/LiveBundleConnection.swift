@@ -5,15 +5,6 @@ import AppDNANet
 /// APPDNA_SDK_KEY or --key-file), the checked base URL, one deadline for the whole command and
 /// an HTTP client with the retry policy of --retries.
 struct LiveBundleConnection {
-    /// `--key-file`, `--timeout` and `--retries`: every command that talks to the API takes them.
-    static let flags: [FlagSpec] = [
-        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
-                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
-                 completion: .file),
-        FlagSpec("timeout", value: "SECONDS", "Bound on the whole command, retries included", default: "60"),
-        FlagSpec("retries", value: "N", "Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
-    ]
-
     /// The API's endpoints and headers over the client (see `AppDNAAPI`).
     let api: AppDNAAPI
     let deadline: Deadline
@@ -26,8 +17,8 @@ struct LiveBundleConnection {
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
-        let retries = try arguments.integer("retries", in: 0...100) ?? 3
+        let timeout = arguments[APIFlags.timeout]
+        let retries = arguments[APIFlags.retries]
         let key = try APIAccess.key(invocation)
         let base = try APIAccess.baseURL(invocation.io.environment)
         let client = try APIAccess.client(invocation, retries: retries)

@@ -5,7 +5,7 @@ import AppDNACore
 enum ExposureAuditReport {
     /// The `--bundle FILE` the audit compares with, read once.
     static func audit(_ arguments: ParsedArguments) throws -> ExposureAudit? {
-        guard let path = arguments.value("bundle") else { return nil }
+        guard let path = arguments[QueueInspectFlags.bundle] else { return nil }
         let document = try BucketSetup.readBundle(path)
         return ExposureAudit(bundle: document.root)
     }

@@ -7,16 +7,7 @@ enum QueueInspectCommand {
                     variadic: true, completion: .file),
     ]
 
-    static let flags: [FlagSpec] = [
-        FlagSpec("events", "List the live events (one per line) instead of the summary"),
-        FlagSpec("name", value: "NAME", "With --events: only events with this event_name", repeatable: true),
-        FlagSpec("user", value: "ID", "With --events: only events whose user.anon_id or user.user_id is ID"),
-        FlagSpec("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)"),
-        FlagSpec("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)"),
-        FlagSpec("now", value: "TIME", "The time ages and the 7-day horizon are measured from (default: now)"),
-        FlagSpec("bundle", value: "FILE", "Audit experiment exposures: recompute each event's variants from this config bundle", completion: .file),
-        FlagSpec("json", "Print one JSON document (with --events: one JSON object per line)"),
-    ]
+    static let flags = QueueInspectFlags.all
 
     static let discussion = """
     Reads event queues taken from devices and says what is in them: the format (detected from \
@@ -52,24 +43,22 @@ enum QueueInspectCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let now = try time(arguments, "now") ?? currentMilliseconds()
+        let now = arguments[QueueInspectFlags.now] ?? currentMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
-        let listing = arguments.has("events") || arguments.has("name") || arguments.has("user")
-            || arguments.has("since") || arguments.has("until")
-        if listing {
-            if arguments.has("bundle") {
+        let filter = EventFilter(arguments)
+        if arguments[QueueInspectFlags.events] || filter.isActive {
+            if arguments[QueueInspectFlags.bundle] != nil {
                 throw Failure(.usage, "--bundle audits exposures in the summary; it does not go with --events or its filters")
             }
-            let filter = try EventFilter(arguments)
-            let unreadable = try QueueEventList.write(sources, filter: filter, json: arguments.has("json"), invocation: invocation)
+            let unreadable = try QueueEventList.write(sources, filter: filter, json: arguments[QueueInspectFlags.json], invocation: invocation)
             if unreadable && status == .success { status = .malformedInput }
             return status
         }
         let inspector = QueueInspector(now: now)
         inspector.exposureAudit = try ExposureAuditReport.audit(arguments)
         let summary = try inspector.inspect(sources)
-        if arguments.has("json") {
+        if arguments[QueueInspectFlags.json] {
             QueueInspectReport.writeJSON(summary, audit: inspector.exposureAudit, to: invocation.stdout)
         } else {
             QueueInspectReport.writeText(summary, audit: inspector.exposureAudit, invocation: invocation)
@@ -83,14 +72,6 @@ enum QueueInspectCommand {
             if status == .success { status = .malformedInput }
         }
         return status
-    }
-
-    static func time(_ arguments: ParsedArguments, _ flag: String) throws(Failure) -> Int64? {
-        guard let text = arguments.value(flag) else { return nil }
-        guard let ms = Timestamp.milliseconds(from: text) else {
-            throw Failure(.usage, "--\(flag) takes milliseconds since 1970 or an ISO 8601 time (2026-02-19T10:00:00Z), not '\(text)'")
-        }
-        return ms
     }
 
     static func currentMilliseconds() -> Int64 {
@@ -129,12 +110,15 @@ struct EventFilter {
     let since: Int64?
     let until: Int64?
 
-    init(_ arguments: ParsedArguments) throws(Failure) {
-        names = Set(arguments.all("name"))
-        user = arguments.value("user")
-        since = try QueueInspectCommand.time(arguments, "since")
-        until = try QueueInspectCommand.time(arguments, "until")
+    init(_ arguments: ParsedArguments) {
+        names = Set(arguments[QueueInspectFlags.name])
+        user = arguments[QueueInspectFlags.user]
+        since = arguments[QueueInspectFlags.since]
+        until = arguments[QueueInspectFlags.until]
     }
+
+    /// Any filter given: it implies --events.
+    var isActive: Bool { !names.isEmpty || user != nil || since != nil || until != nil }
 
     func accepts(_ fields: EventFields) -> Bool {
         if !names.isEmpty, !names.contains(fields.name ?? "") { return false }

@@ -5,26 +5,7 @@ import AppDNAReplay
 /// `appdna queue replay PATH…`: deliver the live events of device queues to the ingest API
 /// exactly as the SDK would, resumably, without ever touching the queues.
 enum QueueReplayCommand {
-    static let flags: [FlagSpec] = [
-        FlagSpec("yes", short: "y", "Send without asking (needed when not on a terminal)"),
-        FlagSpec("dry-run", short: "n", "Print the plan and send nothing"),
-        FlagSpec("batch-size", value: "N", "Events per request", default: "20"),
-        FlagSpec("concurrency", value: "N", "Requests in flight at once", default: "1"),
-        FlagSpec("rate", value: "EVENTS_PER_SECOND", "Send at most this many events per second"),
-        FlagSpec("max-age", value: "DURATION", "Skip events older than this (7d, 36h, 90m, 3600s)", default: "7d"),
-        FlagSpec("include-stale", "Send events older than --max-age too"),
-        FlagSpec("now", value: "TIME", "The time --max-age is measured from (default: now)"),
-        FlagSpec("state-dir", value: "DIR", "Where the journal, the lock and the dead letters go (default: PATH.appdna-replay beside the first PATH)",
-                 completion: .directory),
-        FlagSpec("dead-letter", value: "PATH", "NDJSON file for events the server refused for good (default: dead-letter.ndjson in the state directory)",
-                 completion: .file),
-        FlagSpec("key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
-                 details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
-                 completion: .file),
-        FlagSpec("timeout", value: "SECONDS", "Bound on each batch, retries included", default: "600"),
-        FlagSpec("retries", value: "N", "Retries of a batch for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s jittered, at most 30 s, or Retry-After up to 120 s)", default: "3"),
-        FlagSpec("json", "Print one JSON document (the plan, and what was sent)"),
-    ]
+    static let flags = QueueReplayFlags.all
 
     static let discussion = """
     Sends the live events of the queues (the same readers as appdna queue inspect) to POST \
@@ -74,30 +55,33 @@ enum QueueReplayCommand {
         var replay = ReplaySettings()
         var stateDirectory = ""
         var deadLetterPath = ""
-        var retries = 3
-        var json = false
-        var dryRun = false
+        var retries: Int
+        var json: Bool
+        var dryRun: Bool
         var batchSize: Int { replay.batchSize }
+
+        init(_ arguments: ParsedArguments) {
+            replay.batchSize = arguments[QueueReplayFlags.batchSize]
+            replay.concurrency = arguments[QueueReplayFlags.concurrency]
+            replay.rate = arguments[QueueReplayFlags.rate]
+            replay.maxAgeMilliseconds = arguments[QueueReplayFlags.maxAge]
+            replay.includeStale = arguments[QueueReplayFlags.includeStale]
+            replay.now = arguments[QueueReplayFlags.now] ?? QueueInspectCommand.currentMilliseconds()
+            replay.timeout = arguments[APIFlags.batchTimeout]
+            retries = arguments[APIFlags.batchRetries]
+            json = arguments[QueueReplayFlags.json]
+            dryRun = arguments[QueueReplayFlags.dryRun]
+            // The state directory sits beside the first PATH unless --state-dir says otherwise.
+            var first = arguments.operands[0]
+            while first.count > 1 && first.hasSuffix("/") { first.removeLast() }
+            stateDirectory = arguments[QueueReplayFlags.stateDir] ?? (first + ".appdna-replay")
+            deadLetterPath = arguments[QueueReplayFlags.deadLetter] ?? (stateDirectory + "/dead-letter.ndjson")
+        }
     }
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        var options = Options()
-        options.replay.batchSize = try arguments.integer("batch-size", in: 1...10_000) ?? 20
-        options.replay.concurrency = try arguments.integer("concurrency", in: 1...64) ?? 1
-        options.replay.rate = try arguments.decimal("rate", in: 0.001...1e9)
-        if let text = arguments.value("max-age") {
-            guard let ms = duration(text) else {
-                throw Failure(.usage, "--max-age takes a duration like 7d, 36h, 90m or 3600s, not '\(text)'")
-            }
-            options.replay.maxAgeMilliseconds = ms
-        }
-        options.replay.includeStale = arguments.has("include-stale")
-        options.replay.now = try QueueInspectCommand.time(arguments, "now") ?? QueueInspectCommand.currentMilliseconds()
-        options.replay.timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 600
-        options.retries = try arguments.integer("retries", in: 0...100) ?? 3
-        options.json = arguments.has("json")
-        options.dryRun = arguments.has("dry-run")
+        let options = Options(arguments)
 
         // The queues.
         let (sources, status) = QueueInspectCommand.queueSources(invocation)
@@ -114,11 +98,6 @@ enum QueueReplayCommand {
             base = try APIAccess.baseURL(invocation.io.environment)
         }
         let url = base + AppDNAAPI.ingestPath
-
-        var first = arguments.operands[0]
-        while first.count > 1 && first.hasSuffix("/") { first.removeLast() }
-        options.stateDirectory = arguments.value("state-dir") ?? (first + ".appdna-replay")
-        options.deadLetterPath = arguments.value("dead-letter") ?? (options.stateDirectory + "/dead-letter.ndjson")
 
         // The plan.
         let journal = try ReplayJournal(directory: options.stateDirectory)
@@ -145,7 +124,7 @@ enum QueueReplayCommand {
         }
 
         // Confirmation.
-        if !arguments.has("yes"), try !confirmed(plan, url: url, key: key, invocation: invocation) {
+        if !arguments[QueueReplayFlags.yes], try !confirmed(plan, url: url, key: key, invocation: invocation) {
             invocation.note("nothing sent")
             return .negative
         }
@@ -328,26 +307,6 @@ enum QueueReplayCommand {
     /// Events answered (delivered or dead-lettered) per second of sending.
     static func eventsPerSecond(_ outcome: ReplayOutcome) -> Int {
         outcome.seconds > 0 ? Int((Double(outcome.delivered + outcome.deadLettered) / outcome.seconds).rounded()) : 0
-    }
-
-    /// `7d`, `36h`, `90m`, `3600s` or plain seconds → milliseconds.
-    static func duration(_ text: String) -> Int64? {
-        var digits = text
-        var unit: Int64 = 1000
-        if let last = text.last, !last.isNumber {
-            digits = String(text.dropLast())
-            switch last {
-            case "s": unit = 1000
-            case "m": unit = 60_000
-            case "h": unit = 3_600_000
-            case "d": unit = 86_400_000
-            case "w": unit = 7 * 86_400_000
-            default: return nil
-            }
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits),
-              value <= Int64.max / unit else { return nil }
-        return value * unit
     }
 
     /// One line from the terminal (without the newline).

@@ -12,7 +12,7 @@ enum APIAccess {
 
     /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
     static func key(_ invocation: Invocation) throws -> APIKey {
-        if let path = invocation.arguments.value("key-file") {
+        if let path = invocation.arguments[APIFlags.keyFile] {
             let bytes: [UInt8]
             do {
                 bytes = try FileReading.readAll(path: path)

@@ -5,31 +5,7 @@ enum WebhookCommand {
     static let bodyOperand = OperandSpec("BODY", "The body bytes exactly as received: a file, or '-' (the default) for stdin",
                                          optional: true, completion: .file)
 
-    /// verify takes several secrets (rotation) and a body from --request; sign takes one
-    /// secret and has no --request, so each command has its own specs of the same flags.
-    /// The secret flags, worded for each command: `rotation` where several secrets may match
-    /// (verify, listen), `stdinNote` for what stdin can then no longer carry.
-    static func secretFlags(rotation: Bool, stdinNote: String?) -> [FlagSpec] {
-        let file = rotation
-            ? FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
-                       details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
-                       completion: .file, repeatable: true)
-            : FlagSpec("secret-file", value: "PATH", "Read the signing secret from a file",
-                       details: "The file holds only the secret; one trailing newline is removed.",
-                       completion: .file)
-        return [file, FlagSpec("secret-stdin", "Read the signing secret from stdin" + (stdinNote.map { " (\($0))" } ?? ""))]
-    }
-
-    static let verifyFlags: [FlagSpec] = [
-        FlagSpec("signature", value: "VALUE", "The X-AppDNA-Signature value: sha256=<hex> or bare hex"),
-        FlagSpec("header", value: "LINE", "The signature as a header line: 'X-AppDNA-Signature: sha256=<hex>'"),
-        FlagSpec("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
-                 details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
-                 completion: .file),
-    ] + secretFlags(rotation: true, stdinNote: "the body must then be a file or --request") + [
-        FlagSpec("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)"),
-        FlagSpec("json", "Print one JSON document"),
-    ]
+    static let verifyFlags = WebhookVerifyFlags.all
 
     static let verifyDiscussion = """
     Checks the X-AppDNA-Signature of a webhook delivery: HMAC-SHA256 of the exact body bytes \
@@ -68,7 +44,7 @@ enum WebhookCommand {
 
     @Sendable static func verify(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let explain = arguments.has("explain")
+        let explain = arguments[WebhookVerifyFlags.explain]
         let source = try WebhookInputs.bodySource(invocation)
         try WebhookInputs.signatureFlagsCheck(arguments)
         let secrets = try WebhookInputs.secrets(invocation)
@@ -112,7 +88,7 @@ enum WebhookCommand {
         let report = VerifyReport(
             verification: verification, secrets: secrets, signature: signature, signatureOrigin: given.origin,
             bodySource: source, warnings: warnings, explain: explain, explanation: explanation, extraNotes: explainNotes)
-        if arguments.has("json") {
+        if arguments[WebhookVerifyFlags.json] {
             report.writeJSON(to: invocation.stdout)
         } else {
             report.writeText(invocation)
@@ -130,7 +106,7 @@ enum WebhookCommand {
         guard let body = try WebhookInputs.streamBody(source, request: request, stdinDescriptor: invocation.io.stdinDescriptor,
                                                       retainLimit: MismatchExplainer.maxRewrittenBodyBytes, { _ in }) else { return }
         let explanation = MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
-        if invocation.arguments.has("json") {
+        if invocation.arguments[WebhookVerifyFlags.json] {
             var object = JSONObject()
             object["valid"] = false
             object["verdict"] = "malformed-signature"
@@ -168,7 +144,7 @@ enum WebhookCommand {
 
     // MARK: - sign
 
-    static let signFlags = secretFlags(rotation: false, stdinNote: "the body must then be a file")
+    static let signFlags = SecretFlags.specs(rotation: false, stdinNote: "the body must then be a file")
 
     @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
         let source = try WebhookInputs.bodySource(invocation)
@@ -188,10 +164,11 @@ enum WebhookCommand {
 extension WebhookInputs {
     /// `--signature` with `--header` is a usage error whatever the body source.
     static func signatureFlagsCheck(_ arguments: ParsedArguments) throws {
-        if arguments.value("signature") != nil && arguments.value("header") != nil {
+        let signature = arguments[WebhookVerifyFlags.signature], header = arguments[WebhookVerifyFlags.header]
+        if signature != nil && header != nil {
             throw Failure(.usage, "--signature and --header both give the signature; use one")
         }
-        if arguments.value("signature") == nil && arguments.value("header") == nil && arguments.value("request") == nil {
+        if signature == nil && header == nil && arguments[WebhookVerifyFlags.request] == nil {
             throw Failure(.usage, "no signature given",
                           hint: "pass --signature sha256=<hex>, --header 'X-AppDNA-Signature: sha256=<hex>', or --request FILE with the captured delivery")
         }

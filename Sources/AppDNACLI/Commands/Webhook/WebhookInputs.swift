@@ -25,7 +25,7 @@ enum WebhookInputs {
     static func bodySource(_ invocation: Invocation) throws -> BodySource {
         let arguments = invocation.arguments
         let operand = arguments.operand(0)
-        if let request = arguments.value("request") {
+        if let request = arguments[WebhookVerifyFlags.request] {
             if let operand {
                 throw Failure(.usage, "give the body either as BODY ('\(operand)') or inside --request \(request), not both")
             }
@@ -46,14 +46,14 @@ enum WebhookInputs {
     }
 
     static func readsSecretFromStdin(_ arguments: ParsedArguments) -> Bool {
-        arguments.has("secret-stdin") || arguments.all("secret-file").contains("-")
+        SecretFlags.stdinGiven(arguments) || SecretFlags.files(arguments).contains("-")
     }
 
     /// The secrets, from `--secret-file` (in order) and `--secret-stdin`, or else from the
     /// environment. Never from argv. Messages name the source, never the bytes.
     static func secrets(_ invocation: Invocation) throws -> [WebhookSecret] {
         let arguments = invocation.arguments
-        let files = arguments.all("secret-file").filter { $0 != "-" }
+        let files = SecretFlags.files(arguments).filter { $0 != "-" }
         var secrets: [WebhookSecret] = []
         for path in files {
             let bytes: [UInt8]
@@ -89,7 +89,7 @@ enum WebhookInputs {
 
     /// `--signature`, `--header`, or the request dump's header.
     static func signature(_ arguments: ParsedArguments, request: (path: String, dump: RawHTTPRequest)?) throws -> GivenSignature {
-        let flag = arguments.value("signature"), header = arguments.value("header")
+        let flag = arguments[WebhookVerifyFlags.signature], header = arguments[WebhookVerifyFlags.header]
         if flag != nil && header != nil {
             throw Failure(.usage, "--signature and --header both give the signature; use one")
         }

@@ -4,22 +4,7 @@ import AppDNANet
 /// `appdna webhook listen`: a local endpoint for webhook deliveries that checks each signature,
 /// prints one line per delivery, and forwards the valid ones to the handler under development.
 enum WebhookListenCommand {
-    static let flags: [FlagSpec] = [
-        FlagSpec("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8787"),
-        FlagSpec("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1"),
-        FlagSpec("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer"),
-        FlagSpec("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)"),
-        FlagSpec("forward-timeout", value: "SECONDS", "How long the forward target may take (AppDNA itself waits 15 s)", default: "15"),
-        FlagSpec("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
-                 details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
-                 completion: .file),
-        FlagSpec("max-body", value: "BYTES", "Larger bodies are answered 413 without being read", default: "1048576"),
-        FlagSpec("header-timeout", value: "SECONDS", "The request line and headers must arrive within this time", default: "10"),
-        FlagSpec("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long", default: "30"),
-        FlagSpec("max-connections", value: "N", "Connections served at once; more wait their turn", default: "64"),
-    ] + WebhookCommand.secretFlags(rotation: true, stdinNote: nil) + [
-        FlagSpec("json", "Print one JSON object per delivery (NDJSON)"),
-    ]
+    static let flags = WebhookListenFlags.all
 
     static let discussion = """
     Listens for webhook deliveries on HOST:PORT (127.0.0.1:8787 unless told otherwise) and checks \
@@ -61,22 +46,22 @@ enum WebhookListenCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let port = try arguments.integer("port", in: 0...65535) ?? 8787
-        let host = arguments.value("host") ?? "127.0.0.1"
+        let port = arguments[WebhookListenFlags.port]
+        let host = arguments[WebhookListenFlags.host]
         let limits = HTTPServer.Limits(
-            maxBodyBytes: try arguments.integer("max-body", in: 0...(1 << 30)) ?? 1 << 20,
-            headerTimeout: try arguments.decimal("header-timeout", in: 0.01...3600) ?? 10,
-            idleTimeout: try arguments.decimal("idle-timeout", in: 0.01...3600) ?? 30,
-            maxConnections: try arguments.integer("max-connections", in: 1...4096) ?? 64)
-        let forwardTimeout = try arguments.decimal("forward-timeout", in: 0.001...3600) ?? 15
-        let target = arguments.value("forward-to")
+            maxBodyBytes: arguments[WebhookListenFlags.maxBody],
+            headerTimeout: arguments[WebhookListenFlags.headerTimeout],
+            idleTimeout: arguments[WebhookListenFlags.idleTimeout],
+            maxConnections: arguments[WebhookListenFlags.maxConnections])
+        let forwardTimeout = arguments[WebhookListenFlags.forwardTimeout]
+        let target = arguments[WebhookListenFlags.forwardTo]
         if let target, HTTPURL(target) == nil {
             throw Failure(.usage, "--forward-to takes an http(s) URL, not '\(target)'")
         }
-        let forwardInvalid = arguments.has("forward-invalid")
-        let json = arguments.has("json")
+        let forwardInvalid = arguments[WebhookListenFlags.forwardInvalid]
+        let json = arguments[WebhookListenFlags.json]
         let secrets = try WebhookInputs.secrets(invocation)
-        let recorder = try arguments.value("record").map { try DeliveryRecorder(path: $0) }
+        let recorder = try arguments[WebhookListenFlags.record].map { try DeliveryRecorder(path: $0) }
         let server = try HTTPServer(host: host, port: port, limits: limits)
         let log = ListenLog(invocation)
         let forwarder = try WebhookTriggerCommand.deliveryClient(invocation)

@@ -7,17 +7,7 @@ enum WebhookTriggerCommand {
     static let typeOperand = OperandSpec("TYPE", "The event type, e.g. subscription.renewed (see --list); any type with --body",
                                          optional: true, completion: .choices(WebhookEventCatalog.all.map(\.name)), onlyChoices: false)
 
-    static let flags: [FlagSpec] = [
-        FlagSpec("to", value: "URL", "Where to send the delivery (your handler, or webhook listen)"),
-        FlagSpec("body", value: "FILE", "Send this file's exact bytes as the body instead of the demo body", completion: .file),
-        FlagSpec("id", value: "ID", "The demo body's id (default evt_demo_<type>)"),
-        FlagSpec("time", value: "TIME", "The demo body's created_at (default \(WebhookEventCatalog.demoTime))"),
-        FlagSpec("list", "List the documented event types with a one-line description"),
-        FlagSpec("print", "Print the signed request (headers, blank line, body) instead of sending it"),
-        FlagSpec("replay", value: "FILE", "Re-send the deliveries that webhook listen recorded in FILE, byte for byte",
-                 completion: .file),
-        FlagSpec("resign", "With --replay: sign each body again with the current secret instead of keeping its signature"),
-    ] + WebhookCommand.secretFlags(rotation: false, stdinNote: nil) + LiveBundleConnection.flags.filter { $0.long == "timeout" }
+    static let flags = WebhookTriggerFlags.all
 
     static let discussion = """
     Sends TYPE's demo delivery to --to as AppDNA does: a POST with the JSON body {"id", "type", \
@@ -48,21 +38,21 @@ enum WebhookTriggerCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if arguments.has("list") {
+        if arguments[WebhookTriggerFlags.list] {
             let width = WebhookEventCatalog.all.map(\.name.count).max()!
             for type in WebhookEventCatalog.all {
                 invocation.stdout.writeLine(type.name + String(repeating: " ", count: width - type.name.count + 2) + type.summary)
             }
             return .success
         }
-        let timeout = try arguments.decimal("timeout", in: 0.001...86_400) ?? 60
-        if let replay = arguments.value("replay") {
+        let timeout = arguments[APIFlags.timeout]
+        if let replay = arguments[WebhookTriggerFlags.replay] {
             if let type = arguments.operand(0) {
                 throw Failure(.usage, "--replay sends the recorded deliveries; TYPE ('\(type)') cannot be given with it")
             }
             let target = try destination(arguments)
             let deliveries = try recordedDeliveries(replay)
-            let secret = arguments.has("resign") ? try signingSecret(invocation) : nil
+            let secret = arguments[WebhookTriggerFlags.resign] ? try signingSecret(invocation) : nil
             var allSucceeded = true
             for delivery in deliveries {
                 var headers = WebhookListenCommand.endToEndHeaders(delivery.headers)
@@ -80,10 +70,10 @@ enum WebhookTriggerCommand {
         guard let type = arguments.operand(0) else {
             throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
         }
-        if arguments.has("resign") { throw Failure(.usage, "--resign goes with --replay") }
+        if arguments[WebhookTriggerFlags.resign] { throw Failure(.usage, "--resign goes with --replay") }
         let body: [UInt8]
-        let id = arguments.value("id") ?? WebhookEventCatalog.demoID(type)
-        if let path = arguments.value("body") {
+        let id = arguments[WebhookTriggerFlags.id] ?? WebhookEventCatalog.demoID(type)
+        if let path = arguments[WebhookTriggerFlags.body] {
             body = try FileReading.readAll(path: path)
         } else {
             guard let known = WebhookEventCatalog.named(type) else {
@@ -91,7 +81,7 @@ enum WebhookTriggerCommand {
                               + Suggestions.phrase(for: type, among: WebhookEventCatalog.all.map(\.name)),
                               hint: "send any type with --body FILE; 'appdna webhook trigger --list' lists the documented ones")
             }
-            let createdAt = arguments.value("time") ?? WebhookEventCatalog.demoTime
+            let createdAt = arguments[WebhookTriggerFlags.time] ?? WebhookEventCatalog.demoTime
             guard Timestamp.milliseconds(from: createdAt) != nil else {
                 throw Failure(.usage, "--time takes an ISO 8601 time like \(WebhookEventCatalog.demoTime), not '\(createdAt)'")
             }
@@ -103,7 +93,7 @@ enum WebhookTriggerCommand {
             ("X-AppDNA-Event", type),
             (WebhookSignature.headerName, WebhookSigner.headerValue(body: body, secret: secret)),
         ]
-        if arguments.has("print") {
+        if arguments[WebhookTriggerFlags.print] {
             for header in headers { invocation.stdout.writeLine("\(header.name): \(header.value)") }
             invocation.stdout.writeLine()
             invocation.stdout.write(body)
@@ -117,7 +107,7 @@ enum WebhookTriggerCommand {
     }
 
     static func destination(_ arguments: ParsedArguments) throws -> String {
-        guard let target = arguments.value("to") else {
+        guard let target = arguments[WebhookTriggerFlags.to] else {
             throw Failure(.usage, "no --to URL given", hint: "e.g. --to http://localhost:8787/ for webhook listen")
         }
         guard HTTPURL(target) != nil else { throw Failure(.usage, "--to takes an http(s) URL, not '\(target)'") }

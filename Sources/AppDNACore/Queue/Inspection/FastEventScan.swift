@@ -19,6 +19,19 @@ struct FastEventFields {
     var consent: Int8 = -1
     var propertiesCount: Int64 = 0, hasPropertiesCount = false
 
+    // What the exposure audit (`queue inspect --bundle`) reads, so that it need not walk the
+    // event again by key (`ExposureAudit+Tape.swift`).
+    /// `user.user_id`, when `hasUser`.
+    var userIDStart = 0, userIDLength = 0
+    /// -1 when absent.
+    var countryStart = 0, countryLength = -1
+    var appVersionStart = 0, appVersionLength = -1
+    /// `device.country` or `device.app_version` has escapes: only a decoded document reads it.
+    var deviceEscaped = false
+    /// Tape index of `context.experiment_exposures` (an array of objects with string `exp`
+    /// and `variant`), -1 when absent.
+    var exposuresIndex = -1
+
     /// Reads the event on `tape` (a successful parse of `base[0..<count]`). False when the
     /// event needs the general path.
     mutating func scan(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ base: UnsafePointer<UInt8>) -> Bool {
@@ -126,6 +139,7 @@ struct FastEventFields {
             } else if Self.equal(base + ks, "user_id") {
                 guard let (s, l) = Self.string(value) else { return false }
                 userHash = Self.hash(base + s, l); hasUser = true
+                userIDStart = s; userIDLength = l
             }
         }
         return sawAnon
@@ -154,13 +168,17 @@ struct FastEventFields {
                     sdkStart = s; sdkLength = l
                 } else if Self.equal(k, "app_version") {
                     guard value.kind == JSONKind.string.rawValue else { return false }
+                    if let (s, l) = Self.string(value) { appVersionStart = s; appVersionLength = l } else { deviceEscaped = true }
                 }
             case 2:
                 if Self.equal(k, "os") { guard value.kind == JSONKind.string.rawValue else { return false } }
             case 6:
                 if Self.equal(k, "locale") { guard value.kind == JSONKind.string.rawValue else { return false } }
             case 7:
-                if Self.equal(k, "country") { guard value.kind == JSONKind.string.rawValue else { return false } }
+                if Self.equal(k, "country") {
+                    guard value.kind == JSONKind.string.rawValue else { return false }
+                    if let (s, l) = Self.string(value) { countryStart = s; countryLength = l } else { deviceEscaped = true }
+                }
             case 14:
                 if Self.equal(k, "bundle_version") { guard Self.integer(value, base) != nil else { return false } }
             default: break
@@ -194,6 +212,7 @@ struct FastEventFields {
             case 20:
                 if Self.equal(k, "experiment_exposures") {
                     guard value.kind == JSONKind.array.rawValue else { return false }
+                    exposuresIndex = v
                     var e = v + 1
                     let stop = Int(value.next)
                     while e < stop {

@@ -460,7 +460,7 @@ extension QueueInspector {
             ChunkPipeline.forEachLine(slot.region) { line, offset in
                 let record = box.record(line, at: offset)
                 slot.records.append(record)
-                if let judges { slot.audits.append(record.kind == .event ? judges[w].judge(line: line, parsedBy: box) : nil) }
+                if let judges { slot.audits.append(record.kind == .event ? judges[w].judge(line: line, fields: record.fields, parsedBy: box) : nil) }
             }
         }
         var pending: IOSQueueReader.PendingLine? = nil

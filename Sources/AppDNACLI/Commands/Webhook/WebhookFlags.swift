@@ -1,0 +1,84 @@
+import AppDNACore
+
+/// The flags of the `webhook` commands, each declared once, in help order. The secret flags
+/// are shared by all four (worded for each: rotation, what stdin can no longer carry).
+enum SecretFlags {
+    /// `--secret-file` where several secrets may match (verify, listen): repeatable.
+    static let rotatingFile = Flag.repeated(
+        "secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
+        details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
+        completion: .file, .text)
+    /// `--secret-file` where one secret signs (sign, trigger).
+    static let singleFile = Flag.optional("secret-file", value: "PATH", "Read the signing secret from a file",
+                                          details: "The file holds only the secret; one trailing newline is removed.",
+                                          completion: .file, .text)
+
+    /// `--secret-stdin`, with a note on what stdin can then no longer carry.
+    static func stdin(note: String?) -> Flag<Bool> {
+        .switch("secret-stdin", "Read the signing secret from stdin" + (note.map { " (\($0))" } ?? ""))
+    }
+
+    /// The secret flags of one command.
+    static func specs(rotation: Bool, stdinNote: String?) -> [FlagSpec] {
+        [(rotation ? rotatingFile.spec : singleFile.spec), stdin(note: stdinNote).spec]
+    }
+
+    /// Every `--secret-file` given, in order (one at most where the flag is not repeatable).
+    static func files(_ arguments: ParsedArguments) -> [String] { arguments[rotatingFile] }
+
+    static func stdinGiven(_ arguments: ParsedArguments) -> Bool { arguments[stdin(note: nil)] }
+}
+
+enum WebhookVerifyFlags {
+    static let signature = Flag.optional("signature", value: "VALUE", "The X-AppDNA-Signature value: sha256=<hex> or bare hex", .text)
+    static let header = Flag.optional("header", value: "LINE", "The signature as a header line: 'X-AppDNA-Signature: sha256=<hex>'", .text)
+    static let request = Flag.optional("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
+                                       details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
+                                       completion: .file, .text)
+    static let explain = Flag.switch("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)")
+    static let json = OutputFlags.json()
+
+    static let all: [FlagSpec] = [signature.spec, header.spec, request.spec]
+        + SecretFlags.specs(rotation: true, stdinNote: "the body must then be a file or --request") + [explain.spec, json.spec]
+}
+
+enum WebhookListenFlags {
+    static let port = Flag.defaulted("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8787", .integer(0...65535))
+    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1", .text)
+    static let forwardTo = Flag.optional("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer", .text)
+    static let forwardInvalid = Flag.switch("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)")
+    static let forwardTimeout = Flag.defaulted("forward-timeout", value: "SECONDS", "How long the forward target may take (AppDNA itself waits 15 s)",
+                                               default: "15", .decimal(0.001...3600))
+    static let record = Flag.optional("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
+                                      details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
+                                      completion: .file, .text)
+    static let maxBody = Flag.defaulted("max-body", value: "BYTES", "Larger bodies are answered 413 without being read", default: "1048576", .integer(0...(1 << 30)))
+    static let headerTimeout = Flag.defaulted("header-timeout", value: "SECONDS", "The request line and headers must arrive within this time",
+                                              default: "10", .decimal(0.01...3600))
+    static let idleTimeout = Flag.defaulted("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long",
+                                            default: "30", .decimal(0.01...3600))
+    static let maxConnections = Flag.defaulted("max-connections", value: "N", "Connections served at once; more wait their turn",
+                                               default: "64", .integer(1...4096))
+    static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
+
+    static let all: [FlagSpec] = [port.spec, host.spec, forwardTo.spec, forwardInvalid.spec, forwardTimeout.spec, record.spec, maxBody.spec,
+                                  headerTimeout.spec, idleTimeout.spec, maxConnections.spec]
+        + SecretFlags.specs(rotation: true, stdinNote: nil) + [json.spec]
+}
+
+enum WebhookTriggerFlags {
+    static let to = Flag.optional("to", value: "URL", "Where to send the delivery (your handler, or webhook listen)", .text)
+    static let body = Flag.optional("body", value: "FILE", "Send this file's exact bytes as the body instead of the demo body", completion: .file, .text)
+    static let id = Flag.optional("id", value: "ID", "The demo body's id (default evt_demo_<type>)", .text)
+    /// Checked only when the demo body is built (with --body the time is not used); the
+    /// default is the demo bodies' fixed time.
+    static let time = Flag.optional("time", value: "TIME", "The demo body's created_at (default \(WebhookEventCatalog.demoTime))", .text)
+    static let list = Flag.switch("list", "List the documented event types with a one-line description")
+    static let print = Flag.switch("print", "Print the signed request (headers, blank line, body) instead of sending it")
+    static let replay = Flag.optional("replay", value: "FILE", "Re-send the deliveries that webhook listen recorded in FILE, byte for byte",
+                                      completion: .file, .text)
+    static let resign = Flag.switch("resign", "With --replay: sign each body again with the current secret instead of keeping its signature")
+
+    static let all: [FlagSpec] = [to.spec, body.spec, id.spec, time.spec, list.spec, print.spec, replay.spec, resign.spec]
+        + SecretFlags.specs(rotation: false, stdinNote: nil) + [APIFlags.timeout.spec]
+}

@@ -1,0 +1,142 @@
+import AppDNACore
+
+/// A flag declared once, with its type: the `FlagSpec` that help, the man page, completions
+/// and the parser read, and how `ParsedArguments` hands its value to a command
+/// (`arguments[APIFlags.retries]` is an `Int`, 3 when not given). The long name, the default
+/// and the range are written here only; commands never look a flag up by its name.
+///
+/// Build one with `.switch`, `.optional`, `.defaulted` or `.repeated` and a `FlagValue`
+/// (text, a ranged number, one of some choices).
+public struct Flag<Value: Sendable>: Sendable {
+    public let spec: FlagSpec
+    /// The flag's value from what was stored, in the order given (empty when absent).
+    let read: @Sendable ([any Sendable]) -> Value
+
+    init(spec: FlagSpec, read: @escaping @Sendable ([any Sendable]) -> Value) {
+        self.spec = spec
+        self.read = read
+    }
+}
+
+/// How a flag's text becomes its typed value: the validation step of the table, and what help
+/// shows about the accepted values (a range, choices). One wording for every flag's errors.
+public struct FlagValue<Value: Sendable>: Sendable {
+    /// `0-100` for help; nil when not a number range.
+    let range: String?
+    /// The accepted numbers, for the invariant tests.
+    let bounds: ClosedRange<Double>?
+    let choices: [String]?
+    /// A value `parse` accepts (the lower bound of a range, the first choice).
+    let sample: String?
+    let parse: @Sendable (_ long: String, _ text: String) throws(Failure) -> Value
+
+    init(range: String?, bounds: ClosedRange<Double>? = nil, choices: [String]?, sample: String?,
+         parse: @escaping @Sendable (_ long: String, _ text: String) throws(Failure) -> Value) {
+        self.range = range
+        self.bounds = bounds
+        self.choices = choices
+        self.sample = sample
+        self.parse = parse
+    }
+
+    /// The same values, for a flag whose summary states its ranges itself (they differ by mode).
+    var rangeInSummary: FlagValue {
+        FlagValue(range: nil, bounds: bounds, choices: choices, sample: sample, parse: parse)
+    }
+
+    /// Any text.
+    public static var text: FlagValue<String> {
+        FlagValue<String>(range: nil, choices: nil, sample: nil, parse: { _, text in text })
+    }
+
+    /// A whole number within `range`.
+    public static func integer(_ range: ClosedRange<Int>) -> FlagValue<Int> {
+        // An open upper end reads as "0 or more" rather than 0-9223372036854775807.
+        let shown = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
+        return FlagValue<Int>(range: shown, bounds: Double(range.lowerBound)...Double(range.upperBound), choices: nil, sample: "\(range.lowerBound)") { long, text throws(Failure) in
+            guard let number = Int(text), range.contains(number) else {
+                throw Failure(.usage, "--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+    }
+
+    /// A finite decimal number within `range`.
+    public static func decimal(_ range: ClosedRange<Double>) -> FlagValue<Double> {
+        FlagValue<Double>(range: "\(shortText(range.lowerBound))-\(shortText(range.upperBound))", bounds: range, choices: nil,
+                          sample: shortText(range.lowerBound)) { long, text throws(Failure) in
+            guard let number = Double(text), number.isFinite, range.contains(number) else {
+                throw Failure(.usage, "--\(long) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            }
+            return number
+        }
+    }
+
+    /// One of an enum's raw values, listed in declaration order (the parser refuses others
+    /// with a "did you mean").
+    public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(_ type: Choice.Type) -> FlagValue<Choice>
+    where Choice.RawValue == String {
+        let words = Choice.allCases.map(\.rawValue)
+        return FlagValue<Choice>(range: nil, choices: words, sample: words.first) { long, text throws(Failure) in
+            guard let value = Choice(rawValue: text) else {
+                throw Failure(.usage, "--\(long) takes one of \(words.joined(separator: ", ")), not '\(text)'"
+                              + Suggestions.phrase(for: text, among: words))
+            }
+            return value
+        }
+    }
+
+    /// `86400` rather than `86400.0` in help.
+    static func shortText(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}
+
+extension Flag where Value == Bool {
+    /// A switch: true when given.
+    public static func `switch`(_ long: String, short: Character? = nil, _ summary: String,
+                                details: String? = nil, hidden: Bool = false) -> Flag<Bool> {
+        Flag(spec: FlagSpec(long, short: short, summary, details: details, hidden: hidden),
+             read: { !$0.isEmpty })
+    }
+}
+
+extension Flag {
+    /// A flag whose value is nil when not given.
+    public static func optional<Wrapped>(_ long: String, short: Character? = nil, value valueName: String,
+                                         _ summary: String, details: String? = nil, completion: ValueCompletion = .none,
+                                         hidden: Bool = false, _ kind: FlagValue<Wrapped>) -> Flag<Wrapped?> where Value == Wrapped? {
+        Flag<Wrapped?>(spec: spec(long, short, valueName, summary, details, completion, hidden, kind, default: nil, repeatable: false),
+                       read: { $0.last as? Wrapped })
+    }
+
+    /// A flag with a default, written here once as the user would type it; help shows it, and
+    /// it goes through the same validation as a typed value (an invariant test checks it does).
+    public static func defaulted(_ long: String, short: Character? = nil, value valueName: String, _ summary: String,
+                                 details: String? = nil, completion: ValueCompletion = .none, hidden: Bool = false,
+                                 default defaultText: String, _ kind: FlagValue<Value>) -> Flag<Value> {
+        let spec = spec(long, short, valueName, summary, details, completion, hidden, kind, default: defaultText, repeatable: false)
+        return Flag(spec: spec, read: { given in
+            if let value = given.last as? Value { return value }
+            // The invariant tests parse every default, so this cannot fail for a flag in the table.
+            do { return try kind.parse(long, defaultText) } catch { preconditionFailure("--\(long): bad default: \(error)") }
+        })
+    }
+
+    /// A repeatable flag: every value given, in order.
+    public static func repeated<Element>(_ long: String, short: Character? = nil, value valueName: String, _ summary: String,
+                                         details: String? = nil, completion: ValueCompletion = .none, hidden: Bool = false,
+                                         _ kind: FlagValue<Element>) -> Flag<[Element]> where Value == [Element] {
+        Flag<[Element]>(spec: spec(long, short, valueName, summary, details, completion, hidden, kind, default: nil, repeatable: true),
+                        read: { $0.compactMap { $0 as? Element } })
+    }
+
+    private static func spec<Parsed>(_ long: String, _ short: Character?, _ valueName: String, _ summary: String,
+                                     _ details: String?, _ completion: ValueCompletion, _ hidden: Bool,
+                                     _ kind: FlagValue<Parsed>, default defaultText: String?, repeatable: Bool) -> FlagSpec {
+        FlagSpec(long, short: short, value: valueName, summary, details: details,
+                 completion: kind.choices.map { .choices($0) } ?? completion, repeatable: repeatable,
+                 default: defaultText, hidden: hidden, range: kind.range, bounds: kind.bounds, sampleValue: defaultText ?? kind.sample,
+                 convert: { text throws(Failure) in try kind.parse(long, text) })
+    }
+}
