@@ -8,6 +8,10 @@ public struct BundleValidator {
     public static let statuses: Set<String> = ["running", "paused", "completed"]
     /// 2^53: the largest integer every double-based reader holds exactly.
     public static let maxSafeInteger = "9007199254740992"
+    /// The rules read nothing nested deeper than a variant's members in the API shape
+    /// (content.experiments.experiments.ID.variants[i].weight: depth 7), so containers at
+    /// depth 7 or more need no children on the tape; payloads are most of a bundle's values.
+    static let childrenReadAboveDepth = 7
 
     private var findings: [BundleFinding] = []
     private let document: JSONDocument
@@ -31,7 +35,8 @@ public struct BundleValidator {
     public static func validate(bytes: [UInt8], shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {
-            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record))
+            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record,
+                                                                                keepChildrenAboveDepth: childrenReadAboveDepth))
         } catch {
             let rule: BundleRule
             var reason = error.reason
@@ -146,8 +151,10 @@ public struct BundleValidator {
         }
         checkSectionTypes(bundle)
         if let experiments = bundle.experiments, experiments.node.kind == .object {
-            for (id, experiment) in bundle.experimentList {
-                checkExperiment(id: id, experiment)
+            // Straight over the members, not `experimentList`: that builds a pointer per
+            // experiment, and only the few with findings need one.
+            for member in experiments.node.members {
+                checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
             }
         }
         checkFlags(bundle)
@@ -191,9 +198,9 @@ public struct BundleValidator {
         }
     }
 
-    private mutating func checkExperiment(id: String, _ located: BundleModel.Located) {
-        let node = located.node
-        let pointer = located.pointer
+    private mutating func checkExperiment(id: String, node: JSONNode, in experimentsPointer: JSONPointer) {
+        // Built only for a finding (this runs per experiment).
+        var pointer: JSONPointer { experimentsPointer.appending(key: id) }
         guard node.kind == .object else {
             add(.experimentType, "experiment \(Self.quoted(id)) must be an object, not \(Self.kindName(node))", at: node, pointer)
             return
@@ -240,12 +247,13 @@ public struct BundleValidator {
         }
     }
 
-    private mutating func checkVariants(id: String, node: JSONNode, pointer: JSONPointer) {
+    private mutating func checkVariants(id: String, node: JSONNode, pointer experimentPointer: @autoclosure () -> JSONPointer) {
         guard let variants = node["variants"] else {
-            add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, pointer)
+            add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, experimentPointer())
             return
         }
-        let variantsPointer = pointer.appending(key: "variants")
+        // Built only for a finding (this runs per experiment).
+        var variantsPointer: JSONPointer { experimentPointer().appending(key: "variants") }
         guard variants.kind == .array else {
             add(.variantsMissing, "variants of \(Self.quoted(id)) must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
             return
