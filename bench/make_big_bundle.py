@@ -15,7 +15,7 @@ import sys
 
 # The value generators are shared with the shape generator (one set of words, strings, numbers).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_bundle_shapes import WORDS, config, text  # noqa: E402
+from make_bundle_shapes import WORDS, config, number, text  # noqa: E402
 
 
 SPLITS = [[0.5, 0.5], [0.34, 0.33, 0.33], [0.25, 0.25, 0.25, 0.25], [0.7, 0.3], [0.57, 0.43]]

@@ -8,8 +8,15 @@ public struct BundleValidator {
     public static let statuses: Set<String> = ["running", "paused", "completed"]
     /// 2^53: the largest integer every double-based reader holds exactly.
     public static let maxSafeInteger = "9007199254740992"
+    /// The rules read nothing nested deeper than a variant's members in the API shape
+    /// (content.experiments.experiments.ID.variants[i].weight: depth 7), so containers at
+    /// depth 7 or more need no children on the tape; payloads are most of a bundle's values.
+    static let childrenReadAboveDepth = 7
 
     private var findings: [BundleFinding] = []
+    /// Buffers `checkVariants` empties and refills for every experiment instead of allocating.
+    private var scratchSeenIDs: [(id: String, index: Int)] = []
+    private var scratchWeights: [(variant: String, weight: Double)] = []
     private let document: JSONDocument
     private let shift: LocationShift
 
@@ -31,7 +38,8 @@ public struct BundleValidator {
     public static func validate(bytes: [UInt8], shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {
-            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record))
+            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record,
+                                                                                keepChildrenAboveDepth: childrenReadAboveDepth))
         } catch {
             let rule: BundleRule
             var reason = error.reason
@@ -146,8 +154,10 @@ public struct BundleValidator {
         }
         checkSectionTypes(bundle)
         if let experiments = bundle.experiments, experiments.node.kind == .object {
-            for (id, experiment) in bundle.experimentList {
-                checkExperiment(id: id, experiment)
+            // Straight over the members, not `experimentList`: that builds a pointer per
+            // experiment, and only the few with findings need one.
+            for member in experiments.node.members {
+                checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
             }
         }
         checkFlags(bundle)
@@ -191,9 +201,9 @@ public struct BundleValidator {
         }
     }
 
-    private mutating func checkExperiment(id: String, _ located: BundleModel.Located) {
-        let node = located.node
-        let pointer = located.pointer
+    private mutating func checkExperiment(id: String, node: JSONNode, in experimentsPointer: JSONPointer) {
+        // Built only for a finding (this runs per experiment).
+        var pointer: JSONPointer { experimentsPointer.appending(key: id) }
         guard node.kind == .object else {
             add(.experimentType, "experiment \(Self.quoted(id)) must be an object, not \(Self.kindName(node))", at: node, pointer)
             return
@@ -240,12 +250,13 @@ public struct BundleValidator {
         }
     }
 
-    private mutating func checkVariants(id: String, node: JSONNode, pointer: JSONPointer) {
+    private mutating func checkVariants(id: String, node: JSONNode, pointer experimentPointer: @autoclosure () -> JSONPointer) {
         guard let variants = node["variants"] else {
-            add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, pointer)
+            add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, experimentPointer())
             return
         }
-        let variantsPointer = pointer.appending(key: "variants")
+        // Built only for a finding (this runs per experiment).
+        var variantsPointer: JSONPointer { experimentPointer().appending(key: "variants") }
         guard variants.kind == .array else {
             add(.variantsMissing, "variants of \(Self.quoted(id)) must be an array, not \(Self.kindName(variants))", at: variants, variantsPointer)
             return
@@ -255,21 +266,27 @@ public struct BundleValidator {
             return
         }
         // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
-        // Few variants per experiment: a list until there are many, then a dictionary.
-        var seenList: [(id: [UInt8], index: Int)] = []
+        // Few variants per experiment: a list until there are many, then a dictionary. The
+        // list and the weights reuse the validator's buffers (this runs per experiment).
+        // Taken out (not copied), so emptying them keeps their storage.
+        var seenList: [(id: String, index: Int)] = []
+        var weights: [(variant: String, weight: Double)] = []
+        swap(&seenList, &scratchSeenIDs)
+        swap(&weights, &scratchWeights)
+        seenList.removeAll(keepingCapacity: true)
+        weights.removeAll(keepingCapacity: true)
+        defer {
+            scratchSeenIDs = seenList
+            scratchWeights = weights
+        }
         var seen: [[UInt8]: Int] = [:]
-        func firstIndex(of id: [UInt8]) -> Int? {
+        func firstIndex(of id: String) -> Int? {
             if seen.isEmpty {
-                for entry in seenList where entry.id == id { return entry.index }
+                for entry in seenList where entry.id.utf8.elementsEqual(id.utf8) { return entry.index }
                 return nil
             }
-            return seen[id]
+            return seen[Array(id.utf8)]
         }
-        var weights: [(variant: String, weight: Double)] = []
-        // One allocation each instead of regrowing from empty (this runs per experiment).
-        let variantCount = variants.count
-        weights.reserveCapacity(variantCount)
-        seenList.reserveCapacity(min(variantCount, 16))
         var weightsUsable = true
         for (index, variant) in variants.elements.enumerated() {
             // Built only for a finding: most variants have none, and this loop runs per variant.
@@ -284,15 +301,14 @@ public struct BundleValidator {
             var idText: String? = nil
             if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
                 idText = text
-                let idBytes = Array(text.utf8)
-                if let first = firstIndex(of: idBytes) {
+                if let first = firstIndex(of: text) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \(Self.quoted(id)) is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
                 } else if seen.isEmpty && seenList.count < 16 {
-                    seenList.append((idBytes, index))
+                    seenList.append((text, index))
                 } else {
-                    if seen.isEmpty { for entry in seenList { seen[entry.id] = entry.index } }
-                    seen[idBytes] = index
+                    if seen.isEmpty { for entry in seenList { seen[Array(entry.id.utf8)] = entry.index } }
+                    seen[Array(text.utf8)] = index
                 }
             } else if let idNode = variant["id"] {
                 add(.variantID, "variant \(index) of \(Self.quoted(id)): id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
@@ -326,10 +342,19 @@ public struct BundleValidator {
         }
         // The intended split is each weight × 10000 rounded; it is only a promise the SDK could
         // keep when those whole numbers add up to 10000 (thirds cannot, whatever the rounding).
+        // When every weight × 10000 truncates to its rounding and those add up to 10000, each
+        // range is exactly its intended size: the usual case needs no allocation computed.
+        var intendedSum = 0
+        var everyShareExact = true
+        for entry in weights {
+            let intended = Int((entry.weight * 10_000).rounded())
+            intendedSum += intended
+            if VariantAllocation.truncatedShare(entry.weight) != UInt64(max(intended, 0)) { everyShareExact = false }
+        }
+        guard intendedSum == 10_000 && !everyShareExact else { return }
         let allocation = VariantAllocation(weights: weights)
         let intended = weights.map { Int(($0.weight * 10_000).rounded()) }
-        let differs = intended.reduce(0, +) == 10_000
-            && zip(allocation.ranges, intended).contains { Int($0.bucketCount) != $1 }
+        let differs = zip(allocation.ranges, intended).contains { Int($0.bucketCount) != $1 }
         if differs {
             let detail = allocation.ranges.map { range in
                 "\(range.variant) \(Self.formatWeight(range.weight)) → \(range.bucketCount) buckets (intended \(Int((range.weight * 10_000).rounded())))"

@@ -14,9 +14,16 @@ public struct JSONParseOptions: Sendable, Equatable {
     /// Deepest nesting of arrays and objects accepted. The parser is iterative, so this bounds
     /// memory and the recursion of code that later walks the tree, not the parser's own stack.
     public var maxDepth: Int
+    /// Arrays and objects nested this deep or deeper (the top-level value is at depth 0) are
+    /// parsed and checked in full, but kept on the tape as one node without children: a reader
+    /// that never looks inside them (the bundle validator) then needs no memory for their
+    /// values. One is kept whole when it holds something whole-document checks report (a
+    /// duplicate key under `.record`, an integer of 16 or more characters). Unlimited by default.
+    public var keepChildrenAboveDepth: Int
 
-    public init(duplicateKeys: DuplicateKeyPolicy = .reject, maxDepth: Int = 1000) {
+    public init(duplicateKeys: DuplicateKeyPolicy = .reject, maxDepth: Int = 1000, keepChildrenAboveDepth: Int = .max) {
         self.duplicateKeys = duplicateKeys
         self.maxDepth = maxDepth
+        self.keepChildrenAboveDepth = keepChildrenAboveDepth
     }
 }

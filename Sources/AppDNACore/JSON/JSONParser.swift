@@ -22,6 +22,9 @@ struct JSONParser {
         var keyMask: UInt64 = 0
         /// Whether a key so far had escapes (then every key is compared, after unescaping).
         var escapedKeys = false
+        /// `reportedCount` when the container opened: if it is unchanged at the close, nothing
+        /// inside needs its nodes and a deep container can drop its children.
+        var reportedAtOpen: Int32 = 0
     }
     var frames: [Frame] = []
     /// A key of an open object, with a fingerprint so most unequal keys are told apart without
@@ -40,6 +43,8 @@ struct JSONParser {
     /// Integer tokens of 16 or more characters: only these can lie beyond 2^53, so checks for
     /// such integers can skip the walk over the tape when there are none.
     var longIntegerCount = 0
+    /// Grows whenever something a whole-document check reports is found (see `Frame`).
+    var reportedCount: Int32 { Int32(truncatingIfNeeded: duplicates.count &+ longIntegerCount) }
 
     /// Objects up to this many keys check duplicates by comparing with each earlier key; bigger
     /// ones switch to a hash table so a 100,000-key object stays linear.
@@ -177,14 +182,18 @@ struct JSONParser {
     mutating func open(at p: Int, isObject: Bool) throws(JSONSyntaxError) {
         if frames.count >= options.maxDepth { throw fail(.tooDeep(limit: options.maxDepth), at: p) }
         frames.append(Frame(node: Int32(truncatingIfNeeded: tape.count), isObject: isObject, hasTable: false,
-                            keyBase: Int32(truncatingIfNeeded: keys.count)))
+                            keyBase: Int32(truncatingIfNeeded: keys.count), reportedAtOpen: reportedCount))
         tape.append(kind: isObject ? .object : .array, flags: 0, start: p, end: p + 1)
     }
 
     @inline(__always)
     mutating func closeContainer(end: Int) {
         let frame = frames.removeLast()
-        tape.close(Int(frame.node), end: end)
+        if frames.count >= options.keepChildrenAboveDepth && frame.reportedAtOpen == reportedCount {
+            tape.dropChildren(of: Int(frame.node), end: end)
+        } else {
+            tape.close(Int(frame.node), end: end)
+        }
         if frame.isObject {
             let extra = keys.count - Int(frame.keyBase)
             if extra > 0 { keys.removeLast(extra) }

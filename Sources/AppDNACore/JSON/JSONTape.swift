@@ -39,6 +39,8 @@ enum JSONTapeFlag {
     static let nonInteger: UInt8 = 2
     /// The boolean `true`.
     static let isTrue: UInt8 = 4
+    /// An array or object kept without its children (`JSONParseOptions.keepChildrenAboveDepth`).
+    static let childrenDropped: UInt8 = 8
 }
 
 /// The finished tape. It lives in malloc'd memory rather than an Array so that growing it is a
@@ -93,6 +95,15 @@ struct JSONTapeBuilder {
     mutating func close(_ index: Int, end: Int) {
         base[index].end = UInt32(truncatingIfNeeded: end)
         base[index].next = UInt32(truncatingIfNeeded: count)
+    }
+
+    /// Closes a container as if it were empty, forgetting the nodes inside it (see
+    /// `JSONParseOptions.keepChildrenAboveDepth`); its byte range still covers its contents.
+    @inline(__always)
+    mutating func dropChildren(of index: Int, end: Int) {
+        count = index + 1
+        base[index].flags |= JSONTapeFlag.childrenDropped
+        close(index, end: end)
     }
 
     @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
