@@ -47,6 +47,6 @@ let package = Package(
         // cut-off bodies, never answering). Test support only: no product uses it.
         .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),
         // What the test targets share: temporary directories, the process runner, queue events.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AppDNACore"], path: "Tests/TestSupport"),
     ]
 )

@@ -46,7 +46,9 @@ public struct HTTPClient: Sendable {
         // Only the retries that backed off grow the back-off: answers with Retry-After do not.
         var backoffs = 0
         guard budget.take() else {
-            throw HTTPError(.unavailable, "\(HTTPURL(request.url)?.hostAndPort ?? request.url): no request left of the \(budget.maxRequests) that --retries allows")
+            let host = HTTPURL(request.url)?.hostAndPort ?? request.url
+            throw HTTPError(.unavailable, "\(host): no request left of the \(budget.maxRequests) allowed",
+                            settingFact: .noRequestLeft(host: host, requests: budget.maxRequests))
         }
         while true {
             var response: HTTPResponse

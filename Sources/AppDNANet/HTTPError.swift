@@ -7,6 +7,8 @@ public struct HTTPError: ClassifiedError, Sendable {
     public var message: String
     public var hint: String?
     public var remedy: Remedy?
+    /// When what failed is a setting of the command's (the request budget, the listening address).
+    public var settingFact: SettingFact?
     /// Whether another attempt may succeed (network errors, 5xx, 408, 429).
     public var retryable: Bool
     /// True when the overall deadline ended the request (not a connect timeout of one attempt).
@@ -15,7 +17,8 @@ public struct HTTPError: ClassifiedError, Sendable {
     public var status: Int?
 
     public init(_ kind: FailureKind, _ message: String, hint: String? = nil, remedy: Remedy? = nil, retryable: Bool = false,
-                deadlineExpired: Bool = false, status: Int? = nil) {
+                deadlineExpired: Bool = false, status: Int? = nil, settingFact: SettingFact? = nil) {
+        self.settingFact = settingFact
         self.kind = kind
         self.message = message
         self.hint = hint

@@ -20,6 +20,9 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxHeaderBytes = 64 << 10
         /// A whole body must arrive within this long, however steadily it trickles.
         public var maxBodySeconds = 60.0
+        /// How a 413's reason names the body limit (`the 1 MiB limit`): the CLI says which of
+        /// its flags sets it, so Net names no flag.
+        public var bodyLimitText: @Sendable (_ maxBodyBytes: Int) -> String = { "the \(NumberText.binarySize($0)) limit" }
 
         public init(maxBodyBytes: Int, headerTimeout: Double, idleTimeout: Double, maxConnections: Int) {
             self.maxBodyBytes = maxBodyBytes
@@ -85,7 +88,8 @@ public final class HTTPServer: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         let resolved = host == "localhost" ? "127.0.0.1" : host
         guard inet_pton(AF_INET, resolved, &address.sin_addr) == 1 else {
-            throw HTTPError(.configuration, "--host '\(host)' is not an IPv4 address", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces")
+            throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
+                            settingFact: .listenAddressNotIPv4(host))
         }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HTTPError(.internalError, "socket: \(SystemError.describe(errno))") }

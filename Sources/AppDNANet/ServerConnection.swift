@@ -116,7 +116,7 @@ struct ServerConnection {
             body = []
         case .contentLength(let length):
             if length > limits.maxBodyBytes {
-                return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than the \(NumberText.binarySize(limits.maxBodyBytes)) limit (--max-body)"))
+                return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than \(limits.bodyLimitText(limits.maxBodyBytes))"))
             }
             continueIfExpected(head)
             do {
@@ -169,7 +169,7 @@ struct ServerConnection {
                 return body
             }
             guard body.count + size <= limits.maxBodyBytes else {
-                throw Refusal(status: 413, reason: "the chunked body is larger than the \(NumberText.binarySize(limits.maxBodyBytes)) limit (--max-body)")
+                throw Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
             }
             while buffer.count < size + 2 { try fill(idleUntil: deadline) }
             body.append(contentsOf: buffer[..<size])

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import AppDNACore
+import AppDNANet
 
 /// Runs `appdna` in-process with captured streams.
 struct CapturedRun {
@@ -12,13 +14,15 @@ struct CapturedRun {
 }
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-            terminal: Bool = false) -> CapturedRun {
-    runCLIBytes(arguments, environment: environment, stdin: stdin.map { Array($0.utf8) }, terminal: terminal)
+            terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil) -> CapturedRun {
+    runCLIBytes(arguments, environment: environment, stdin: stdin.map { Array($0.utf8) }, terminal: terminal,
+                transport: transport, clock: clock)
 }
 
 /// `runCLI` with raw stdin bytes (nil: no stdin at all).
+/// A `transport` and `clock` replace the network and time (a scripted API, a virtual clock).
 func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]?,
-                 terminal: Bool = false) -> CapturedRun {
+                 terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil) -> CapturedRun {
     var descriptor: Int32 = -1
     if let stdin {
         let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
@@ -29,7 +33,8 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
     defer { if descriptor >= 0 { close(descriptor) } }
     let out = OutputSink(capturingAsTerminal: terminal)
     let err = OutputSink(capturingAsTerminal: terminal)
-    let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: descriptor, stdinIsTerminal: false, environment: environment)
+    let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: descriptor, stdinIsTerminal: false, environment: environment,
+                        transport: transport, clock: clock ?? SystemClock())
     let status = Runner.run(arguments, table: .appdna, io: io)
     return CapturedRun(status: status, stdout: out.capturedText, stderr: err.capturedText)
 }

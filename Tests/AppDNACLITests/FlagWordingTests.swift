@@ -1,5 +1,7 @@
 import AppDNACore
 import XCTest
+import Foundation
+@testable import AppDNANet
 import TestSupport
 @testable import AppDNACLI
 
@@ -59,5 +61,53 @@ final class FlagWordingTests: XCTestCase {
                        "check that APPDNA_SDK_KEY (or --key-file) holds a current SDK key of this app; if it does, this network may be blocked from api.example:443")
         XCTAssertEqual(FlagWording.text(.longerTimeout), "the service is slow or unreachable; raise --timeout or retry later")
         XCTAssertEqual(FlagWording.text(.otherPort), "another program uses that port; pick another with --port (0 picks a free one)")
+    }
+
+    // Net's and Core's failures of a setting (time limit, request budget, listening address,
+    // body limit) are facts; these pin the CLI's words, byte for byte as before.
+
+    func testListenAddressIsNamedByHost() {
+        let result = runCLI(["webhook", "listen", "--host", "not-an-ip"], environment: ["APPDNA_WEBHOOK_SECRET": "s"])
+        XCTAssertEqual(result.status, 78, result.stderr)
+        XCTAssertEqual(result.stderr, "appdna: --host 'not-an-ip' is not an IPv4 address\nhint: use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces\n")
+    }
+
+    func testSpentRequestBudgetIsNamedByRetries() throws {
+        let clock = VirtualClock()
+        let client = HTTPClient(transport: ScriptedBundleAPI(clock: clock) { _, _ in .answer(200) }, clock: clock)
+        let budget = RetryBudget(retries: 0)
+        let request = HTTPRequest(url: "http://127.0.0.1:9/api/v1/sdk/config-bundle")
+        let deadline = Deadline(secondsFromNow: 10, clock: clock)
+        _ = try client.send(request, deadline: deadline, budget: budget)
+        do {
+            _ = try client.send(request, deadline: deadline, budget: budget)
+            XCTFail("a second request within a budget of one")
+        } catch {
+            XCTAssertEqual(error.settingFact, .noRequestLeft(host: "127.0.0.1:9", requests: 1))
+            XCTAssertFalse(error.message.contains("--"), error.message)
+            XCTAssertEqual(FlagWording.message(for: error), "127.0.0.1:9: no request left of the 1 that --retries allows")
+        }
+    }
+
+    func testUnreadFIFOIsNamedByTimeout() throws {
+        let scratch = try ScratchDirectory("flag-fifo")
+        defer { scratch.remove() }
+        let fifo = scratch.path + "/out"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        do {
+            try AtomicFile.replace(path: fifo, with: Array("{}".utf8), timeout: 0.05)
+            XCTFail("written to a FIFO nobody reads")
+        } catch {
+            XCTAssertFalse(error.message.contains("--") || error.hint != nil, error.message)
+            XCTAssertEqual(FlagWording.message(for: error), "\(fifo): nothing read it before the time limit (--timeout) ran out; not written")
+            XCTAssertEqual(FlagWording.hint(for: error), "start the reader of the FIFO first, or raise --timeout")
+        }
+    }
+
+    func testBodyLimitIsNamedByMaxBody() {
+        let limits = HTTPServer.Limits(maxBodyBytes: 2000, headerTimeout: 1, idleTimeout: 1, maxConnections: 1)
+        XCTAssertEqual(limits.bodyLimitText(2000), "the \(NumberText.binarySize(2000)) limit")
+        XCTAssertEqual(FlagWording.bodyLimit(2000), "the \(NumberText.binarySize(2000)) limit (--max-body)")
+        XCTAssertEqual(FlagWording.bodyLimit(1 << 20), "the 1 MiB limit (--max-body)")
     }
 }

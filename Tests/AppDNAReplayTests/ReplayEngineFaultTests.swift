@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import AppDNACore
+import TestSupport
 import AppDNANet
 import AppDNAReplay
 

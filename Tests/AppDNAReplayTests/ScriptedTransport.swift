@@ -1,5 +1,6 @@
 import Foundation
 import AppDNACore
+import TestSupport
 @testable import AppDNANet
 
 /// An ingest API without a socket: checks every request is what the SDK sends (POST to the

@@ -18,6 +18,25 @@ enum FlagWording {
         error.hint ?? error.remedy.map(text)
     }
 
+    /// The error's message: Core's own, or, where what failed is one of the CLI's settings, the
+    /// CLI's wording of it with the flag.
+    static func message(for error: ClassifiedError) -> String {
+        error.settingFact.map(text) ?? error.message
+    }
+
+    static func text(_ fact: SettingFact) -> String {
+        switch fact {
+        case .outputNotReadInTime(let path): return "\(path): nothing read it before the time limit (--timeout) ran out; not written"
+        case .noRequestLeft(let host, let requests): return "\(host): no request left of the \(requests) that --retries allows"
+        case .listenAddressNotIPv4(let host): return "--host '\(host)' is not an IPv4 address"
+        }
+    }
+
+    /// The body limit in a 413's reason (`webhook listen`), named by the flag that sets it.
+    @Sendable static func bodyLimit(_ maxBodyBytes: Int) -> String {
+        "the \(NumberText.binarySize(maxBodyBytes)) limit (--max-body)"
+    }
+
     static func text(_ remedy: Remedy) -> String {
         switch remedy {
         case .stateDirectoryOfItsOwn: return "point --state-dir at a directory of its own"
@@ -30,6 +49,7 @@ enum FlagWording {
                 + (blockedFrom.map { "; if it does, this network may be blocked from \($0)" } ?? "")
         case .longerTimeout: return "the service is slow or unreachable; raise --timeout or retry later"
         case .otherPort: return "another program uses that port; pick another with --port (0 picks a free one)"
+        case .fifoReader: return "start the reader of the FIFO first, or raise --timeout"
         }
     }
 }

@@ -1,7 +1,10 @@
 import AppDNACore
+import AppDNANet
 
-/// The standard streams and environment a command runs with. The binary passes the real ones;
-/// tests pass capturing sinks and a made-up environment, so a whole command runs in-process.
+/// The standard streams, environment, network and time a command runs with. The binary passes
+/// the real ones; tests pass capturing sinks, a made-up environment, a scripted transport and a
+/// virtual clock, so a whole command (`bundle fetch`, `bundle diff @remote`, `queue replay`)
+/// runs in-process without sockets or sleeping.
 public final class CommandIO: @unchecked Sendable {
     public let stdout: OutputSink
     public let stderr: OutputSink
@@ -9,14 +12,22 @@ public final class CommandIO: @unchecked Sendable {
     public let stdinDescriptor: Int32
     public let stdinIsTerminal: Bool
     public let environment: [String: String]
+    /// How API requests go out: nil is the system libcurl trusting the environment's CA
+    /// variables (see `APIAccess.client`); tests pass a scripted transport.
+    public let transport: (any HTTPTransport)?
+    /// Retry waits, Retry-After dates and --timeout deadlines are measured on it.
+    public let clock: any Clock
 
     public init(stdout: OutputSink, stderr: OutputSink, stdinDescriptor: Int32 = 0,
-                stdinIsTerminal: Bool? = nil, environment: [String: String]) {
+                stdinIsTerminal: Bool? = nil, environment: [String: String],
+                transport: (any HTTPTransport)? = nil, clock: any Clock = SystemClock()) {
         self.stdout = stdout
         self.stderr = stderr
         self.stdinDescriptor = stdinDescriptor
         self.stdinIsTerminal = stdinIsTerminal ?? (isatty(stdinDescriptor) == 1)
         self.environment = environment
+        self.transport = transport
+        self.clock = clock
     }
 
     /// The process's real streams and environment.

@@ -54,7 +54,7 @@ public enum Runner {
 
     static func report(_ error: ClassifiedError, io: CommandIO) {
         let style = Styler(enabled: ColorPolicy.enabled(flag: nil, environment: io.environment, isTerminal: io.stderr.isTerminal))
-        io.stderr.writeLine(style.apply(.red, "appdna:") + " " + error.message)
+        io.stderr.writeLine(style.apply(.red, "appdna:") + " " + FlagWording.message(for: error))
         if let hint = FlagWording.hint(for: error) {
             io.stderr.writeLine("hint: " + hint)
         }

@@ -33,11 +33,15 @@ public protocol ClassifiedError: Error {
     var hint: String? { get }
     /// When the fix is a setting of the command's: what to set (the CLI words it as the hint).
     var remedy: Remedy? { get }
+    /// When what failed is one of the command's settings: the fact, which the CLI words as the
+    /// message with its flag (`message` is the same sentence without one).
+    var settingFact: SettingFact? { get }
 }
 
 extension ClassifiedError {
     public var hint: String? { nil }
     public var remedy: Remedy? { nil }
+    public var settingFact: SettingFact? { nil }
 }
 
 /// A plain classified error for the many places that need nothing more specific.
@@ -48,13 +52,29 @@ public struct Failure: ClassifiedError, Equatable {
     /// When the fix is a setting of the command's (which Core does not name): the CLI words it
     /// as the hint.
     public var remedy: Remedy?
+    /// When what failed is a setting of the command's: the CLI words the message with its flag.
+    public var settingFact: SettingFact?
 
-    public init(_ kind: FailureKind, _ message: String, hint: String? = nil, remedy: Remedy? = nil) {
+    public init(_ kind: FailureKind, _ message: String, hint: String? = nil, remedy: Remedy? = nil,
+                settingFact: SettingFact? = nil) {
         self.kind = kind
         self.message = message
         self.hint = hint
         self.remedy = remedy
+        self.settingFact = settingFact
     }
+}
+
+/// A failure of one of the command's settings (a time limit, the request budget, the listening
+/// address): a fact for the CLI to word with its flag names (AppDNACLI's `FlagWording`), so
+/// Core and Net never name a flag.
+public enum SettingFact: Sendable, Equatable {
+    /// A FIFO or device output at `path` was not read before the command's time limit ran out.
+    case outputNotReadInTime(path: String)
+    /// The command's requests (retries + 1, `requests` in all) are spent before one to `host`.
+    case noRequestLeft(host: String, requests: Int)
+    /// The address to listen on is not an IPv4 address.
+    case listenAddressNotIPv4(String)
 }
 
 /// What would fix a failure when that is something the user sets: a fact for the CLI to word
@@ -77,4 +97,6 @@ public enum Remedy: Sendable, Equatable {
     case longerTimeout
     /// The listening port is taken: pick another.
     case otherPort
+    /// A FIFO output was not read in time: start its reader first, or allow more time.
+    case fifoReader
 }

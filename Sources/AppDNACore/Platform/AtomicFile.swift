@@ -84,8 +84,8 @@ public enum AtomicFile {
     static func writeInPlace(path: String, _ bytes: [UInt8], timeout: Double?) throws(Failure) {
         let end = monotonicSeconds() + (timeout ?? Double.infinity)
         func timedOut() -> Failure {
-            Failure(.temporary, "\(path): nothing read it before the time limit (--timeout) ran out; not written",
-                    hint: "start the reader of the FIFO first, or raise --timeout")
+            Failure(.temporary, "\(path): nothing read it before the time limit ran out; not written",
+                    remedy: .fifoReader, settingFact: .outputNotReadInTime(path: path))
         }
         var fd: Int32 = -1
         while fd < 0 {

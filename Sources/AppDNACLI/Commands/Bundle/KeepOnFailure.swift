@@ -11,7 +11,7 @@ enum KeepOnFailure {
             return try fetch()
         } catch let error as HTTPError where output != "-" && isUnreachable(error) {
             guard case let .valid(version) = ExistingBundleFile(path: output) else { throw error }
-            let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(error.message)"
+            let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
             invocation.io.stderr.writeLine(ciWarning(message, environment: invocation.io.environment))
             return .success
         }

@@ -37,16 +37,18 @@ enum APIAccess {
         return text
     }
 
-    /// An HTTP client over the system libcurl with `retries` retries, trusting the CA
-    /// certificates of CURL_CA_BUNDLE / SSL_CERT_FILE / SSL_CERT_DIR when set (78 when they
-    /// name no certificates). Each retry is noted with `--verbose`, through `say` when given
+    /// An HTTP client over the command's transport and clock (`CommandIO`) with `retries`
+    /// retries: in production the system libcurl, trusting the CA certificates of
+    /// CURL_CA_BUNDLE / SSL_CERT_FILE / SSL_CERT_DIR when set (78 when they name no
+    /// certificates), and the system clock. Each retry is noted with `--verbose`, through `say` when given
     /// (replay's progress bar must step aside for it).
     static func client(_ invocation: Invocation, retries: Int, say: (@Sendable (String) -> Void)? = nil) throws -> HTTPClient {
-        let trust = try TLSTrust(environment: invocation.io.environment)
         let say = say ?? { line in invocation.detail(line) }
         return HTTPClient(
-            transport: CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)", trust: trust),
+            transport: try invocation.io.transport ?? CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)",
+                                                                    trust: TLSTrust(environment: invocation.io.environment)),
             policy: RetryPolicy(maxRetries: retries),
+            clock: invocation.io.clock,
             onRetry: { notice in
                 say("attempt \(notice.attempt) failed (\(notice.reason)); retrying in \(NumberText.seconds(notice.delay))")
             })

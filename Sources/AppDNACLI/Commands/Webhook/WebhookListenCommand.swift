@@ -48,11 +48,12 @@ enum WebhookListenCommand {
         let arguments = invocation.arguments
         let port = arguments[WebhookListenFlags.port]
         let host = arguments[WebhookListenFlags.host]
-        let limits = HTTPServer.Limits(
+        var limits = HTTPServer.Limits(
             maxBodyBytes: arguments[WebhookListenFlags.maxBody],
             headerTimeout: arguments[WebhookListenFlags.headerTimeout],
             idleTimeout: arguments[WebhookListenFlags.idleTimeout],
             maxConnections: arguments[WebhookListenFlags.maxConnections])
+        limits.bodyLimitText = FlagWording.bodyLimit
         let forwardTimeout = arguments[WebhookListenFlags.forwardTimeout]
         let target = arguments[WebhookListenFlags.forwardTo]
         if let target, HTTPURL(target) == nil {
