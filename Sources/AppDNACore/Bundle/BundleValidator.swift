@@ -36,9 +36,14 @@ public struct BundleValidator {
 
     /// Validates `bytes`; findings are sorted by position in the file, then by code.
     public static func validate(bytes: [UInt8], shift: LocationShift = LocationShift()) -> [BundleFinding] {
+        validate(source: ByteSource(bytes), shift: shift)
+    }
+
+    /// Validates the bytes of `bytes` (an array or a mapped file), as `validate(bytes:shift:)`.
+    public static func validate(source bytes: ByteSource, shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {
-            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record,
+            document = try JSONDocument(source: bytes, options: JSONParseOptions(duplicateKeys: .record,
                                                                                 keepChildrenAboveDepth: childrenReadAboveDepth))
         } catch {
             let rule: BundleRule
@@ -244,7 +249,7 @@ public struct BundleValidator {
     private static func isKnownStatus(_ node: JSONNode) -> Bool {
         let n = node.node
         guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
-        return node.document.bytes.withUnsafeBufferPointer { bytes in
+        return node.document.storage.withUnsafeBufferPointer { bytes in
             let raw = UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])
             return raw.elementsEqual("running".utf8) || raw.elementsEqual("paused".utf8) || raw.elementsEqual("completed".utf8)
         }
@@ -410,7 +415,7 @@ public struct BundleValidator {
         let tape = document.tape
         let limit = Array(Self.maxSafeInteger.utf8)
         var hits: [Int] = []
-        document.bytes.withUnsafeBufferPointer { bytes in
+        document.storage.withUnsafeBufferPointer { bytes in
             for i in 0..<tape.count {
                 let n = tape[i]
                 guard n.kind == JSONKind.number.rawValue, n.flags & JSONTapeFlag.nonInteger == 0 else { continue }

@@ -4,8 +4,11 @@
 ///
 /// Not thread-safe: the line index is built on first use of `location(ofByteOffset:)`.
 public final class JSONDocument {
-    /// The bytes given to `init`, byte-order mark included.
-    public let bytes: [UInt8]
+    /// The bytes given to `init`, byte-order mark included (a mapped file's are copied: hot
+    /// paths read `storage`).
+    public var bytes: [UInt8] { storage.array }
+    /// The bytes given to `init`, in memory or a mapped file.
+    public let storage: ByteSource
     /// The input started with a UTF-8 byte-order mark, which was skipped.
     public let hadByteOrderMark: Bool
     /// How many integers are written with 16 or more characters (sign included): zero means no
@@ -21,8 +24,12 @@ public final class JSONDocument {
     private var lineStarts: [Int] = []
     private var lineScanResume = -1
 
-    public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
-        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    public convenience init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        try self.init(source: ByteSource(bytes), options: options)
+    }
+
+    public init(source bytes: ByteSource, options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         let start = bom ? 3 : 0
         var longIntegers = 0
         let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
@@ -48,7 +55,7 @@ public final class JSONDocument {
         case let .success(value): (tape, duplicates) = value
         case let .failure(error): throw error
         }
-        self.bytes = bytes
+        self.storage = bytes
         self.hadByteOrderMark = bom
         self.longIntegerCount = longIntegers
         self.contentStart = start
@@ -72,7 +79,7 @@ public final class JSONDocument {
         let base = UnsafeMutableRawPointer.allocate(byteCount: max(tape.count, 1) * MemoryLayout<JSONTapeNode>.stride,
                                                      alignment: MemoryLayout<JSONTapeNode>.alignment)
         base.copyMemory(from: tape.base, byteCount: tape.count * MemoryLayout<JSONTapeNode>.stride)
-        self.bytes = bytes
+        self.storage = ByteSource(bytes)
         hadByteOrderMark = false
         longIntegerCount = 0
         contentStart = 0
@@ -91,14 +98,14 @@ public final class JSONDocument {
     /// furthest offset asked for (findings near the top of a 25 MB file scan a few kilobytes,
     /// not the whole file); lookups are a binary search plus a count along one line.
     public func location(ofByteOffset offset: Int) -> SourceLocation {
-        let target = min(max(offset, contentStart), bytes.count)
+        let target = min(max(offset, contentStart), storage.count)
         let starts = lineIndex(covering: target)
         var lo = 0, hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if starts[mid] <= target { lo = mid } else { hi = mid - 1 }
         }
-        let column = bytes.withUnsafeBufferPointer { SourceLocation.scalarCount($0, from: starts[lo], to: target) }
+        let column = storage.withUnsafeBufferPointer { SourceLocation.scalarCount($0, from: starts[lo], to: target) }
         return SourceLocation(line: lo + 1, column: column + 1)
     }
 
@@ -108,8 +115,8 @@ public final class JSONDocument {
             lineStarts = [contentStart]
             lineScanResume = contentStart
         }
-        guard lineScanResume <= target, lineScanResume <= bytes.count else { return lineStarts }
-        bytes.withUnsafeBufferPointer { buffer in
+        guard lineScanResume <= target, lineScanResume <= storage.count else { return lineStarts }
+        storage.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { lineScanResume = buffer.count + 1; return }
             var p = lineScanResume
             while p <= target {
