@@ -286,9 +286,31 @@ struct JSONParser {
             } else if c < 0x80 {
                 p += 1
             } else {
+                p = try scanNonASCIIRun(p)
+            }
+        }
+    }
+
+    /// Validates a run of multi-byte UTF-8 sequences from the lead byte at `p`; returns the
+    /// offset of the first ASCII byte after it. Text in one script ("日本語", "спасибо") is runs
+    /// of two- and three-byte sequences: the common leads are checked here without a trip back
+    /// through the string loop; the rarer ones (E0, ED, four bytes, errors) go to `scanUTF8`.
+    @inline(__always)
+    func scanNonASCIIRun(_ start: Int) throws(JSONSyntaxError) -> Int {
+        var p = start
+        while p < end {
+            let lead = base[p]
+            if lead < 0x80 { return p }
+            if lead >= 0xC2 && lead <= 0xDF && p + 1 < end && base[p + 1] & 0xC0 == 0x80 {
+                p += 2
+            } else if lead >= 0xE1 && lead <= 0xEF && lead != 0xED && p + 2 < end
+                        && base[p + 1] & 0xC0 == 0x80 && base[p + 2] & 0xC0 == 0x80 {
+                p += 3
+            } else {
                 p = try scanUTF8(p)
             }
         }
+        return p
     }
 
     /// Validates one escape at the backslash `p`; returns the offset after it.
