@@ -12,6 +12,11 @@ public struct BundleValidator {
     /// (content.experiments.experiments.ID.variants[i].weight: depth 7), so containers at
     /// depth 7 or more need no children on the tape; payloads are most of a bundle's values.
     static let childrenReadAboveDepth = 7
+    /// Members of an experiment or a variant the rules never look into (an experiment is at
+    /// depth 3 in the SDK shape, 4 in the API shape): in a bundle of many small experiments
+    /// these are a good part of the values.
+    static let unreadKeys = ["payload", "platforms"]
+    static let unreadKeysFromDepth = 4
 
     private var findings: [BundleFinding] = []
     /// Buffers `checkVariants` empties and refills for every experiment instead of allocating.
@@ -43,8 +48,10 @@ public struct BundleValidator {
     public static func validate(source bytes: ByteSource, shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {
-            document = try JSONDocument(source: bytes, options: JSONParseOptions(duplicateKeys: .record,
-                                                                                keepChildrenAboveDepth: childrenReadAboveDepth))
+            var options = JSONParseOptions(duplicateKeys: .record, keepChildrenAboveDepth: childrenReadAboveDepth)
+            options.unreadKeys = unreadKeys
+            options.unreadKeysFromDepth = unreadKeysFromDepth
+            document = try JSONDocument(source: bytes, options: options)
         } catch {
             let rule: BundleRule
             var reason = error.reason

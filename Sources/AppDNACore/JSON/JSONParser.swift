@@ -53,7 +53,11 @@ struct JSONParser {
     /// What the value about to be parsed follows, for error messages.
     enum ValueContext { case top, arrayStart, afterComma, afterColon }
 
+    /// `options.unreadKeys` as bytes.
+    let unreadKeys: [[UInt8]]
+
     init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions) {
+        unreadKeys = options.unreadKeys.map { Array($0.utf8) }
         self.base = base
         self.end = count
         self.contentStart = contentStart
@@ -189,7 +193,8 @@ struct JSONParser {
     @inline(__always)
     mutating func closeContainer(end: Int) {
         let frame = frames.removeLast()
-        if frames.count >= options.keepChildrenAboveDepth && frame.reportedAtOpen == reportedCount {
+        if (frames.count >= options.keepChildrenAboveDepth || isUnreadKeyValue(frame))
+            && frame.reportedAtOpen == reportedCount {
             tape.dropChildren(of: Int(frame.node), end: end)
         } else {
             tape.close(Int(frame.node), end: end)
@@ -199,6 +204,20 @@ struct JSONParser {
             if extra > 0 { keys.removeLast(extra) }
             if frame.hasTable { tables.removeLast() }
         }
+    }
+
+    /// Whether the container of `frame` (just closed) is an object member named in
+    /// `options.unreadKeys`, at `options.unreadKeysFromDepth` or deeper.
+    @inline(__always)
+    func isUnreadKeyValue(_ frame: Frame) -> Bool {
+        guard frames.count >= options.unreadKeysFromDepth, let parent = frames.last, parent.isObject else { return false }
+        let key = tape[Int(frame.node) - 1]
+        guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+        let start = Int(key.start) + 1, length = Int(key.end) - 1 - start
+        for name in unreadKeys where name.count == length {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + start, length) == 0 }) { return true }
+        }
+        return false
     }
 
     /// Parses `"key"` and the colon after it; returns the position of the value.
