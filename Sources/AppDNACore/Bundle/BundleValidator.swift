@@ -256,7 +256,7 @@ public struct BundleValidator {
     private static func isKnownStatus(_ node: JSONNode) -> Bool {
         let n = node.node
         guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
-        return node.document.storage.withUnsafeBufferPointer { bytes in
+        return node.document.withBytes { bytes in
             let raw = UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])
             return raw.elementsEqual("running".utf8) || raw.elementsEqual("paused".utf8) || raw.elementsEqual("completed".utf8)
         }
@@ -422,7 +422,7 @@ public struct BundleValidator {
         let tape = document.tape
         let limit = Array(Self.maxSafeInteger.utf8)
         var hits: [Int] = []
-        document.storage.withUnsafeBufferPointer { bytes in
+        document.withBytes { bytes in
             for i in 0..<tape.count {
                 let n = tape[i]
                 guard n.kind == JSONKind.number.rawValue, n.flags & JSONTapeFlag.nonInteger == 0 else { continue }

@@ -6,7 +6,12 @@ struct JSONParser {
     var end: Int
     /// First byte after a byte-order mark, if there was one.
     var contentStart: Int
-    let options: JSONParseOptions
+    /// The scalar parts of the `JSONParseOptions`, held apart: the options carry an array
+    /// (`unreadKeys`), and reading a field of them in the hot loop retained and released it.
+    let maxDepth: Int
+    let keepChildrenAboveDepth: Int
+    let unreadKeysFromDepth: Int
+    let duplicateKeys: JSONParseOptions.DuplicateKeyPolicy
     var tape: JSONTapeBuilder
 
     /// One open array or object.
@@ -61,7 +66,10 @@ struct JSONParser {
         self.base = base
         self.end = count
         self.contentStart = contentStart
-        self.options = options
+        maxDepth = options.maxDepth
+        keepChildrenAboveDepth = options.keepChildrenAboveDepth
+        unreadKeysFromDepth = options.unreadKeysFromDepth
+        duplicateKeys = options.duplicateKeys
         // A guess at the node count so typical documents never regrow; RSS only counts the
         // pages actually written.
         tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
@@ -184,7 +192,7 @@ struct JSONParser {
 
     @inline(__always)
     mutating func open(at p: Int, isObject: Bool) throws(JSONSyntaxError) {
-        if frames.count >= options.maxDepth { throw fail(.tooDeep(limit: options.maxDepth), at: p) }
+        if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth), at: p) }
         frames.append(Frame(node: Int32(truncatingIfNeeded: tape.count), isObject: isObject, hasTable: false,
                             keyBase: Int32(truncatingIfNeeded: keys.count), reportedAtOpen: reportedCount))
         tape.append(kind: isObject ? .object : .array, flags: 0, start: p, end: p + 1)
@@ -193,7 +201,7 @@ struct JSONParser {
     @inline(__always)
     mutating func closeContainer(end: Int) {
         let frame = frames.removeLast()
-        if (frames.count >= options.keepChildrenAboveDepth || isUnreadKeyValue(frame))
+        if (frames.count >= keepChildrenAboveDepth || isUnreadKeyValue(frame))
             && frame.reportedAtOpen == reportedCount {
             tape.dropChildren(of: Int(frame.node), end: end)
         } else {
@@ -210,7 +218,7 @@ struct JSONParser {
     /// `options.unreadKeys`, at `options.unreadKeysFromDepth` or deeper.
     @inline(__always)
     func isUnreadKeyValue(_ frame: Frame) -> Bool {
-        guard frames.count >= options.unreadKeysFromDepth, let parent = frames.last, parent.isObject else { return false }
+        guard frames.count >= unreadKeysFromDepth, let parent = frames.last, parent.isObject else { return false }
         let key = tape[Int(frame.node) - 1]
         guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
         let start = Int(key.start) + 1, length = Int(key.end) - 1 - start
@@ -475,7 +483,7 @@ struct JSONParser {
     }
 
     mutating func duplicate(first: Int, second: Int) throws(JSONSyntaxError) {
-        switch options.duplicateKeys {
+        switch duplicateKeys {
         case .reject:
             let key = decodedKey(second)
             throw fail(.duplicateKey(key: key, firstAt: locate(Int(tape[first].start))), at: Int(tape[second].start))
