@@ -62,4 +62,21 @@ final class JSONDroppedChildrenTests: XCTestCase {
             XCTAssertGreaterThan(findings.count, 6)
         }
     }
+
+    /// `unreadKeys`: `platforms` and `payload` at depth 4+ keep no children unless they hold a
+    /// finding, and the validator finds the same as on a full tape.
+    func testUnreadKeysDropTheirChildrenButNotTheirFindings() throws {
+        let variants = #"[{"id": "a", "weight": 0.5, "payload": {"on": true, "rows": [1, 2]}}, {"id": "b", "weight": 0.5, "payload": {"k": 1, "k": 2}}]"#
+        let text = #"{"bundle_version": 1, "experiments": {"experiments": {"e1": {"status": "running", "salt": "s", "platforms": ["ios", 99999999999999999999], "variants": \#(variants)}, "e2": {"status": "paused", "salt": "t", "platforms": ["ios", "android"], "variants": \#(variants)}}}}"#
+        let bytes = Array(text.utf8)
+        let full = BundleValidator.validate(document: try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)))
+        XCTAssertEqual(BundleValidator.validate(bytes: bytes), full)
+        var options = JSONParseOptions(duplicateKeys: .record)
+        options.unreadKeys = ["payload", "platforms"]
+        options.unreadKeysFromDepth = 4
+        let fullCount = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)).nodeCount
+        // e2's platforms (2 values) and the first payload of each experiment (6 nodes each: on,
+        // true, rows, [ ], 1, 2) go; the payload with the duplicate key stays whole.
+        XCTAssertEqual(try JSONDocument(bytes: bytes, options: options).nodeCount, fullCount - 14)
+    }
 }

@@ -34,7 +34,7 @@ public enum BundleFileShape {
     /// 2-space pretty JSON with a final newline.
     public static func sdkFileBytes(_ root: JSONNode) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(root.document.bytes.count * 2 + 64)
+        out.reserveCapacity(root.document.byteCount * 2 + 64)
         let members = members(root)
         out.append(UInt8(ascii: "{"))
         for (i, member) in members.enumerated() {

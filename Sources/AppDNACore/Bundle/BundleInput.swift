@@ -4,7 +4,10 @@
 public struct BundleInput {
     /// The name to show: the path, or "<stdin>".
     public let name: String
-    public let bytes: [UInt8]
+    /// The bytes: a regular file mapped, standard input or a pipe read into memory.
+    public let source: ByteSource
+    /// The bytes as an array (a copy for a mapped file).
+    public var bytes: [UInt8] { source.array }
     /// Lines and columns of leading white space that were dropped.
     public let skippedLines: Int
     public let skippedColumns: Int
@@ -18,9 +21,12 @@ public struct BundleInput {
         let fd = file.descriptor
         defer { close(fd) }
         if file.isRegular && file.size > 0 {
-            // A regular file: its size is known, so read it straight into place (no skipping
-            // needed: the bytes are on disk already, and memory is the file's size either way).
-            return BundleInput(name: path, bytes: try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: file.size),
+            // A regular file: map it (no skipping needed: the bytes are on disk already), or
+            // where the system will not map it, read it straight into place (its size is known).
+            if let mapping = FileMapping(fileDescriptor: fd, count: file.size) {
+                return BundleInput(name: path, source: ByteSource(mapping: mapping), skippedLines: 0, skippedColumns: 0)
+            }
+            return BundleInput(name: path, source: ByteSource(try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: file.size)),
                                skippedLines: 0, skippedColumns: 0)
         }
         return try load(fileDescriptor: fd, name: path, sizeHint: file.size)
@@ -61,6 +67,6 @@ public struct BundleInput {
             }
             buffer.append(contentsOf: scratch[start..<got])
         }
-        return BundleInput(name: name, bytes: buffer, skippedLines: lines, skippedColumns: columns)
+        return BundleInput(name: name, source: ByteSource(buffer), skippedLines: lines, skippedColumns: columns)
     }
 }

@@ -12,6 +12,11 @@ public struct BundleValidator {
     /// (content.experiments.experiments.ID.variants[i].weight: depth 7), so containers at
     /// depth 7 or more need no children on the tape; payloads are most of a bundle's values.
     static let childrenReadAboveDepth = 7
+    /// Members of an experiment or a variant the rules never look into (an experiment is at
+    /// depth 3 in the SDK shape, 4 in the API shape): in a bundle of many small experiments
+    /// these are a good part of the values.
+    static let unreadKeys = ["payload", "platforms"]
+    static let unreadKeysFromDepth = 4
 
     private var findings: [BundleFinding] = []
     /// Buffers `checkVariants` empties and refills for every experiment instead of allocating.
@@ -36,10 +41,17 @@ public struct BundleValidator {
 
     /// Validates `bytes`; findings are sorted by position in the file, then by code.
     public static func validate(bytes: [UInt8], shift: LocationShift = LocationShift()) -> [BundleFinding] {
+        validate(source: ByteSource(bytes), shift: shift)
+    }
+
+    /// Validates the bytes of `bytes` (an array or a mapped file), as `validate(bytes:shift:)`.
+    public static func validate(source bytes: ByteSource, shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {
-            document = try JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record,
-                                                                                keepChildrenAboveDepth: childrenReadAboveDepth))
+            var options = JSONParseOptions(duplicateKeys: .record, keepChildrenAboveDepth: childrenReadAboveDepth)
+            options.unreadKeys = unreadKeys
+            options.unreadKeysFromDepth = unreadKeysFromDepth
+            document = try JSONDocument(source: bytes, options: options)
         } catch {
             let rule: BundleRule
             var reason = error.reason
@@ -244,7 +256,7 @@ public struct BundleValidator {
     private static func isKnownStatus(_ node: JSONNode) -> Bool {
         let n = node.node
         guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
-        return node.document.bytes.withUnsafeBufferPointer { bytes in
+        return node.document.withBytes { bytes in
             let raw = UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])
             return raw.elementsEqual("running".utf8) || raw.elementsEqual("paused".utf8) || raw.elementsEqual("completed".utf8)
         }
@@ -410,7 +422,7 @@ public struct BundleValidator {
         let tape = document.tape
         let limit = Array(Self.maxSafeInteger.utf8)
         var hits: [Int] = []
-        document.bytes.withUnsafeBufferPointer { bytes in
+        document.withBytes { bytes in
             for i in 0..<tape.count {
                 let n = tape[i]
                 guard n.kind == JSONKind.number.rawValue, n.flags & JSONTapeFlag.nonInteger == 0 else { continue }

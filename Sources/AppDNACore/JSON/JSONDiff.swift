@@ -82,8 +82,8 @@ public struct JSONDiff {
         let ra = a.byteRange, rb = b.byteRange
         guard ra.count == rb.count else { return false }
         if a.document === b.document && ra == rb { return true }
-        return a.document.bytes.withUnsafeBufferPointer { pa in
-            b.document.bytes.withUnsafeBufferPointer { pb in
+        return a.document.withBytes { pa in
+            b.document.withBytes { pb in
                 memcmp(pa.baseAddress! + ra.lowerBound, pb.baseAddress! + rb.lowerBound, ra.count) == 0
             }
         }

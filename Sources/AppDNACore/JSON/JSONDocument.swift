@@ -4,8 +4,22 @@
 ///
 /// Not thread-safe: the line index is built on first use of `location(ofByteOffset:)`.
 public final class JSONDocument {
-    /// The bytes given to `init`, byte-order mark included.
-    public let bytes: [UInt8]
+    /// The bytes given to `init`, byte-order mark included (a mapped file's are copied: hot
+    /// paths use `withBytes`).
+    public var bytes: [UInt8] { storage.array }
+    /// The bytes given to `init`, in memory or a mapped file; kept (never changed) so that
+    /// `byteBase` stays valid for the document's life.
+    public let storage: ByteSource
+    /// Where `storage`'s bytes are, taken once: reading them through `storage` for every key
+    /// lookup retained and released its owner each time.
+    private let byteBase: UnsafePointer<UInt8>?
+    public let byteCount: Int
+
+    /// The document's bytes (byte-order mark included).
+    @inline(__always)
+    public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        body(UnsafeBufferPointer(start: byteBase, count: byteCount))
+    }
     /// The input started with a UTF-8 byte-order mark, which was skipped.
     public let hadByteOrderMark: Bool
     /// How many integers are written with 16 or more characters (sign included): zero means no
@@ -21,8 +35,12 @@ public final class JSONDocument {
     private var lineStarts: [Int] = []
     private var lineScanResume = -1
 
-    public init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
-        let bom = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+    public convenience init(bytes: [UInt8], options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        try self.init(source: ByteSource(bytes), options: options)
+    }
+
+    public init(source bytes: ByteSource, options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         let start = bom ? 3 : 0
         var longIntegers = 0
         let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
@@ -48,7 +66,9 @@ public final class JSONDocument {
         case let .success(value): (tape, duplicates) = value
         case let .failure(error): throw error
         }
-        self.bytes = bytes
+        self.storage = bytes
+        self.byteBase = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        self.byteCount = bytes.count
         self.hadByteOrderMark = bom
         self.longIntegerCount = longIntegers
         self.contentStart = start
@@ -72,7 +92,9 @@ public final class JSONDocument {
         let base = UnsafeMutableRawPointer.allocate(byteCount: max(tape.count, 1) * MemoryLayout<JSONTapeNode>.stride,
                                                      alignment: MemoryLayout<JSONTapeNode>.alignment)
         base.copyMemory(from: tape.base, byteCount: tape.count * MemoryLayout<JSONTapeNode>.stride)
-        self.bytes = bytes
+        self.storage = ByteSource(bytes)
+        byteBase = storage.withUnsafeBufferPointer { $0.baseAddress }
+        byteCount = bytes.count
         hadByteOrderMark = false
         longIntegerCount = 0
         contentStart = 0
@@ -91,14 +113,14 @@ public final class JSONDocument {
     /// furthest offset asked for (findings near the top of a 25 MB file scan a few kilobytes,
     /// not the whole file); lookups are a binary search plus a count along one line.
     public func location(ofByteOffset offset: Int) -> SourceLocation {
-        let target = min(max(offset, contentStart), bytes.count)
+        let target = min(max(offset, contentStart), byteCount)
         let starts = lineIndex(covering: target)
         var lo = 0, hi = starts.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
             if starts[mid] <= target { lo = mid } else { hi = mid - 1 }
         }
-        let column = bytes.withUnsafeBufferPointer { SourceLocation.scalarCount($0, from: starts[lo], to: target) }
+        let column = withBytes { SourceLocation.scalarCount($0, from: starts[lo], to: target) }
         return SourceLocation(line: lo + 1, column: column + 1)
     }
 
@@ -108,8 +130,8 @@ public final class JSONDocument {
             lineStarts = [contentStart]
             lineScanResume = contentStart
         }
-        guard lineScanResume <= target, lineScanResume <= bytes.count else { return lineStarts }
-        bytes.withUnsafeBufferPointer { buffer in
+        guard lineScanResume <= target, lineScanResume <= byteCount else { return lineStarts }
+        withBytes { buffer in
             guard let base = buffer.baseAddress else { lineScanResume = buffer.count + 1; return }
             var p = lineScanResume
             while p <= target {

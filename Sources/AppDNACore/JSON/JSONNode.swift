@@ -33,7 +33,7 @@ public struct JSONNode {
     public var string: String? {
         let n = node
         guard n.kind == JSONKind.string.rawValue else { return nil }
-        return document.bytes.withUnsafeBufferPointer {
+        return document.withBytes {
             JSONStringDecoding.decode($0, from: Int(n.start) + 1, to: Int(n.end) - 1, escaped: n.flags & JSONTapeFlag.escaped != 0)
         }
     }
@@ -42,7 +42,7 @@ public struct JSONNode {
     public var numberText: String? {
         let n = node
         guard n.kind == JSONKind.number.rawValue else { return nil }
-        return document.bytes.withUnsafeBufferPointer {
+        return document.withBytes {
             String(decoding: UnsafeBufferPointer(rebasing: $0[Int(n.start)..<Int(n.end)]), as: UTF8.self)
         }
     }
@@ -54,7 +54,7 @@ public struct JSONNode {
     public var double: Double? {
         let n = node
         guard n.kind == JSONKind.number.rawValue else { return nil }
-        let exact = document.bytes.withUnsafeBufferPointer {
+        let exact = document.withBytes {
             JSONNumber.exactDouble(UnsafeBufferPointer(rebasing: $0[Int(n.start)..<Int(n.end)]))
         }
         return exact ?? numberText.flatMap { JSONNumber.double(fromValidText: $0) }
@@ -93,7 +93,7 @@ public struct JSONNode {
         var key = key
         return key.withUTF8 { wanted -> JSONNode? in
             let wantedTag = wanted.isEmpty ? 0 : UInt16(wanted[0]) | UInt16(wanted[wanted.count - 1]) << 8
-            return document.bytes.withUnsafeBufferPointer { bytes -> JSONNode? in
+            return document.withBytes { bytes -> JSONNode? in
                 var found: JSONNode?
                 var i = index + 1
                 let stop = subtreeEnd

@@ -20,6 +20,11 @@ public struct JSONParseOptions: Sendable, Equatable {
     /// values. One is kept whole when it holds something whole-document checks report (a
     /// duplicate key under `.record`, an integer of 16 or more characters). Unlimited by default.
     public var keepChildrenAboveDepth: Int
+    /// Like `keepChildrenAboveDepth`, by name: arrays and objects that are the value of one of
+    /// these keys (compared unescaped; an escaped key never matches) at `unreadKeysFromDepth`
+    /// or deeper are kept without children, on the same conditions.
+    public var unreadKeys: [String] = []
+    public var unreadKeysFromDepth: Int = .max
 
     public init(duplicateKeys: DuplicateKeyPolicy = .reject, maxDepth: Int = 1000, keepChildrenAboveDepth: Int = .max) {
         self.duplicateKeys = duplicateKeys

@@ -6,7 +6,12 @@ struct JSONParser {
     var end: Int
     /// First byte after a byte-order mark, if there was one.
     var contentStart: Int
-    let options: JSONParseOptions
+    /// The scalar parts of the `JSONParseOptions`, held apart: the options carry an array
+    /// (`unreadKeys`), and reading a field of them in the hot loop retained and released it.
+    let maxDepth: Int
+    let keepChildrenAboveDepth: Int
+    let unreadKeysFromDepth: Int
+    let duplicateKeys: JSONParseOptions.DuplicateKeyPolicy
     var tape: JSONTapeBuilder
 
     /// One open array or object.
@@ -53,11 +58,18 @@ struct JSONParser {
     /// What the value about to be parsed follows, for error messages.
     enum ValueContext { case top, arrayStart, afterComma, afterColon }
 
+    /// `options.unreadKeys` as bytes.
+    let unreadKeys: [[UInt8]]
+
     init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions) {
+        unreadKeys = options.unreadKeys.map { Array($0.utf8) }
         self.base = base
         self.end = count
         self.contentStart = contentStart
-        self.options = options
+        maxDepth = options.maxDepth
+        keepChildrenAboveDepth = options.keepChildrenAboveDepth
+        unreadKeysFromDepth = options.unreadKeysFromDepth
+        duplicateKeys = options.duplicateKeys
         // A guess at the node count so typical documents never regrow; RSS only counts the
         // pages actually written.
         tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
@@ -180,7 +192,7 @@ struct JSONParser {
 
     @inline(__always)
     mutating func open(at p: Int, isObject: Bool) throws(JSONSyntaxError) {
-        if frames.count >= options.maxDepth { throw fail(.tooDeep(limit: options.maxDepth), at: p) }
+        if frames.count >= maxDepth { throw fail(.tooDeep(limit: maxDepth), at: p) }
         frames.append(Frame(node: Int32(truncatingIfNeeded: tape.count), isObject: isObject, hasTable: false,
                             keyBase: Int32(truncatingIfNeeded: keys.count), reportedAtOpen: reportedCount))
         tape.append(kind: isObject ? .object : .array, flags: 0, start: p, end: p + 1)
@@ -189,7 +201,8 @@ struct JSONParser {
     @inline(__always)
     mutating func closeContainer(end: Int) {
         let frame = frames.removeLast()
-        if frames.count >= options.keepChildrenAboveDepth && frame.reportedAtOpen == reportedCount {
+        if (frames.count >= keepChildrenAboveDepth || isUnreadKeyValue(frame))
+            && frame.reportedAtOpen == reportedCount {
             tape.dropChildren(of: Int(frame.node), end: end)
         } else {
             tape.close(Int(frame.node), end: end)
@@ -199,6 +212,20 @@ struct JSONParser {
             if extra > 0 { keys.removeLast(extra) }
             if frame.hasTable { tables.removeLast() }
         }
+    }
+
+    /// Whether the container of `frame` (just closed) is an object member named in
+    /// `options.unreadKeys`, at `options.unreadKeysFromDepth` or deeper.
+    @inline(__always)
+    func isUnreadKeyValue(_ frame: Frame) -> Bool {
+        guard frames.count >= unreadKeysFromDepth, let parent = frames.last, parent.isObject else { return false }
+        let key = tape[Int(frame.node) - 1]
+        guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+        let start = Int(key.start) + 1, length = Int(key.end) - 1 - start
+        for name in unreadKeys where name.count == length {
+            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + start, length) == 0 }) { return true }
+        }
+        return false
     }
 
     /// Parses `"key"` and the colon after it; returns the position of the value.
@@ -286,9 +313,31 @@ struct JSONParser {
             } else if c < 0x80 {
                 p += 1
             } else {
+                p = try scanNonASCIIRun(p)
+            }
+        }
+    }
+
+    /// Validates a run of multi-byte UTF-8 sequences from the lead byte at `p`; returns the
+    /// offset of the first ASCII byte after it. Text in one script ("日本語", "спасибо") is runs
+    /// of two- and three-byte sequences: the common leads are checked here without a trip back
+    /// through the string loop; the rarer ones (E0, ED, four bytes, errors) go to `scanUTF8`.
+    @inline(__always)
+    func scanNonASCIIRun(_ start: Int) throws(JSONSyntaxError) -> Int {
+        var p = start
+        while p < end {
+            let lead = base[p]
+            if lead < 0x80 { return p }
+            if lead >= 0xC2 && lead <= 0xDF && p + 1 < end && base[p + 1] & 0xC0 == 0x80 {
+                p += 2
+            } else if lead >= 0xE1 && lead <= 0xEF && lead != 0xED && p + 2 < end
+                        && base[p + 1] & 0xC0 == 0x80 && base[p + 2] & 0xC0 == 0x80 {
+                p += 3
+            } else {
                 p = try scanUTF8(p)
             }
         }
+        return p
     }
 
     /// Validates one escape at the backslash `p`; returns the offset after it.
@@ -434,7 +483,7 @@ struct JSONParser {
     }
 
     mutating func duplicate(first: Int, second: Int) throws(JSONSyntaxError) {
-        switch options.duplicateKeys {
+        switch duplicateKeys {
         case .reject:
             let key = decodedKey(second)
             throw fail(.duplicateKey(key: key, firstAt: locate(Int(tape[first].start))), at: Int(tape[second].start))

@@ -8,7 +8,7 @@ public enum JSONReindent {
         let document = node.document
         var sink = Sink(capacity: max(4096, (node.byteRange.count * 7) / 4))
         defer { sink.free() }
-        document.bytes.withUnsafeBufferPointer { bytes in
+        document.withBytes { bytes in
             let tape = UnsafeBufferPointer(start: UnsafePointer(document.tape.base), count: document.nodeCount)
             write(index: node.index, depth: depth, indent: indent, bytes: bytes.baseAddress!, tape: tape, to: &sink)
         }

@@ -77,10 +77,10 @@ enum BundleDiffCommand {
 
     static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {
         do {
-            return try JSONDocument(bytes: input.bytes)
+            return try JSONDocument(source: input.source)
         } catch {
             let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
-            let findings = BundleValidator.validate(bytes: input.bytes, shift: shift)
+            let findings = BundleValidator.validate(source: input.source, shift: shift)
             let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
             throw Failure(.malformedInput, "\(input.name):\(at)", hint: "'appdna bundle validate \(input.name == BundleInput.stdinName ? "-" : input.name)' lists every problem")
         }

@@ -74,7 +74,7 @@ enum BundleValidateCommand {
             return Report(file: path == "-" ? BundleInput.stdinName : path, findings: [], failure: error)
         }
         let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
-        let findings = BundleValidator.validate(bytes: input.bytes, shift: shift).map { finding -> BundleFinding in
+        let findings = BundleValidator.validate(source: input.source, shift: shift).map { finding -> BundleFinding in
             var f = finding
             if strict { f.severity = .error }
             return f
