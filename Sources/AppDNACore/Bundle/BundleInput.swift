@@ -21,11 +21,7 @@ public struct BundleInput {
         let fd = file.descriptor
         defer { close(fd) }
         if file.isRegular && file.size > 0 {
-            // A regular file: map it (no skipping needed: the bytes are on disk already), or
-            // where the system will not map it, read it straight into place (its size is known).
-            if let mapping = FileMapping(fileDescriptor: fd, count: file.size) {
-                return BundleInput(name: path, source: ByteSource(mapping: mapping), skippedLines: 0, skippedColumns: 0)
-            }
+            // A regular file: read straight into place (its size is known; no skipping needed).
             return BundleInput(name: path, source: ByteSource(try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: file.size)),
                                skippedLines: 0, skippedColumns: 0)
         }
