@@ -4,9 +4,9 @@
 public struct BundleInput {
     /// The name to show: the path, or "<stdin>".
     public let name: String
-    /// The bytes: a regular file mapped, standard input or a pipe read into memory.
+    /// The bytes of the file, standard input or a pipe, read into memory.
     public let source: ByteSource
-    /// The bytes as an array (a copy for a mapped file).
+    /// The bytes as an array.
     public var bytes: [UInt8] { source.array }
     /// Lines and columns of leading white space that were dropped.
     public let skippedLines: Int

@@ -44,7 +44,7 @@ public struct BundleValidator {
         validate(source: ByteSource(bytes), shift: shift)
     }
 
-    /// Validates the bytes of `bytes` (an array or a mapped file), as `validate(bytes:shift:)`.
+    /// Validates the bytes of `bytes`, as `validate(bytes:shift:)`.
     public static func validate(source bytes: ByteSource, shift: LocationShift = LocationShift()) -> [BundleFinding] {
         let document: JSONDocument
         do {

@@ -4,10 +4,9 @@
 ///
 /// Not thread-safe: the line index is built on first use of `location(ofByteOffset:)`.
 public final class JSONDocument {
-    /// The bytes given to `init`, byte-order mark included (a mapped file's are copied: hot
-    /// paths use `withBytes`).
+    /// The bytes given to `init`, byte-order mark included (hot paths use `withBytes`).
     public var bytes: [UInt8] { storage.array }
-    /// The bytes given to `init`, in memory or a mapped file; kept (never changed) so that
+    /// The bytes given to `init`, kept (never changed) so that
     /// `byteBase` stays valid for the document's life.
     public let storage: ByteSource
     /// Where `storage`'s bytes are, taken once: reading them through `storage` for every key
