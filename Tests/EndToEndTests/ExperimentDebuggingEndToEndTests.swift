@@ -6,15 +6,15 @@ import TestSupport
 /// against Python's mmh3 and a plain re-implementation of the rules), golden vectors, the
 /// `bundle diff` gate and the exposure audit on the shipped examples.
 final class ExperimentDebuggingEndToEndTests: XCTestCase {
-    var directory: URL!
+    var scratch: ScratchDirectory!
+    var directory: URL { scratch.url }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-x14-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("x14")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        scratch.remove()
     }
 
     func file(_ name: String, _ contents: String) throws -> String {

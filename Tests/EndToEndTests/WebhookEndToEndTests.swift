@@ -1,19 +1,20 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// `appdna webhook verify` / `sign` through the built binary, against independent HMACs.
 /// Secrets reach appdna only through the environment, files or stdin, and reach the
 /// reference implementations only through files: never argv. Every output is searched for them.
 final class WebhookEndToEndTests: XCTestCase {
-    var directory: URL!
+    var scratch: ScratchDirectory!
+    var directory: URL { scratch.url }
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-webhook-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try ScratchDirectory("webhook-e2e")
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        scratch.remove()
     }
 
     func write(_ name: String, _ data: Data) throws -> String {
