@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 final class BucketEndToEndTests: XCTestCase {
     func testTheReadmeExample() throws {
@@ -59,20 +60,10 @@ final class BucketEndToEndTests: XCTestCase {
             b = h % 10000
             sys.stdout.buffer.write(line + b"\\t%d\\t%d\\t%s\\n" % (h, b, b"control" if b < 5000 else b"variant_b"))
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        let inPipe = Pipe(), outPipe = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = outPipe
-        try process.run()
-        inPipe.fileHandleForWriting.write(input)
-        try inPipe.fileHandleForWriting.close()
-        let theirs = outPipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        let theirs = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script], environment: nil, stdin: input)
+        XCTAssertEqual(theirs.status, 0, theirs.stderr)
         let ourLines = ours.text.split(separator: "\n", omittingEmptySubsequences: false)
-        let theirLines = String(decoding: theirs, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let theirLines = theirs.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         XCTAssertEqual(ourLines.count, 10_001)
         XCTAssertEqual(ourLines.count, theirLines.count)
         for (index, pair) in zip(ourLines, theirLines).enumerated() where pair.0 != pair.1 {

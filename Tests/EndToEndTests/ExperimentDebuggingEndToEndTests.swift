@@ -31,19 +31,9 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("python3 with mmh3 is needed"); return "" }
             throw XCTSkip("python3 mmh3 not installed")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "python failed")
-        return String(decoding: data, as: UTF8.self)
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script] + arguments, environment: nil, stdin: stdin)
+        XCTAssertEqual(result.status, 0, "python failed: \(result.stderr)")
+        return result.stdout
     }
 
     static let bundle = """

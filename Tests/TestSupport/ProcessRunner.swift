@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs any program (a shell, man, ldd, an installed appdna), stdin empty; stdout and stderr go
+/// Runs any program (a shell, man, ldd, python, an installed appdna), stdin empty or the given
+/// bytes (from a file, like the outputs); stdout and stderr go
 /// through temporary files that are removed (no pipe to fill up, whatever the program writes).
 /// The one process runner of all test targets.
 public enum ProcessRunner {
@@ -12,7 +13,7 @@ public enum ProcessRunner {
 
     /// `environment` nil inherits the test's environment; otherwise exactly that one is used.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]?,
-                           currentDirectory: String? = nil) throws -> Output {
+                           currentDirectory: String? = nil, stdin: Data? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -25,11 +26,16 @@ public enum ProcessRunner {
         let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = FileHandle.nullDevice
+        var inHandle: FileHandle?
+        if let stdin {
+            inHandle = try FileHandle(forReadingFrom: URL(fileURLWithPath: try scratch.file("stdin", [UInt8](stdin))))
+        }
+        process.standardInput = inHandle ?? FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
+        try inHandle?.close()
         return Output(status: process.terminationStatus,
                       stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: err)), as: UTF8.self))
