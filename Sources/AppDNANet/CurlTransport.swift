@@ -29,14 +29,20 @@ public struct CurlTransport: HTTPTransport {
         self.trust = trust
     }
 
-    public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
-        let where_ = HTTPURL(request.url)?.hostAndPort ?? request.url
+    /// Loads libcurl once per process (dlopen; see CCurlLoader). Every libcurl function,
+    /// even curl_easy_strerror, is a null pointer until this has succeeded.
+    static func loadLibcurl() throws(HTTPError) {
         var loadMessage = [CChar](repeating: 0, count: 512)
         if appdna_curl_load(&loadMessage, loadMessage.count) != 0 {
             let text = loadMessage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             let failure = SystemLibrary.curl.missing(text)
             throw HTTPError(failure.kind, failure.message)
         }
+    }
+
+    public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
+        let where_ = HTTPURL(request.url)?.hostAndPort ?? request.url
+        try Self.loadLibcurl()
         if deadline.hasPassed {
             throw HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout", deadlineExpired: true)
         }

@@ -28,7 +28,10 @@ final class NetworkFaultTests: XCTestCase {
         XCTAssertEqual(sleeps.all, [1, 2], "both retries were made")
     }
 
-    func testARefusedOptionIsNamed() {
+    func testARefusedOptionIsNamed() throws {
+        // Loaded first, as perform does: run alone, this test would otherwise call a null
+        // curl_easy_strerror.
+        try CurlTransport.loadLibcurl()
         let options = CurlOptions(handle: OpaquePointer(bitPattern: 1)!)
         XCTAssertThrowsError(try options.check("CURLOPT_BUFFERSIZE", 43)) { error in
             let message = (error as! HTTPError).message
