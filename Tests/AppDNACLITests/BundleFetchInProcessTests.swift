@@ -188,6 +188,47 @@ final class BundleFetchInProcessTests: XCTestCase {
         }
     }
 
+    func testGarbageReplyIsRetriedThen69() throws {
+        try writeOldFile()
+        let api = api { _ in .garbage }
+        let result = fetch(api, ["--force", "--retries", "1"])
+        XCTAssertEqual(result.status, 69, result.stderr)
+        XCTAssertTrue(result.stderr.contains("not valid HTTP"), result.stderr)
+        XCTAssertEqual(api.paths.count, 2, "retried like any network fault")
+        assertUntouched()
+    }
+
+    func testSameHostRedirectIsFollowedAndAnotherHostIsRefused() throws {
+        try writeOldFile()
+        let moved = ScriptedBundleAPI(clock: clock) { path, _ in
+            path == Self.bundlePath ? .redirect(307, location: "http://127.0.0.1:9/moved/config-bundle")
+                                    : .answer(200, body: BundleFixtures.apiBundle())
+        }
+        let followed = fetch(moved, ["--force"])
+        XCTAssertEqual(followed.status, 0, followed.stderr)
+        XCTAssertEqual(moved.paths, [Self.bundlePath, "/moved/config-bundle"])
+        XCTAssertEqual(written, BundleFixtures.expectedSDKFile)
+
+        try writeOldFile()
+        let elsewhere = api { _ in .redirect(302, location: "http://127.0.0.2:9/steal") }
+        let refused = fetch(elsewhere, ["--force"])
+        XCTAssertEqual(refused.status, 69, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("another host"), refused.stderr)
+        XCTAssertEqual(elsewhere.paths, [Self.bundlePath], "the key is never sent to the other host")
+        assertUntouched()
+    }
+
+    func testForbiddenAndNotFoundReadWell() throws {
+        try writeOldFile()
+        let forbidden = fetch(api { _ in .answer(403) }, ["--force"])
+        XCTAssertEqual(forbidden.status, 77, forbidden.stderr)
+        XCTAssertTrue(forbidden.stderr.contains("HTTP 403 Forbidden: 127.0.0.1:9 refused the request: the API key, or an access rule"), forbidden.stderr)
+        let missing = fetch(api { _ in .answer(404) }, ["--force"])
+        XCTAssertEqual(missing.status, 69, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("there is no AppDNA API at this address"), missing.stderr)
+        assertUntouched()
+    }
+
     func testBodyCutOffIsRetriedAndNotWritten() throws {
         try writeOldFile()
         let api = api { _ in .cutOff }

@@ -18,6 +18,11 @@ final class ScriptedBundleAPI: HTTPTransport, @unchecked Sendable {
         case cutOff
         /// The server accepts and never answers: the deadline ends the attempt.
         case hang
+        /// Bytes that are not HTTP (CURLE_WEIRD_SERVER_REPLY).
+        case garbage
+        /// A 3xx pointing at `location` (an absolute URL, as curl resolves it); `HTTPClient`
+        /// decides whether to follow it.
+        case redirect(Int, location: String)
         indirect case after(Double, Reply)
     }
 
@@ -62,6 +67,10 @@ final class ScriptedBundleAPI: HTTPTransport, @unchecked Sendable {
             throw curl(6, "Could not resolve host: \(HTTPURL(request.url)?.host ?? where_)")
         case .cutOff:
             throw curl(18, "transfer closed with 1000 bytes remaining to read")
+        case .garbage:
+            throw curl(8, "Unsupported HTTP version in response")
+        case .redirect(let status, let location):
+            return HTTPResponse(status: status, headers: [("Location", location)], url: request.url, redirectURL: location)
         case .hang:
             clock.advance(deadline.remaining)
             throw curl(28, "Operation timed out", expired: true)
