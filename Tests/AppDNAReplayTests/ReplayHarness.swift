@@ -43,8 +43,9 @@ final class ReplayHarness {
     func replay(_ transport: ScriptedTransport, retries: Int = 3, settings change: (inout ReplaySettings) -> Void = { _ in },
                 interruption: @escaping @Sendable () -> Int32 = { 0 },
                 onProgress: @escaping @Sendable (Int) -> Void = { _ in }) throws -> (plan: ReplayPlan, outcome: ReplayOutcome) {
-        var settings = ReplaySettings()
-        settings.now = Self.now
+        // What `queue replay` gets when no flag is given (QueueReplayFlags, APIFlags.batchTimeout).
+        var settings = ReplaySettings(batchSize: 20, concurrency: 1, rate: nil, maxAgeMilliseconds: 7 * 86_400_000,
+                                      includeStale: false, now: Self.now, timeout: 600)
         change(&settings)
         let sources = [try QueueSource.detect(path: queuePath)]
         let journal = try ReplayJournal(directory: stateDirectory)

@@ -52,7 +52,7 @@ enum QueueReplayCommand {
 
     /// The flags' values: what the engine needs, and what only the command uses.
     struct Options {
-        var replay = ReplaySettings()
+        var replay: ReplaySettings
         var stateDirectory = ""
         var deadLetterPath = ""
         var retries: Int
@@ -61,13 +61,13 @@ enum QueueReplayCommand {
         var batchSize: Int { replay.batchSize }
 
         init(_ arguments: ParsedArguments) {
-            replay.batchSize = arguments[QueueReplayFlags.batchSize]
-            replay.concurrency = arguments[QueueReplayFlags.concurrency]
-            replay.rate = arguments[QueueReplayFlags.rate]
-            replay.maxAgeMilliseconds = arguments[QueueReplayFlags.maxAge]
-            replay.includeStale = arguments[QueueReplayFlags.includeStale]
-            replay.now = arguments[QueueReplayFlags.now] ?? QueueInspectCommand.currentMilliseconds()
-            replay.timeout = arguments[APIFlags.batchTimeout]
+            replay = ReplaySettings(batchSize: arguments[QueueReplayFlags.batchSize],
+                                    concurrency: arguments[QueueReplayFlags.concurrency],
+                                    rate: arguments[QueueReplayFlags.rate],
+                                    maxAgeMilliseconds: arguments[QueueReplayFlags.maxAge],
+                                    includeStale: arguments[QueueReplayFlags.includeStale],
+                                    now: arguments[QueueReplayFlags.now] ?? QueueInspectCommand.currentMilliseconds(),
+                                    timeout: arguments[APIFlags.batchTimeout])
             retries = arguments[APIFlags.batchRetries]
             json = arguments[QueueReplayFlags.json]
             dryRun = arguments[QueueReplayFlags.dryRun]
