@@ -32,12 +32,7 @@ public struct CurlTransport: HTTPTransport {
     /// Loads libcurl once per process (dlopen; see CCurlLoader). Every libcurl function,
     /// even curl_easy_strerror, is a null pointer until this has succeeded.
     static func loadLibcurl() throws(HTTPError) {
-        var loadMessage = [CChar](repeating: 0, count: 512)
-        if appdna_curl_load(&loadMessage, loadMessage.count) != 0 {
-            let text = loadMessage.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let failure = SystemLibrary.curl.missing(text)
-            throw HTTPError(failure.kind, failure.message)
-        }
+        do { try SystemLibrary.curl.load { appdna_curl_load($0, $1) } } catch { throw HTTPError(error) }
     }
 
     public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {

@@ -27,6 +27,12 @@ public struct HTTPError: ClassifiedError, Sendable {
         self.deadlineExpired = deadlineExpired
         self.status = status
     }
+
+    /// A failure of Core's (a library that cannot be loaded, a file that cannot be read) as
+    /// an error of the HTTP layer: not retryable, no response.
+    public init(_ failure: Failure) {
+        self.init(failure.kind, failure.message, hint: failure.hint, remedy: failure.remedy, settingFact: failure.settingFact)
+    }
 }
 
 /// What a status means for a client of the AppDNA API.

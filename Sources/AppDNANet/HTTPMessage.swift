@@ -51,11 +51,7 @@ public struct HTTPResponse: Sendable {
 
     /// The first header called `name` (case-insensitive), trimmed.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        for header in headers where header.name.lowercased() == wanted {
-            return HTTPText.trimmed(header.value)
-        }
-        return nil
+        HeaderName.first(name, in: headers, nameOf: \.name).map { HTTPText.trimmed($0.value) }
     }
 
     /// "HTTP 503 Service Unavailable": the standard phrase, not the one received (none over

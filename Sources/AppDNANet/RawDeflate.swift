@@ -25,11 +25,6 @@ public enum RawDeflate {
     }
 
     static func load() throws(HTTPError) {
-        var message = [CChar](repeating: 0, count: 256)
-        if appdna_zlib_load(&message, message.count) != 0 {
-            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let failure = SystemLibrary.zlib.missing(text)
-            throw HTTPError(failure.kind, failure.message)
-        }
+        do { try SystemLibrary.zlib.load { appdna_zlib_load($0, $1) } } catch { throw HTTPError(error) }
     }
 }

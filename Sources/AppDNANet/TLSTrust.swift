@@ -39,10 +39,10 @@ public struct TLSTrust: Sendable, Equatable {
     static func checkCertificateFile(_ path: String, variable: String) throws(HTTPError) {
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.readAll(path: path)
+            bytes = try FileReading.readSettingFile(path, holding: "the CA certificates", setting: "\(variable)=\(path)",
+                                                    hint: "point \(variable) at a PEM file of CA certificates, or unset it to use the system's")
         } catch {
-            throw HTTPError(.configuration, "\(variable)=\(path): cannot read the CA certificates: \(error.message)",
-                            hint: "point \(variable) at a PEM file of CA certificates, or unset it to use the system's")
+            throw HTTPError(error)
         }
         let marker = Array("-----BEGIN ".utf8)
         let isPEMCertificate = bytes.indices.contains { index in

@@ -3,8 +3,8 @@
 // Why C: Swift has no SIMD intrinsics for SHA256RNDS2/MSG1/MSG2. The portable Swift code in
 // AppDNACore/Hashing/SHA256.swift is the reference and the fallback; this file only makes the
 // same computation ~4x faster on CPUs that have the instructions. It follows Intel's published
-// SHA-NI sample (the round structure is the standard one; the 16 quad-round steps below were
-// generated from it).
+// SHA-NI sample (the round structure is the standard one: 16 steps of four rounds, the message
+// schedule computed alongside).
 #include "CSHA256.h"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,6 +31,15 @@ int appdna_sha256_hardware_available(void) {
     return ssse3 && sse41 && sha;
 }
 
+// Four of the 64 rounds: `words` (four message words) plus their round constants, two rounds
+// per SHA256RNDS2 (which reads the low half of its third operand).
+static inline __attribute__((always_inline, target("sha,sse4.1,ssse3")))
+void four_rounds(__m128i *abef, __m128i *cdgh, __m128i words, int round) {
+    const __m128i msg = _mm_add_epi32(words, _mm_loadu_si128((const __m128i *)&k256[round]));
+    *cdgh = _mm_sha256rnds2_epu32(*cdgh, *abef, msg);
+    *abef = _mm_sha256rnds2_epu32(*abef, *cdgh, _mm_shuffle_epi32(msg, 0x0E));
+}
+
 __attribute__((target("sha,sse4.1,ssse3")))
 void appdna_sha256_blocks_hardware(uint32_t state[8], const uint8_t *data, size_t blocks) {
     const __m128i byteSwap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
@@ -39,118 +48,23 @@ void appdna_sha256_blocks_hardware(uint32_t state[8], const uint8_t *data, size_
     __m128i state1 = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)&state[4]), 0x1B); // EFGH
     __m128i state0 = _mm_alignr_epi8(tmp, state1, 8);       // ABEF
     state1 = _mm_blend_epi16(state1, tmp, 0xF0);            // CDGH
-    __m128i msg, m0, m1, m2, m3;
+    // The message schedule's latest 16 words, four per register: quad-round q reads w[q % 4].
+    __m128i w[4];
 
     while (blocks--) {
         const __m128i abefSave = state0, cdghSave = state1;
-        /* rounds 0-3 */
-        m0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 0)), byteSwap);
-        msg = _mm_add_epi32(m0, _mm_loadu_si128((const __m128i *)&k256[0]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        /* rounds 4-7 */
-        m1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16)), byteSwap);
-        msg = _mm_add_epi32(m1, _mm_loadu_si128((const __m128i *)&k256[4]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m0 = _mm_sha256msg1_epu32(m0, m1);
-        /* rounds 8-11 */
-        m2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 32)), byteSwap);
-        msg = _mm_add_epi32(m2, _mm_loadu_si128((const __m128i *)&k256[8]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m1 = _mm_sha256msg1_epu32(m1, m2);
-        /* rounds 12-15 */
-        m3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 48)), byteSwap);
-        msg = _mm_add_epi32(m3, _mm_loadu_si128((const __m128i *)&k256[12]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m0 = _mm_sha256msg2_epu32(_mm_add_epi32(m0, _mm_alignr_epi8(m3, m2, 4)), m3);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m2 = _mm_sha256msg1_epu32(m2, m3);
-        /* rounds 16-19 */
-        msg = _mm_add_epi32(m0, _mm_loadu_si128((const __m128i *)&k256[16]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m1 = _mm_sha256msg2_epu32(_mm_add_epi32(m1, _mm_alignr_epi8(m0, m3, 4)), m0);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m3 = _mm_sha256msg1_epu32(m3, m0);
-        /* rounds 20-23 */
-        msg = _mm_add_epi32(m1, _mm_loadu_si128((const __m128i *)&k256[20]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m2 = _mm_sha256msg2_epu32(_mm_add_epi32(m2, _mm_alignr_epi8(m1, m0, 4)), m1);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m0 = _mm_sha256msg1_epu32(m0, m1);
-        /* rounds 24-27 */
-        msg = _mm_add_epi32(m2, _mm_loadu_si128((const __m128i *)&k256[24]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m3 = _mm_sha256msg2_epu32(_mm_add_epi32(m3, _mm_alignr_epi8(m2, m1, 4)), m2);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m1 = _mm_sha256msg1_epu32(m1, m2);
-        /* rounds 28-31 */
-        msg = _mm_add_epi32(m3, _mm_loadu_si128((const __m128i *)&k256[28]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m0 = _mm_sha256msg2_epu32(_mm_add_epi32(m0, _mm_alignr_epi8(m3, m2, 4)), m3);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m2 = _mm_sha256msg1_epu32(m2, m3);
-        /* rounds 32-35 */
-        msg = _mm_add_epi32(m0, _mm_loadu_si128((const __m128i *)&k256[32]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m1 = _mm_sha256msg2_epu32(_mm_add_epi32(m1, _mm_alignr_epi8(m0, m3, 4)), m0);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m3 = _mm_sha256msg1_epu32(m3, m0);
-        /* rounds 36-39 */
-        msg = _mm_add_epi32(m1, _mm_loadu_si128((const __m128i *)&k256[36]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m2 = _mm_sha256msg2_epu32(_mm_add_epi32(m2, _mm_alignr_epi8(m1, m0, 4)), m1);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m0 = _mm_sha256msg1_epu32(m0, m1);
-        /* rounds 40-43 */
-        msg = _mm_add_epi32(m2, _mm_loadu_si128((const __m128i *)&k256[40]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m3 = _mm_sha256msg2_epu32(_mm_add_epi32(m3, _mm_alignr_epi8(m2, m1, 4)), m2);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m1 = _mm_sha256msg1_epu32(m1, m2);
-        /* rounds 44-47 */
-        msg = _mm_add_epi32(m3, _mm_loadu_si128((const __m128i *)&k256[44]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m0 = _mm_sha256msg2_epu32(_mm_add_epi32(m0, _mm_alignr_epi8(m3, m2, 4)), m3);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m2 = _mm_sha256msg1_epu32(m2, m3);
-        /* rounds 48-51 */
-        msg = _mm_add_epi32(m0, _mm_loadu_si128((const __m128i *)&k256[48]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m1 = _mm_sha256msg2_epu32(_mm_add_epi32(m1, _mm_alignr_epi8(m0, m3, 4)), m0);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        m3 = _mm_sha256msg1_epu32(m3, m0);
-        /* rounds 52-55 */
-        msg = _mm_add_epi32(m1, _mm_loadu_si128((const __m128i *)&k256[52]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m2 = _mm_sha256msg2_epu32(_mm_add_epi32(m2, _mm_alignr_epi8(m1, m0, 4)), m1);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        /* rounds 56-59 */
-        msg = _mm_add_epi32(m2, _mm_loadu_si128((const __m128i *)&k256[56]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        m3 = _mm_sha256msg2_epu32(_mm_add_epi32(m3, _mm_alignr_epi8(m2, m1, 4)), m2);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
-        /* rounds 60-63 */
-        msg = _mm_add_epi32(m3, _mm_loadu_si128((const __m128i *)&k256[60]));
-        state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
-        msg = _mm_shuffle_epi32(msg, 0x0E);
-        state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+        // Unrolled in full by the compiler: the conditions fold away and w stays in registers.
+#pragma clang loop unroll(full)
+        for (int q = 0; q < 16; q++) {
+            if (q < 4) w[q] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(data + 16 * q)), byteSwap);
+            four_rounds(&state0, &state1, w[q % 4], 4 * q);
+            // The schedule: MSG2 finishes the words of quad q + 1 (MSG1 began them two quads
+            // earlier), MSG1 begins those of quad q + 3 (in the register quad q - 1 is done with).
+            if (q >= 3 && q <= 14) {
+                w[(q + 1) % 4] = _mm_sha256msg2_epu32(_mm_add_epi32(w[(q + 1) % 4], _mm_alignr_epi8(w[q % 4], w[(q + 3) % 4], 4)), w[q % 4]);
+            }
+            if (q >= 1 && q <= 12) w[(q + 3) % 4] = _mm_sha256msg1_epu32(w[(q + 3) % 4], w[q % 4]);
+        }
         state0 = _mm_add_epi32(state0, abefSave);
         state1 = _mm_add_epi32(state1, cdghSave);
         data += 64;

@@ -122,6 +122,15 @@ final class BundleFetchInProcessTests: XCTestCase {
 
     // MARK: - failures: the old file stays
 
+    func testAnUnreadableKeyFileIsAConfigurationError() {
+        let api = api()
+        let result = fetch(api, ["--key-file", scratch.path + "/no-such-key.txt"])
+        XCTAssertEqual(result.status, 78, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("appdna: cannot read the API key: "), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--key-file takes the path of a file that holds only the key"), result.stderr)
+        XCTAssertEqual(api.paths, [], "nothing is sent without a key")
+    }
+
     func testRetryAfterBeyondTheTimeoutFailsAt75AtOnce() throws {
         try writeOldFile()
         let api = api { _ in .answer(429, headers: [("Retry-After", "100000")]) }

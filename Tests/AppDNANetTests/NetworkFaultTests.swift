@@ -144,6 +144,13 @@ final class NetworkFaultTests: XCTestCase {
                 XCTAssertTrue(error.message.hasPrefix("\(name)=\(value)"), error.message)
             }
         }
+        let missing = directory.path + "/missing.pem"
+        XCTAssertThrowsError(try TLSTrust(environment: ["SSL_CERT_FILE": missing])) { error in
+            let error = error as! HTTPError
+            XCTAssertTrue(error.message.hasPrefix("SSL_CERT_FILE=\(missing): cannot read the CA certificates: "), error.message)
+            XCTAssertEqual(error.hint, "point SSL_CERT_FILE at a PEM file of CA certificates, or unset it to use the system's")
+            XCTAssertFalse(error.retryable)
+        }
     }
 
     func testKeyIsRedactedFromStoredAnswers() throws {

@@ -114,21 +114,18 @@ extension ExposureAudit.Judge {
             // (`FastEventFields.scan` checked), whatever else it holds.
             let exposure = tape[e]
             var experiment: UnsafeRawBufferPointer?, recorded: UnsafeRawBufferPointer?
-            var m = e + 1
-            while m < Int(exposure.next) {
-                let key = tape[m], value = tape[m + 1]
-                m = Int(value.next)
-                let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
-                if kl == 3 && FastEventFields.equal(base + ks, "exp") {
-                    guard let (s, l) = FastEventFields.string(value) else { return nil }
+            let read = FastEventFields.forEachMember(tape, e, base) { key, keyLength, _, value in
+                if keyLength == 3 && FastEventFields.equal(key, "exp") {
+                    guard let (s, l) = FastEventFields.string(value) else { return false }
                     experiment = bytes(s, l)
-                } else if kl == 7 && FastEventFields.equal(base + ks, "variant") {
-                    guard let (s, l) = FastEventFields.string(value) else { return nil }
+                } else if keyLength == 7 && FastEventFields.equal(key, "variant") {
+                    guard let (s, l) = FastEventFields.string(value) else { return false }
                     recorded = bytes(s, l)
                 }
+                return true
             }
             e = Int(exposure.next)
-            guard let experiment, let recorded, let prepared = state.experiment(experiment),
+            guard read, let experiment, let recorded, let prepared = state.experiment(experiment),
                   prepared.agrees(recorded: recorded, user: user, context: context, generation: generation,
                                   platformLowercased: platformLowercased) else { return nil }
             result.checked += 1

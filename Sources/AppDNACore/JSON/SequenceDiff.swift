@@ -78,67 +78,18 @@ public enum SequenceDiff {
     private static func split(_ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int, budget: inout Int, equal: (Int, Int) -> Bool) -> (Int, Int)? {
         let n = a1 - a0, m = b1 - b0
         let maxD = min((n + m + 1) / 2, searchLimit)
-        let offset = maxD
-        let length = 2 * maxD + 2
-        var v1 = [Int](repeating: -1, count: length)
-        var v2 = [Int](repeating: -1, count: length)
-        v1[offset + 1] = 0
-        v2[offset + 1] = 0
-        let delta = n - m
-        let front = delta % 2 != 0
-        var k1start = 0, k1end = 0, k2start = 0, k2end = 0
+        let grid = Grid(a0: a0, b0: b0, n: n, m: m, offset: maxD, length: 2 * maxD + 2)
+        var forward = Frontier(grid), backward = Frontier(grid)
+        // Myers: with n - m odd the two searches first overlap in a forward round, with it even
+        // in a backward one, so only that direction looks for the other.
+        let forwardMeets = grid.delta % 2 != 0
         var d = 0
         while d < maxD && budget > 0 {
-            var k1 = -d + k1start
-            while k1 <= d - k1end {
-                let k1o = offset + k1
-                var x1 = (k1 == -d || (k1 != d && v1[k1o - 1] < v1[k1o + 1])) ? v1[k1o + 1] : v1[k1o - 1] + 1
-                var y1 = x1 - k1
-                budget -= 1
-                while x1 < n && y1 < m && equal(a0 + x1, b0 + y1) {
-                    x1 += 1
-                    y1 += 1
-                    budget -= 1
-                }
-                v1[k1o] = x1
-                if x1 > n {
-                    k1end += 2
-                } else if y1 > m {
-                    k1start += 2
-                } else if front {
-                    let k2o = offset + delta - k1
-                    if k2o >= 0 && k2o < length && v2[k2o] != -1 {
-                        let x2 = n - v2[k2o]
-                        if x1 >= x2 { return (a0 + x1, b0 + y1) }
-                    }
-                }
-                k1 += 2
+            if let point = extend(&forward, d: d, backward: false, meeting: forwardMeets ? backward : nil, grid, budget: &budget, equal: equal) {
+                return point
             }
-            var k2 = -d + k2start
-            while k2 <= d - k2end {
-                let k2o = offset + k2
-                var x2 = (k2 == -d || (k2 != d && v2[k2o - 1] < v2[k2o + 1])) ? v2[k2o + 1] : v2[k2o - 1] + 1
-                var y2 = x2 - k2
-                budget -= 1
-                while x2 < n && y2 < m && equal(a0 + n - x2 - 1, b0 + m - y2 - 1) {
-                    x2 += 1
-                    y2 += 1
-                    budget -= 1
-                }
-                v2[k2o] = x2
-                if x2 > n {
-                    k2end += 2
-                } else if y2 > m {
-                    k2start += 2
-                } else if !front {
-                    let k1o = offset + delta - k2
-                    if k1o >= 0 && k1o < length && v1[k1o] != -1 {
-                        let x1 = v1[k1o]
-                        let y1 = offset + x1 - k1o
-                        if x1 >= n - x2 { return (a0 + x1, b0 + y1) }
-                    }
-                }
-                k2 += 2
+            if let point = extend(&backward, d: d, backward: true, meeting: forwardMeets ? nil : forward, grid, budget: &budget, equal: equal) {
+                return point
             }
             d += 1
         }
@@ -148,19 +99,81 @@ public enum SequenceDiff {
         var bestAdvance = 0
         let reach = min(d, maxD)
         for k in -reach...reach {
-            let ko = offset + k
-            guard ko >= 0 && ko < length else { continue }
-            let x1 = v1[ko], y1 = x1 - k
+            let ko = grid.offset + k
+            guard ko >= 0 && ko < grid.length else { continue }
+            let x1 = forward.x[ko], y1 = x1 - k
             if x1 >= 0 && x1 <= n && y1 >= 0 && y1 <= m && x1 + y1 > bestAdvance {
                 best = (x1, y1)
                 bestAdvance = x1 + y1
             }
-            let x2 = v2[ko], y2 = x2 - k
+            let x2 = backward.x[ko], y2 = x2 - k
             if x2 >= 0 && x2 <= n && y2 >= 0 && y2 <= m && x2 + y2 > bestAdvance {
                 best = (n - x2, m - y2)
                 bestAdvance = x2 + y2
             }
         }
         return best.map { (a0 + $0.x, b0 + $0.y) }
+    }
+
+    /// The ranges one `split` works on: `n` elements of `a` from `a0`, `m` of `b` from `b0`;
+    /// diagonal k (x - y = k) is kept at index `offset + k` of a `Frontier` of `length`.
+    private struct Grid {
+        let a0: Int, b0: Int, n: Int, m: Int, offset: Int, length: Int
+        var delta: Int { n - m }
+    }
+
+    /// One search of `split`: on each diagonal, the furthest x it has reached (-1: not yet),
+    /// counted from the start of both ranges (forward) or from their ends (backward); and how
+    /// many diagonals at either end it has stopped walking because they left the grid.
+    private struct Frontier {
+        var x: [Int]
+        var kStart = 0, kEnd = 0
+
+        init(_ grid: Grid) {
+            x = [Int](repeating: -1, count: grid.length)
+            x[grid.offset + 1] = 0
+        }
+    }
+
+    /// Round `d` of one search: each diagonal it reaches is entered from its better neighbour
+    /// and followed along equal elements (a snake). The backward search compares from the
+    /// ends. When `meeting` (the other search) is given, returns the split point (the forward
+    /// search's end on that diagonal, absolute) as soon as the two overlap on a diagonal.
+    /// Inlined, so that `backward` is a constant in each copy: this is the diff's inner loop.
+    @inline(__always)
+    private static func extend(_ search: inout Frontier, d: Int, backward: Bool, meeting other: Frontier?, _ grid: Grid,
+                               budget: inout Int, equal: (Int, Int) -> Bool) -> (Int, Int)? {
+        let n = grid.n, m = grid.m, offset = grid.offset
+        var k = -d + search.kStart
+        while k <= d - search.kEnd {
+            let ko = offset + k
+            var x = (k == -d || (k != d && search.x[ko - 1] < search.x[ko + 1])) ? search.x[ko + 1] : search.x[ko - 1] + 1
+            var y = x - k
+            budget -= 1
+            while x < n && y < m && (backward ? equal(grid.a0 + n - x - 1, grid.b0 + m - y - 1) : equal(grid.a0 + x, grid.b0 + y)) {
+                x += 1
+                y += 1
+                budget -= 1
+            }
+            search.x[ko] = x
+            if x > n {
+                search.kEnd += 2
+            } else if y > m {
+                search.kStart += 2
+            } else if let other {
+                // The other search's diagonal through the same points.
+                let otherKo = offset + grid.delta - k
+                if otherKo >= 0 && otherKo < grid.length && other.x[otherKo] != -1 {
+                    let forwardX = backward ? other.x[otherKo] : x
+                    let backwardX = backward ? x : other.x[otherKo]
+                    if forwardX >= n - backwardX {
+                        let forwardK = backward ? otherKo - offset : k
+                        return (grid.a0 + forwardX, grid.b0 + forwardX - forwardK)
+                    }
+                }
+            }
+            k += 2
+        }
+        return nil
     }
 }

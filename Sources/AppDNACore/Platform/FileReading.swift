@@ -20,6 +20,18 @@ public enum FileReading {
         return try readAll(fileDescriptor: file.descriptor, name: path, sizeHint: file.size)
     }
 
+    /// Reads the small file a setting names (an API key, a webhook secret, CA certificates).
+    /// Not being able to read it is a fault of the setting, so the failure is `.configuration`:
+    /// "[`setting`: ]cannot read `what`: why", with `hint` on what the setting should name.
+    public static func readSettingFile(_ path: String, holding what: String, setting: String? = nil,
+                                       hint: String) throws(Failure) -> [UInt8] {
+        do {
+            return try readAll(path: path)
+        } catch {
+            throw Failure(.configuration, "\(setting.map { "\($0): " } ?? "")cannot read \(what): \(error.message)", hint: hint)
+        }
+    }
+
     /// An input file opened for reading, with what `fstat` says of it.
     public struct OpenedFile {
         public let descriptor: Int32

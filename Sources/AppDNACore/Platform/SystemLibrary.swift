@@ -32,4 +32,15 @@ public struct SystemLibrary: Sendable {
     public func missing(_ detail: String) -> Failure {
         Failure(.unavailable, "cannot load \(name), needed for \(neededFor): \(detail); install the \(debianPackage) package (Debian/Ubuntu: apt-get install \(debianPackage); macOS ships \(name) with the system)")
     }
+
+    /// Runs a C loader of the form `int load(char *message, size_t size)` (CCurlLoader,
+    /// CZlibLoader: 0 when the library is loaded, else the reason written into `message`) and
+    /// throws its reason worded by `missing`. Cheap after the first success (the loaders keep
+    /// their handle), so callers run it before every use.
+    public func load(with loader: (_ message: UnsafeMutablePointer<CChar>, _ size: Int) -> Int32) throws(Failure) {
+        var message = [CChar](repeating: 0, count: 512)
+        let status = message.withUnsafeMutableBufferPointer { loader($0.baseAddress!, $0.count) }
+        guard status != 0 else { return }
+        throw missing(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
 }

@@ -77,32 +77,39 @@ public struct MismatchContext: Sendable {
 }
 
 extension MismatchCandidate {
+    /// The hypothesis that the body was changed on its way (`id`, `sentence`): `undo` turns
+    /// the body back into what the sender signed (nil when it does not apply) and that is
+    /// checked under every secret. Skipped for very large bodies, as every body rewrite is.
+    static func bodyRewrite(_ id: String, _ sentence: String, _ undo: @escaping @Sendable ([UInt8]) -> [UInt8]?) -> MismatchCandidate {
+        MismatchCandidate(id: id, sentence: sentence, rewritesBody: true, matches: { $0.secretsSigning(rewritten: undo) })
+    }
+
     /// Every known hypothesis, in the order they are reported.
     public static let all: [MismatchCandidate] = [
-        MismatchCandidate(
-            id: "trailing-newline-added", sentence: "The body ends with a newline (LF) that was not signed; an editor, echo or the capture tool probably added it.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingTrailingLF) }),
-        MismatchCandidate(
-            id: "trailing-crlf-added", sentence: "The body ends with a CRLF that was not signed; a tool probably added a line ending.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingTrailingCRLF) }),
-        MismatchCandidate(
-            id: "trailing-newline-removed", sentence: "The sender signed the body with a trailing newline (LF) that this body no longer has.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.appendingLF) }),
-        MismatchCandidate(
-            id: "trailing-crlf-removed", sentence: "The sender signed the body with a trailing CRLF that this body no longer has.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.appendingCRLF) }),
-        MismatchCandidate(
-            id: "crlf-converted-to-lf", sentence: "The sender signed the body with CRLF line endings; they were converted to LF before verification.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.lfToCRLF) }),
-        MismatchCandidate(
-            id: "lf-converted-to-crlf", sentence: "The sender signed the body with LF line endings; they were converted to CRLF before verification.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.crlfToLF) }),
-        MismatchCandidate(
-            id: "bom-added", sentence: "The body starts with a UTF-8 byte order mark that was not signed; an editor probably added it.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.removingBOM) }),
-        MismatchCandidate(
-            id: "bom-removed", sentence: "The sender signed the body with a UTF-8 byte order mark that this body no longer has.",
-            rewritesBody: true, matches: { $0.secretsSigning(rewritten: BodyTransformations.addingBOM) }),
+        .bodyRewrite(
+            "trailing-newline-added", "The body ends with a newline (LF) that was not signed; an editor, echo or the capture tool probably added it.",
+            BodyTransformations.removingTrailingLF),
+        .bodyRewrite(
+            "trailing-crlf-added", "The body ends with a CRLF that was not signed; a tool probably added a line ending.",
+            BodyTransformations.removingTrailingCRLF),
+        .bodyRewrite(
+            "trailing-newline-removed", "The sender signed the body with a trailing newline (LF) that this body no longer has.",
+            BodyTransformations.appendingLF),
+        .bodyRewrite(
+            "trailing-crlf-removed", "The sender signed the body with a trailing CRLF that this body no longer has.",
+            BodyTransformations.appendingCRLF),
+        .bodyRewrite(
+            "crlf-converted-to-lf", "The sender signed the body with CRLF line endings; they were converted to LF before verification.",
+            BodyTransformations.lfToCRLF),
+        .bodyRewrite(
+            "lf-converted-to-crlf", "The sender signed the body with LF line endings; they were converted to CRLF before verification.",
+            BodyTransformations.crlfToLF),
+        .bodyRewrite(
+            "bom-added", "The body starts with a UTF-8 byte order mark that was not signed; an editor probably added it.",
+            BodyTransformations.removingBOM),
+        .bodyRewrite(
+            "bom-removed", "The sender signed the body with a UTF-8 byte order mark that this body no longer has.",
+            BodyTransformations.addingBOM),
         MismatchCandidate(
             id: "secret-surrounding-whitespace", sentence: "The secret given here has surrounding whitespace; the sender signed with the trimmed secret.",
             rewritesBody: false, matches: { context in

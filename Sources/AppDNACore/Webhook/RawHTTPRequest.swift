@@ -43,13 +43,12 @@ public struct RawHTTPRequest: Sendable, Equatable {
 
     /// All values of a header, case-insensitively.
     public func values(of name: String) -> [String] {
-        let wanted = name.lowercased()
-        return headers.filter { $0.name.lowercased() == wanted }.map(\.value)
+        HeaderName.all(name, in: headers, nameOf: \.name).map(\.value)
     }
 
     /// The first value of a header, case-insensitively.
     public func value(of name: String) -> String? {
-        values(of: name).first
+        HeaderName.first(name, in: headers, nameOf: \.name)?.value
     }
 
     /// The part of a request before its body.
@@ -65,8 +64,7 @@ public struct RawHTTPRequest: Sendable, Equatable {
 
         /// The first value of a header, case-insensitively.
         public func value(of name: String) -> String? {
-            let wanted = name.lowercased()
-            return headers.first { $0.name.lowercased() == wanted }?.value
+            HeaderName.first(name, in: headers, nameOf: \.name)?.value
         }
     }
 

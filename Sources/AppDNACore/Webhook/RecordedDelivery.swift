@@ -29,8 +29,7 @@ public struct RecordedDelivery: Sendable {
 
     /// The first value of a header, case-insensitively.
     public func header(_ name: String) -> String? {
-        let wanted = name.lowercased()
-        return headers.first { $0.name.lowercased() == wanted }?.value
+        HeaderName.first(name, in: headers, nameOf: \.name)?.value
     }
 
     /// The record as one line of compact JSON, newline included.

@@ -160,7 +160,7 @@ struct RequestDumpParser {
     }
 
     func framing(of headers: [RawHTTPRequest.Field]) throws(RequestDumpError) -> RawHTTPRequest.BodyFraming {
-        let transferEncodings = headers.filter { $0.name.lowercased() == "transfer-encoding" }
+        let transferEncodings = HeaderName.all("Transfer-Encoding", in: headers, nameOf: \.name)
         if !transferEncodings.isEmpty {
             let codings = transferEncodings
                 .flatMap { $0.value.split(separator: ",") }
@@ -178,7 +178,7 @@ struct RequestDumpParser {
             }
             return .chunked
         }
-        let lengths = headers.filter { $0.name.lowercased() == "content-length" }
+        let lengths = HeaderName.all("Content-Length", in: headers, nameOf: \.name)
         guard !lengths.isEmpty else { return .untilEnd }
         var declared: Int? = nil
         for field in lengths {

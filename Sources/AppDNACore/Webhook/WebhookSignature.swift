@@ -68,7 +68,7 @@ public struct WebhookSignature: Sendable, Equatable {
             throw SignatureHeaderError(.notAHeaderLine)
         }
         let name = HeaderText.trimmed(String(line[..<colon]))
-        guard name.lowercased() == headerName.lowercased() else {
+        guard HeaderName.same(name, headerName) else {
             throw SignatureHeaderError(.wrongHeaderName(name))
         }
         return try parse(String(line[line.index(after: colon)...]))

@@ -13,13 +13,8 @@ enum APIAccess {
     /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
     static func key(_ invocation: Invocation) throws -> APIKey {
         if let path = invocation.arguments[APIFlags.keyFile] {
-            let bytes: [UInt8]
-            do {
-                bytes = try FileReading.readAll(path: path)
-            } catch {
-                throw Failure(.configuration, "cannot read the API key: \(error.message)",
-                              hint: "--key-file takes the path of a file that holds only the key")
-            }
+            let bytes = try FileReading.readSettingFile(path, holding: "the API key",
+                                                        hint: "--key-file takes the path of a file that holds only the key")
             return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
         }
         guard let value = invocation.io.environment[keyVariable], !value.isEmpty else {

@@ -14,10 +14,10 @@ struct DeliveryCheck {
 
     init(headers: [RawHTTPRequest.Field], body: [UInt8], secrets: [WebhookSecret]) {
         let fields: (id: String?, type: String?) = body.count <= WebhookBodyShape.maxCheckedBytes ? Self.idAndType(body) : (nil, nil)
-        let eventHeader = headers.first { $0.name.lowercased() == "x-appdna-event" }.map { HeaderText.trimmed($0.value) }
+        let eventHeader = HeaderName.first("X-AppDNA-Event", in: headers, nameOf: \.name).map { HeaderText.trimmed($0.value) }
         event = eventHeader ?? fields.type ?? "-"
         id = fields.id ?? "-"
-        let signatures = headers.filter { $0.name.lowercased() == WebhookSignature.headerName.lowercased() }
+        let signatures = HeaderName.all(WebhookSignature.headerName, in: headers, nameOf: \.name)
         guard let header = signatures.first else {
             (matchedSecret, problem, diagnoses) = (nil, "no \(WebhookSignature.headerName) header", [])
             return

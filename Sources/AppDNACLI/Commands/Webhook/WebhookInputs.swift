@@ -56,13 +56,8 @@ enum WebhookInputs {
         let files = SecretFlags.files(arguments).filter { $0 != "-" }
         var secrets: [WebhookSecret] = []
         for path in files {
-            let bytes: [UInt8]
-            do {
-                bytes = try FileReading.readAll(path: path)
-            } catch {
-                throw Failure(.configuration, "cannot read the webhook secret: \(error.message)",
-                              hint: "--secret-file takes the path of a file that holds only the secret")
-            }
+            let bytes = try FileReading.readSettingFile(path, holding: "the webhook secret",
+                                                        hint: "--secret-file takes the path of a file that holds only the secret")
             secrets.append(try WebhookSecret(raw: bytes, source: "--secret-file \(path)"))
         }
         if readsSecretFromStdin(arguments) {

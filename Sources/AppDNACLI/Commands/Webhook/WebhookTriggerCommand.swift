@@ -57,7 +57,7 @@ enum WebhookTriggerCommand {
             for delivery in deliveries {
                 var headers = WebhookListenCommand.endToEndHeaders(delivery.headers)
                 if let secret {
-                    headers.removeAll { $0.name.lowercased() == WebhookSignature.headerName.lowercased() }
+                    headers.removeAll { HeaderName.same($0.name, WebhookSignature.headerName) }
                     headers.append((WebhookSignature.headerName, WebhookSigner.headerValue(body: delivery.body, secret: secret)))
                 }
                 let type = delivery.header("X-AppDNA-Event") ?? DeliveryCheck.idAndType(delivery.body).type ?? "-"

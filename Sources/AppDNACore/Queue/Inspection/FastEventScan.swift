@@ -35,19 +35,8 @@ struct FastEventFields {
     /// Reads the event on `tape` (a successful parse of `base[0..<count]`). False when the
     /// event needs the general path.
     mutating func scan(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ base: UnsafePointer<UInt8>) -> Bool {
-        let root = tape[0]
-        guard root.kind == JSONKind.object.rawValue else { return false }
         var sawID = false, sawName = false, sawTimestamp = false, sawUser = false
-        var i = 1
-        let stop = Int(root.next)
-        while i < stop {
-            let key = tape[i]
-            let v = i + 1
-            let value = tape[v]
-            i = Int(value.next)
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
-            let k = base + ks
+        let read = Self.forEachMember(tape, 0, base) { k, kl, v, value in
             switch kl {
             case 14:
                 if Self.equal(k, "schema_version") {
@@ -68,7 +57,7 @@ struct FastEventFields {
                     guard let (s, l) = Self.string(value), l > 0 else { return false }
                     nameStart = s; nameLength = l
                 } else if Self.equal(k, "properties") {
-                    guard scanProperties(tape, v, base) else { return false }
+                    return scanProperties(tape, v, base)
                 }
             case 5:
                 if Self.equal(k, "ts_ms") {
@@ -79,36 +68,27 @@ struct FastEventFields {
             case 4:
                 if Self.equal(k, "user") {
                     sawUser = true
-                    guard scanUser(tape, v, base) else { return false }
+                    return scanUser(tape, v, base)
                 }
             case 6:
-                if Self.equal(k, "device") {
-                    guard scanDevice(tape, v, base) else { return false }
-                }
+                if Self.equal(k, "device") { return scanDevice(tape, v, base) }
             case 7:
                 if Self.equal(k, "context") {
-                    guard scanContext(tape, v, base) else { return false }
+                    return scanContext(tape, v, base)
                 } else if Self.equal(k, "privacy") {
-                    guard scanPrivacy(tape, v, base) else { return false }
+                    return scanPrivacy(tape, v, base)
                 }
             default: break
             }
+            return true
         }
-        return sawID && sawName && sawTimestamp && sawUser
+        return read && sawID && sawName && sawTimestamp && sawUser
     }
 
     private mutating func scanProperties(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-        let object = tape[index]
-        guard object.kind == JSONKind.object.rawValue else { return false }
         hasPropertiesCount = false
-        var j = index + 1
-        let end = Int(object.next)
-        while j < end {
-            let key = tape[j], value = tape[j + 1]
-            j = Int(value.next)
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1
-            guard Int(key.end) - ks - 1 == 5 && Self.equal(base + ks, "count") else { continue }
+        return Self.forEachMember(tape, index, base) { k, kl, _, value in
+            guard kl == 5 && Self.equal(k, "count") else { return true }
             // `value["count"]`, counted only when written as an integer that fits.
             if value.kind == JSONKind.number.rawValue && value.flags & JSONTapeFlag.nonInteger == 0, let n = Self.parseInt64(value, base) {
                 propertiesCount = n
@@ -116,46 +96,30 @@ struct FastEventFields {
             } else {
                 hasPropertiesCount = false
             }
+            return true
         }
-        return true
     }
 
     private mutating func scanUser(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-        let object = tape[index]
-        guard object.kind == JSONKind.object.rawValue else { return false }
         var sawAnon = false
-        var j = index + 1
-        let end = Int(object.next)
-        while j < end {
-            let key = tape[j], value = tape[j + 1]
-            j = Int(value.next)
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
-            guard kl == 7 else { continue }
-            if Self.equal(base + ks, "anon_id") {
+        let read = Self.forEachMember(tape, index, base) { k, kl, _, value in
+            guard kl == 7 else { return true }
+            if Self.equal(k, "anon_id") {
                 sawAnon = true
                 guard let (s, l) = Self.string(value), l > 0 else { return false }
                 anonStart = s; anonLength = l; anonHash = Self.hash(base + s, l)
-            } else if Self.equal(base + ks, "user_id") {
+            } else if Self.equal(k, "user_id") {
                 guard let (s, l) = Self.string(value) else { return false }
                 userHash = Self.hash(base + s, l); hasUser = true
                 userIDStart = s; userIDLength = l
             }
+            return true
         }
-        return sawAnon
+        return read && sawAnon
     }
 
     private mutating func scanDevice(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-        let object = tape[index]
-        guard object.kind == JSONKind.object.rawValue else { return false }
-        var j = index + 1
-        let end = Int(object.next)
-        while j < end {
-            let key = tape[j], value = tape[j + 1]
-            j = Int(value.next)
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
-            let k = base + ks
+        Self.forEachMember(tape, index, base) { k, kl, _, value in
             switch kl {
             case 8:
                 if Self.equal(k, "platform") {
@@ -171,33 +135,24 @@ struct FastEventFields {
                     if let (s, l) = Self.string(value) { appVersionStart = s; appVersionLength = l } else { deviceEscaped = true }
                 }
             case 2:
-                if Self.equal(k, "os") { guard value.kind == JSONKind.string.rawValue else { return false } }
+                if Self.equal(k, "os") { return value.kind == JSONKind.string.rawValue }
             case 6:
-                if Self.equal(k, "locale") { guard value.kind == JSONKind.string.rawValue else { return false } }
+                if Self.equal(k, "locale") { return value.kind == JSONKind.string.rawValue }
             case 7:
                 if Self.equal(k, "country") {
                     guard value.kind == JSONKind.string.rawValue else { return false }
                     if let (s, l) = Self.string(value) { countryStart = s; countryLength = l } else { deviceEscaped = true }
                 }
             case 14:
-                if Self.equal(k, "bundle_version") { guard Self.integer(value, base) != nil else { return false } }
+                if Self.equal(k, "bundle_version") { return Self.integer(value, base) != nil }
             default: break
             }
+            return true
         }
-        return true
     }
 
     private mutating func scanContext(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-        let object = tape[index]
-        guard object.kind == JSONKind.object.rawValue else { return false }
-        var j = index + 1
-        let end = Int(object.next)
-        while j < end {
-            let key = tape[j], v = j + 1, value = tape[j + 1]
-            j = Int(value.next)
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1, kl = Int(key.end) - ks - 1
-            let k = base + ks
+        Self.forEachMember(tape, index, base) { k, kl, v, value in
             switch kl {
             case 10:
                 if Self.equal(k, "session_id") {
@@ -208,74 +163,85 @@ struct FastEventFields {
                     clientSeq = seq; hasClientSeq = true
                 }
             case 6:
-                if Self.equal(k, "screen") { guard value.kind == JSONKind.string.rawValue else { return false } }
+                if Self.equal(k, "screen") { return value.kind == JSONKind.string.rawValue }
             case 20:
                 if Self.equal(k, "experiment_exposures") {
-                    guard value.kind == JSONKind.array.rawValue else { return false }
+                    guard Self.exposuresAreReadable(tape, v, base) else { return false }
                     exposuresIndex = v
-                    var e = v + 1
-                    let stop = Int(value.next)
-                    while e < stop {
-                        let exposure = tape[e]
-                        guard exposure.kind == JSONKind.object.rawValue else { return false }
-                        var sawExp = false, sawVariant = false
-                        var m = e + 1
-                        let mEnd = Int(exposure.next)
-                        while m < mEnd {
-                            let mk = tape[m], mv = tape[m + 1]
-                            m = Int(mv.next)
-                            guard mk.flags & JSONTapeFlag.escaped == 0 else { return false }
-                            let ms = Int(mk.start) + 1, ml = Int(mk.end) - ms - 1
-                            if ml == 3 && Self.equal(base + ms, "exp") {
-                                sawExp = true
-                                guard mv.kind == JSONKind.string.rawValue else { return false }
-                            } else if ml == 7 && Self.equal(base + ms, "variant") {
-                                sawVariant = true
-                                guard mv.kind == JSONKind.string.rawValue else { return false }
-                            }
-                        }
-                        guard sawExp && sawVariant else { return false }
-                        e = mEnd
-                    }
                 }
             default: break
             }
+            return true
+        }
+    }
+
+    /// Whether the exposures array at `index` holds only objects with string `exp` and
+    /// `variant` members (what `ExposureAudit+Tape.swift` reads without checking again).
+    private static func exposuresAreReadable(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
+        let array = tape[index]
+        guard array.kind == JSONKind.array.rawValue else { return false }
+        var e = index + 1
+        let stop = Int(array.next)
+        while e < stop {
+            var sawExp = false, sawVariant = false
+            let read = forEachMember(tape, e, base) { k, kl, _, value in
+                if kl == 3 && equal(k, "exp") {
+                    sawExp = true
+                    return value.kind == JSONKind.string.rawValue
+                } else if kl == 7 && equal(k, "variant") {
+                    sawVariant = true
+                    return value.kind == JSONKind.string.rawValue
+                }
+                return true
+            }
+            guard read && sawExp && sawVariant else { return false }
+            e = Int(tape[e].next)
         }
         return true
     }
 
     private mutating func scanPrivacy(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>) -> Bool {
-        let object = tape[index]
-        guard object.kind == JSONKind.object.rawValue else { return false }
         // `value["consent"]` then `consent["analytics"]`: the last of each wins, so scan all.
         var consentIndex = -1
-        var j = index + 1
-        let end = Int(object.next)
-        while j < end {
-            let key = tape[j], value = tape[j + 1]
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1
-            if Int(key.end) - ks - 1 == 7 && Self.equal(base + ks, "consent") { consentIndex = j + 1 }
-            j = Int(value.next)
-        }
+        guard Self.forEachMember(tape, index, base, { k, kl, v, _ in
+            if kl == 7 && Self.equal(k, "consent") { consentIndex = v }
+            return true
+        }) else { return false }
         consent = -1
         guard consentIndex >= 0 else { return true }
-        let consentNode = tape[consentIndex]
-        guard consentNode.kind == JSONKind.object.rawValue else { return false }
         var analytics = -1
-        j = consentIndex + 1
-        let stop = Int(consentNode.next)
-        while j < stop {
-            let key = tape[j], value = tape[j + 1]
-            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
-            let ks = Int(key.start) + 1
-            if Int(key.end) - ks - 1 == 9 && Self.equal(base + ks, "analytics") { analytics = j + 1 }
-            j = Int(value.next)
-        }
+        guard Self.forEachMember(tape, consentIndex, base, { k, kl, v, _ in
+            if kl == 9 && Self.equal(k, "analytics") { analytics = v }
+            return true
+        }) else { return false }
         guard analytics >= 0 else { return true }
         let node = tape[analytics]
         guard node.kind == JSONKind.bool.rawValue else { return false }
         consent = node.flags & JSONTapeFlag.isTrue != 0 ? 1 : 0
+        return true
+    }
+
+    // MARK: - Helpers
+
+    /// Calls `visit(key, keyLength, valueIndex, value)` for each member of the object at tape
+    /// `index`, `key` pointing at the key's bytes in `base` (without quotes). False, and the
+    /// walk stops, when the node is not an object, a key has escapes (only a decoded document
+    /// reads those), or `visit` returns false. Inlined with its closure: this runs for every
+    /// object of every event.
+    @inline(__always)
+    static func forEachMember(_ tape: UnsafeMutablePointer<JSONTapeNode>, _ index: Int, _ base: UnsafePointer<UInt8>,
+                              _ visit: (_ key: UnsafePointer<UInt8>, _ keyLength: Int, _ valueIndex: Int, _ value: JSONTapeNode) -> Bool) -> Bool {
+        let object = tape[index]
+        guard object.kind == JSONKind.object.rawValue else { return false }
+        var j = index + 1
+        let end = Int(object.next)
+        while j < end {
+            let key = tape[j], v = j + 1, value = tape[v]
+            j = Int(value.next)
+            guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
+            let ks = Int(key.start) + 1
+            guard visit(base + ks, Int(key.end) - ks - 1, v, value) else { return false }
+        }
         return true
     }
 
