@@ -197,16 +197,6 @@ final class BundleFetchInProcessTests: XCTestCase {
         }
     }
 
-    func testGarbageReplyIsRetriedThen69() throws {
-        try writeOldFile()
-        let api = api { _ in .garbage }
-        let result = fetch(api, ["--force", "--retries", "1"])
-        XCTAssertEqual(result.status, 69, result.stderr)
-        XCTAssertTrue(result.stderr.contains("not valid HTTP"), result.stderr)
-        XCTAssertEqual(api.paths.count, 2, "retried like any network fault")
-        assertUntouched()
-    }
-
     func testSameHostRedirectIsFollowedAndAnotherHostIsRefused() throws {
         try writeOldFile()
         let moved = ScriptedBundleAPI(clock: clock) { path, _ in
@@ -238,14 +228,17 @@ final class BundleFetchInProcessTests: XCTestCase {
         assertUntouched()
     }
 
-    func testBodyCutOffIsRetriedAndNotWritten() throws {
+    /// A body cut off and bytes that are not HTTP are network faults: retried, then 69.
+    func testCutOffAndGarbageRepliesAreRetriedThen69AndNotWritten() throws {
         try writeOldFile()
-        let api = api { _ in .cutOff }
-        let result = fetch(api, ["--force", "--retries", "1"])
-        XCTAssertEqual(result.status, 69, result.stderr)
-        XCTAssertTrue(result.stderr.contains("the connection broke off"), result.stderr)
-        XCTAssertEqual(api.paths.count, 2, "retried once")
-        assertUntouched()
+        for (reply, words) in [(ScriptedBundleAPI.Reply.cutOff, "the connection broke off"), (.garbage, "not valid HTTP")] {
+            let api = api { _ in reply }
+            let result = fetch(api, ["--force", "--retries", "1"])
+            XCTAssertEqual(result.status, 69, result.stderr)
+            XCTAssertTrue(result.stderr.contains(words), result.stderr)
+            XCTAssertEqual(api.paths.count, 2, "retried once")
+            assertUntouched()
+        }
     }
 
     func testHTMLBodyIsNotWritten() throws {
