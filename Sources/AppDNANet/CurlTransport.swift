@@ -32,7 +32,7 @@ public struct CurlTransport: HTTPTransport {
     /// Loads libcurl once per process (dlopen; see CCurlLoader). Every libcurl function,
     /// even curl_easy_strerror, is a null pointer until this has succeeded.
     static func loadLibcurl() throws(HTTPError) {
-        do { try SystemLibrary.curl.load { appdna_curl_load($0, $1) } } catch { throw HTTPError(error) }
+        try HTTPError.lifting { () throws(Failure) in try SystemLibrary.curl.load { appdna_curl_load($0, $1) } }
     }
 
     public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {

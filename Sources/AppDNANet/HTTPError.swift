@@ -33,6 +33,12 @@ public struct HTTPError: ClassifiedError, Sendable {
     public init(_ failure: Failure) {
         self.init(failure.kind, failure.message, hint: failure.hint, remedy: failure.remedy, settingFact: failure.settingFact)
     }
+
+    /// Runs Core work that fails with a `Failure` (loading a library, reading a file) as work
+    /// of the HTTP layer.
+    static func lifting<T>(_ body: () throws(Failure) -> T) throws(HTTPError) -> T {
+        do { return try body() } catch { throw HTTPError(error) }
+    }
 }
 
 /// What a status means for a client of the AppDNA API.

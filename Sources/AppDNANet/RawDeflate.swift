@@ -25,6 +25,6 @@ public enum RawDeflate {
     }
 
     static func load() throws(HTTPError) {
-        do { try SystemLibrary.zlib.load { appdna_zlib_load($0, $1) } } catch { throw HTTPError(error) }
+        try HTTPError.lifting { () throws(Failure) in try SystemLibrary.zlib.load { appdna_zlib_load($0, $1) } }
     }
 }

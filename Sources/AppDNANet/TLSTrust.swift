@@ -37,12 +37,9 @@ public struct TLSTrust: Sendable, Equatable {
     }
 
     static func checkCertificateFile(_ path: String, variable: String) throws(HTTPError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileReading.readSettingFile(path, holding: "the CA certificates", setting: "\(variable)=\(path)",
-                                                    hint: "point \(variable) at a PEM file of CA certificates, or unset it to use the system's")
-        } catch {
-            throw HTTPError(error)
+        let bytes = try HTTPError.lifting { () throws(Failure) in
+            try FileReading.readSettingFile(path, holding: "the CA certificates", setting: "\(variable)=\(path)",
+                                            hint: "point \(variable) at a PEM file of CA certificates, or unset it to use the system's")
         }
         let marker = Array("-----BEGIN ".utf8)
         let isPEMCertificate = bytes.indices.contains { index in

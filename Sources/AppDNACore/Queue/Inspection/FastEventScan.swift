@@ -245,8 +245,6 @@ struct FastEventFields {
         return true
     }
 
-    // MARK: - Helpers
-
     /// Whether the `literal.utf8CodeUnitCount` bytes at `p` spell `literal` (word compares
     /// rather than a call to memcmp: this runs for every key of every event).
     @inline(__always)
