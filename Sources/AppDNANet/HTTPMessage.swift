@@ -35,8 +35,11 @@ public struct HTTPResponse: Sendable {
     public var url: String
     /// Where a 3xx response points, resolved to an absolute URL (not followed by the transport).
     public var redirectURL: String?
-    /// How many attempts it took (1 = no retry).
+    /// How many attempts this request took (1 = no retry).
     public var attempts: Int
+    /// Set when a retryable status is returned because no retry (or no time) was left:
+    /// "the command used 3 of its 3 retries", for the error's message.
+    public var retryUsage: String?
 
     public init(status: Int, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 url: String = "", redirectURL: String? = nil, attempts: Int = 1) {
