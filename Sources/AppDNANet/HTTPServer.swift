@@ -1,7 +1,8 @@
 import AppDNACore
 
-/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread per connection
-/// (at most `limits.maxConnections` at a time), keep-alive, Content-Length and chunked request
+/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread polls every
+/// connection waiting for a request head, a worker thread serves each request whose head is
+/// complete (at most `limits.maxConnections` at a time), keep-alive, Content-Length and chunked request
 /// bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
 /// header and idle timeouts against slow senders). A bad request gets its error status and
 /// the connection is closed; the server itself always keeps serving.
@@ -14,7 +15,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// A connection with no bytes arriving for this long (between requests, or in a body)
         /// is closed.
         public var idleTimeout: Double
-        /// Connections served at the same time; more wait in the kernel's accept queue.
+        /// Requests processed at the same time (head complete, body being read, handler, answer);
+        /// more wait in line. Connections still waiting for a head do not count.
         public var maxConnections: Int
         /// Request line plus headers.
         public var maxHeaderBytes = 64 << 10
@@ -164,57 +166,145 @@ public final class HTTPServer: @unchecked Sendable {
         lock.locked { stopping }
     }
 
+    /// Connections a worker finished a keep-alive request on, handed back to the accept loop
+    /// (with what it read past that request) to wait for the next head.
+    private var handedBack: [(fd: Int32, peer: String, buffer: [UInt8])] = []
+    /// Connections whose head is complete, waiting for a free slot (`maxConnections`).
+    private var ready: [(fd: Int32, peer: String, buffer: [UInt8])] = []
+
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
     /// (from several threads at once) and `rejected` for each refused one. Returns after every
     /// connection has finished its current request.
+    ///
+    /// One thread (this one) polls the listener and every connection that is still waiting for
+    /// a request head; a connection gets a worker thread only once its head is complete, and only
+    /// those count against `maxConnections`. So clients that send half a request and stop cost
+    /// a descriptor each, not a slot; when descriptors run out, the oldest of them is closed to
+    /// make room for a new client.
     public func serve(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        var waiting = WaitingConnections()
+        var scratch = [UInt8](repeating: 0, count: 16 << 10)
+        var fds: [pollfd] = []
+        serving: while true {
+            dispatchReady(handle: handle, rejected: rejected)
+            for returned in lock.locked({ () -> [(fd: Int32, peer: String, buffer: [UInt8])] in defer { handedBack = [] }; return handedBack }) {
+                if ServerConnection.endOfHead(returned.buffer) != nil {
+                    queueReady(returned, handle: handle, rejected: rejected)
+                } else {
+                    waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
+                                idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
+                }
+            }
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            for entry in waiting.entries { fds.append(pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), waiting.pollTimeout)
             if ready < 0 { if errno == EINTR { continue } else { break } }
-            if fds[1].revents != 0 { break }
-            guard fds[0].revents != 0 else { continue }
-            // Bounded concurrency: wait for a free slot before taking the next connection,
-            // still noticing a stop while all slots are busy.
-            if !waitForFreeSlot() { break }
+            if fds[1].revents != 0 {
+                // A stop, or a worker handing a connection back: drain the pipe and see which.
+                // Workers write 0, `stop()` and the signal handler 1.
+                var drained = [UInt8](repeating: 0, count: 256)
+                let count = read(wakeRead, &drained, drained.count)
+                if count > 0 && drained[..<count].contains(1) { break serving }
+            }
+            // Connections: new bytes, closes, timeouts. From the back, as removal swaps.
+            for index in stride(from: waiting.count - 1, through: 0, by: -1) {
+                let revents = fds[index + 2].revents
+                if revents != 0 {
+                    guard waiting.receive(at: index, into: &scratch, headerTimeout: limits.headerTimeout) else {
+                        close(waiting.remove(at: index).fd)
+                        continue
+                    }
+                    let buffer = waiting.entries[index].buffer
+                    if ServerConnection.endOfHead(buffer) != nil || buffer.count > limits.maxHeaderBytes {
+                        let entry = waiting.remove(at: index)
+                        queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
+                        continue
+                    }
+                }
+                if waiting.entries[index].deadline.hasPassed {
+                    let entry = waiting.remove(at: index)
+                    if !entry.buffer.isEmpty {
+                        let reason = "the headers did not arrive within \(NumberText.wholeOrTenthSeconds(limits.headerTimeout)) (header timeout)"
+                        rejected(Rejection(status: 408, reason: reason, peer: entry.peer))
+                        _ = ServerConnection.sendAll(entry.fd, ServerConnection.serialise(.text(408, reason).with(("Connection", "close"))), flags: Int32(MSG_DONTWAIT))
+                    }
+                    close(entry.fd)
+                }
+            }
+            if fds[0].revents != 0 { acceptAll(into: &waiting) }
+        }
+        for entry in waiting.entries { close(entry.fd) }
+        lock.locked {
+            stopping = true
+            for queued in self.ready { close(queued.fd) }
+            self.ready = []
+            while active > 0 { lock.wait(changed) }
+            for returned in handedBack { close(returned.fd) }
+            handedBack = []
+        }
+    }
+
+    /// Takes every pending connection off the listener. When descriptors run out, the oldest
+    /// connection still waiting for its head is closed to make room.
+    private func acceptAll(into waiting: inout WaitingConnections) {
+        for _ in 0..<256 {
             var peerAddress = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let client = withUnsafeMutablePointer(to: &peerAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
             }
-            guard client >= 0 else {
-                // Out of descriptors (EMFILE) and the like: back off instead of spinning.
-                if errno != EINTR && errno != ECONNABORTED { usleep(50_000) }
-                continue
-            }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            let peer = Self.describe(peerAddress)
-            lock.locked { active += 1 }
-            ThreadSpawner.spawnDetached { [self] in
-                var connection = ServerConnection(fd: client, peer: peer, limits: limits, isStopping: { [self] in isStopping })
-                connection.run(handle: handle, rejected: rejected)
-                close(client)
-                lock.locked {
-                    active -= 1
-                    changed.broadcast()
+            if client < 0 {
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE, let oldest = waiting.oldest {
+                    close(waiting.remove(at: oldest).fd)
+                    continue
                 }
+                return   // EAGAIN: none left; anything else: try again on the next wake-up
             }
-        }
-        lock.locked {
-            stopping = true
-            while active > 0 { lock.wait(changed) }
+            ServerConnection.prepare(client, limits: limits)
+            waiting.add(fd: client, peer: Self.describe(peerAddress), buffer: [],
+                        idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
         }
     }
 
-    /// Waits until fewer than `maxConnections` are served; false when a stop came first.
-    private func waitForFreeSlot() -> Bool {
-        while true {
-            let full = lock.locked { active >= limits.maxConnections }
-            if !full { return true }
-            var wake = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-            if poll(&wake, 1, 20) > 0 { return false }
+    /// A connection with a complete head: to a worker now, or in line for a free slot.
+    private func queueReady(_ connection: (fd: Int32, peer: String, buffer: [UInt8]), handle: @escaping @Sendable (Request) -> Response,
+                            rejected: @escaping @Sendable (Rejection) -> Void) {
+        ready.append(connection)
+        dispatchReady(handle: handle, rejected: rejected)
+    }
+
+    /// Starts a worker for each connection in line while slots are free.
+    private func dispatchReady(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
+        while !ready.isEmpty {
+            let free = lock.locked { () -> Bool in
+                guard active < limits.maxConnections else { return false }
+                active += 1
+                return true
+            }
+            guard free else { return }
+            let connection = ready.removeFirst()
+            ThreadSpawner.spawnDetached { [self] in
+                var worker = ServerConnection(fd: connection.fd, peer: connection.peer, limits: limits, buffer: connection.buffer,
+                                              isStopping: { [self] in isStopping })
+                let keepAlive = worker.serveOne(handle: handle, rejected: rejected)
+                lock.locked {
+                    if keepAlive && !stopping {
+                        handedBack.append((connection.fd, connection.peer, worker.buffer))
+                    } else {
+                        close(connection.fd)
+                    }
+                    active -= 1
+                    changed.broadcast()
+                }
+                // Wakes the accept loop: a slot is free, maybe a connection is back.
+                var byte: UInt8 = 0
+                _ = write(wakeWrite, &byte, 1)
+            }
         }
     }
 
@@ -223,28 +313,6 @@ public final class HTTPServer: @unchecked Sendable {
         var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
         return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
-    }
-
-    /// "413 Content Too Large"
-    public static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 201: return "Created"
-        case 202: return "Accepted"
-        case 204: return "No Content"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 404: return "Not Found"
-        case 408: return "Request Timeout"
-        case 413: return "Content Too Large"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return ""
-        }
     }
 }
 

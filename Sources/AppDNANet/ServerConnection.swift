@@ -1,7 +1,8 @@
 import AppDNACore
 
-/// One accepted connection of `HTTPServer`: reads requests one after another (keep-alive),
-/// enforcing the limits, and writes the answers. Every way a request can be bad ends in an
+/// One request on a connection of `HTTPServer`, in a worker thread: the head is already in
+/// `buffer` (the accept loop waited for it); reads the body, enforcing the limits, and writes
+/// the answer. Keep-alive connections go back to the accept loop between requests. Every way a request can be bad ends in an
 /// error status (or, for a silent peer, just a close) and the end of this connection only.
 struct ServerConnection {
     let fd: Int32
@@ -17,36 +18,43 @@ struct ServerConnection {
         case closed
         /// No bytes within the time allowed.
         case timedOut
-        /// The server is stopping and no request was under way.
-        case stopping
     }
 
-    init(fd: Int32, peer: String, limits: HTTPServer.Limits, isStopping: @escaping () -> Bool) {
+    init(fd: Int32, peer: String, limits: HTTPServer.Limits, buffer: [UInt8], isStopping: @escaping () -> Bool) {
         self.fd = fd
         self.peer = peer
         self.limits = limits
+        self.buffer = buffer
         self.isStopping = isStopping
-        // A peer that stops reading our answer must not hold the thread forever.
+    }
+
+    /// Settings of a newly accepted socket: blocking (Darwin's accept passes the listener's
+    /// O_NONBLOCK on, Linux's does not), close-on-exec, no Nagle delay, and a send timeout so
+    /// that a peer that stops reading our answer cannot hold a worker forever.
+    static func prepare(_ fd: Int32, limits: HTTPServer.Limits) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var timeout = timeval(tv_sec: Int(limits.idleTimeout.rounded(.up)), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
-    mutating func run(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) {
-        while true {
-            switch readRequest() {
-            case .closed:
-                return
-            case .refused(let refusal):
-                reject(refusal.status, refusal.reason, rejected)
-                return
-            case .request(let request):
-                var response = handle(request)
-                let keepAlive = wantsKeepAlive(request.head) && !isStopping()
-                response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
-                guard write(response), keepAlive else { return }
-            }
+    /// Reads the request whose head is in `buffer` (and its body, from the socket), answers it;
+    /// true when the connection stays open for another request (the accept loop then waits for
+    /// its next head).
+    mutating func serveOne(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) -> Bool {
+        switch readRequest() {
+        case .closed:
+            return false
+        case .refused(let refusal):
+            reject(refusal.status, refusal.reason, rejected)
+            return false
+        case .request(let request):
+            var response = handle(request)
+            let keepAlive = wantsKeepAlive(request.head) && !isStopping()
+            response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
+            return write(response) && keepAlive
         }
     }
 
@@ -77,12 +85,8 @@ struct ServerConnection {
     // MARK: - Reading
 
     mutating func readRequest() -> ReadOutcome {
-        // Between requests: wait for the first byte, in short slices so a stop is noticed.
-        do {
-            try waitForFirstByte()
-        } catch {
-            return .closed
-        }
+        // The accept loop hands over a connection once its head is complete (or too large); the
+        // loop below only matters when it is too large.
         let headerDeadline = Deadline(secondsFromNow: limits.headerTimeout)
         var headEnd: Int? = Self.endOfHead(buffer)
         while headEnd == nil {
@@ -144,7 +148,7 @@ struct ServerConnection {
         case .timedOut:
             let progress = got.map { " (\($0) of \(length!) bytes came)" } ?? ""
             return .refused(Refusal(status: 408, reason: "the body stopped arriving\(progress): idle or body timeout"))
-        case .closed, .stopping:
+        case .closed:
             return .closed
         }
     }
@@ -209,16 +213,6 @@ struct ServerConnection {
         return nil
     }
 
-    mutating func waitForFirstByte() throws(ReadFailure) {
-        if !buffer.isEmpty { return }
-        let idle = Deadline(secondsFromNow: limits.idleTimeout)
-        while buffer.isEmpty {
-            if isStopping() { throw .stopping }
-            if idle.hasPassed { throw .timedOut }
-            try receive(waitingAtMost: min(0.1, idle.remaining))
-        }
-    }
-
     /// More bytes, before `deadline`.
     mutating func fill(until deadline: Deadline) throws(ReadFailure) {
         let before = buffer.count
@@ -251,17 +245,21 @@ struct ServerConnection {
     // MARK: - Writing
 
     func write(_ response: HTTPServer.Response) -> Bool {
-        var head = "HTTP/1.1 \(response.status) \(HTTPServer.reason(response.status))\r\n"
-        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\n\r\n"
-        return Self.sendAll(fd, Array(head.utf8) + response.body)
+        Self.sendAll(fd, Self.serialise(response))
     }
 
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func serialise(_ response: HTTPServer.Response) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(HTTPStatus.reasonPhrase(response.status))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n\r\n"
+        return Array(head.utf8) + response.body
+    }
+
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0) -> Bool {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL) | flags)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 sent += n
