@@ -54,7 +54,7 @@ public struct HTTPResponse: Sendable {
 
     /// The first header called `name` (case-insensitive), trimmed.
     public func header(_ name: String) -> String? {
-        HeaderName.first(name, in: headers, nameOf: \.name).map { HTTPText.trimmed($0.value) }
+        HeaderName.first(name, in: headers, nameOf: \.name).map { HeaderText.trimmed($0.value) }
     }
 
     /// "HTTP 503 Service Unavailable": the standard phrase, not the one received (none over
@@ -81,21 +81,12 @@ public struct HTTPResponse: Sendable {
                 continue
             }
             if line.first == " " || line.first == "\t", !headers.isEmpty {
-                headers[headers.count - 1].value += " " + HTTPText.trimmed(String(line))   // obsolete folding
+                headers[headers.count - 1].value += " " + HeaderText.trimmed(String(line))   // obsolete folding
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((String(line[..<colon]), HTTPText.trimmed(String(line[line.index(after: colon)...]))))
+            headers.append((String(line[..<colon]), HeaderText.trimmed(String(line[line.index(after: colon)...]))))
         }
         return (reason, headers)
-    }
-}
-
-enum HTTPText {
-    static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text)
-        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
-        while let last = scalars.last, last == " " || last == "\t" || last == "\r" || last == "\n" { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }

@@ -104,7 +104,7 @@ struct ServerConnection {
         }
         let head: RawHTTPRequest.Head
         do {
-            head = try RawHTTPRequest.parseHead(Array(buffer[..<headEnd!]))
+            head = try RawHTTPRequest.parseHead(Array(buffer[..<headEnd!]), strict: true)
         } catch {
             return .refused(Refusal(status: 400, reason: "malformed request: \(error.what)"))
         }
@@ -159,32 +159,43 @@ struct ServerConnection {
         _ = Self.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
     }
 
+    /// A chunked body as it arrives (the framing read by `ChunkedFraming`, shared with the
+    /// request-dump parser), within the body limit; trailer fields are read and ignored.
     mutating func readChunkedBody(deadline: Deadline) throws -> [UInt8] {
         var body: [UInt8] = []
+        let tooLarge = Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
         while true {
-            let line = try readLine(deadline: deadline)
-            let sizeText = HeaderText.trimmed(String(decoding: line.prefix(while: { $0 != UInt8(ascii: ";") }), as: UTF8.self))
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16) else {
-                throw Refusal(status: 400, reason: "malformed chunked body: '\(sizeText.prefix(40))' is not a chunk size")
-            }
-            if size == 0 {
-                // Trailer fields, up to the blank line; ignored.
+            switch ChunkedFraming.next(in: buffer, at: 0) {
+            case .chunk(let data, let next):
+                guard body.count + data.count <= limits.maxBodyBytes else { throw tooLarge }
+                body.append(contentsOf: buffer[data])
+                buffer.removeFirst(next)
+            case .last(let next):
+                buffer.removeFirst(next)
                 while !(try readLine(deadline: deadline)).isEmpty {}
                 return body
-            }
-            guard body.count + size <= limits.maxBodyBytes else {
-                throw Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
-            }
-            while buffer.count < size + 2 { try fill(idleUntil: deadline) }
-            body.append(contentsOf: buffer[..<size])
-            guard buffer[size] == UInt8(ascii: "\r"), buffer[size + 1] == UInt8(ascii: "\n") else {
+            case .incomplete(.sizeLine):
+                if buffer.count > limits.maxHeaderBytes {
+                    throw Refusal(status: 400, reason: "malformed chunked body: a chunk-size line is too long")
+                }
+                try fill(idleUntil: deadline)
+            case .incomplete(.data(let size, _)):
+                // Refused before the data is read.
+                guard body.count + size <= limits.maxBodyBytes else { throw tooLarge }
+                try fill(idleUntil: deadline)
+            case .incomplete(.lineEndAfterData):
+                try fill(idleUntil: deadline)
+            case .malformed(.notASize(let line), _):
+                throw Refusal(status: 400, reason: "malformed chunked body: '\(line.prefix(40))' is not a chunk size")
+            case .malformed(.sizeTooLarge, _):
+                throw tooLarge
+            case .malformed(.noLineEndAfterData(let size), _):
                 throw Refusal(status: 400, reason: "malformed chunked body: no CRLF after \(size) bytes of chunk data")
             }
-            buffer.removeFirst(size + 2)
         }
     }
 
-    /// One line (CRLF or LF ended) of a chunked body, without its terminator.
+    /// One trailer line (CRLF or LF ended) of a chunked body, without its terminator.
     mutating func readLine(deadline: Deadline) throws -> [UInt8] {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
