@@ -33,17 +33,6 @@ enum WebhookListenCommand {
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
 
-    /// Request headers that describe one hop (the connection, the framing), not the delivery:
-    /// the forwarded request gets its own.
-    static let hopByHopHeaders: Set<String> = [
-        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "expect", "te", "upgrade", "trailer",
-        "proxy-connection",
-    ]
-
-    static func endToEndHeaders(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        headers.filter { !hopByHopHeaders.contains($0.name.lowercased()) }
-    }
-
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let port = arguments[WebhookListenFlags.port]
@@ -105,21 +94,22 @@ enum WebhookListenCommand {
         }
 
         var response: HTTPServer.Response
-        var forward: (status: Int?, error: String?, milliseconds: Double)? = nil
+        var forward: (status: Int?, error: String?, timedOut: Bool, milliseconds: Double)? = nil
         if let target, check.isValid || forwardInvalid {
             let started = Deadline.now()
             do {
-                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: endToEndHeaders(headers),
+                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
                                                          body: request.body),
                                              deadline: Deadline(secondsFromNow: timeout))
                 let elapsed = Double(Deadline.now() - started) / 1e6
-                forward = (answer.status, nil, elapsed)
+                forward = (answer.status, nil, false, elapsed)
                 response = HTTPServer.Response(status: answer.status,
                                                headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
                                                body: answer.body)
             } catch {
                 let elapsed = Double(Deadline.now() - started) / 1e6
-                forward = (nil, error.message, elapsed)
+                // By the error's type, never its wording ("timeout" may be part of a host name).
+                forward = (nil, error.message, error.deadlineExpired, elapsed)
                 response = .text(error.deadlineExpired ? 504 : 502, "the forward target failed: \(error.message)")
             }
         } else if check.isValid {
@@ -129,7 +119,7 @@ enum WebhookListenCommand {
         }
 
         let time = Timestamp.iso8601(milliseconds: receivedAt)
-        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.error!.contains("timeout") ? "timeout" : "failed") }
+        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.timedOut ? "timeout" : "failed") }
         let line: String
         if json {
             var object = JSONObject()

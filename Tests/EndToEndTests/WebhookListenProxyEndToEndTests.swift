@@ -1,0 +1,91 @@
+import Foundation
+import LoopbackHTTPServer
+import XCTest
+
+/// `webhook listen --forward-to` forwards as a proxy that knows HTTP: hop-by-hop headers (and
+/// those `Connection` names) stay behind, X-Forwarded-* say where the delivery came from, the
+/// body and the signature header arrive byte-identical; requests a proxy must refuse are
+/// answered 400, logged, never forwarded.
+extension WebhookListenEndToEndTests {
+    /// Sends `head` + `body` from Python over a raw socket; returns the status line's code.
+    func sendRaw(_ listener: Listener, head: String, body: String = "") throws -> String {
+        let script = """
+        import socket,sys
+        s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
+        s.sendall(bytes.fromhex(sys.argv[2]))
+        data=b''
+        while True:
+            chunk=s.recv(4096)
+            if not chunk: break
+            data+=chunk
+        print(data.split(b' ')[1].decode() if data else 'none')
+        """
+        // In hex: an argument cannot hold the NUL some requests carry.
+        let hex = Array((head + body).utf8).map { String(format: "%02x", $0) }.joined()
+        return try python(script, [String(listener.port), hex]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testForwardingDropsHopByHopHeadersAndSaysWhereTheDeliveryCameFrom() throws {
+        let handler = try LoopbackHTTPServer { _, _ in .init(status: 200) }
+        defer { handler.stop() }
+        let listener = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
+        let bodyPath = try demoBody("proxy")
+        let body = try String(contentsOfFile: bodyPath, encoding: .utf8)
+        let signature = try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)
+        let head = "POST /webhooks HTTP/1.1\r\nHost: hooks.example.test\r\nContent-Type: application/json\r\n"
+            + "X-AppDNA-Signature: \(signature)\r\nX-AppDNA-Event: subscription.renewed\r\n"
+            + "Connection: close, X-Tunnel-Hop\r\nX-Tunnel-Hop: secret-hop\r\nKeep-Alive: timeout=5\r\n"
+            + "Proxy-Authorization: Basic dXNlcjpwYXNz\r\nProxy-Authenticate: Basic\r\nTE: trailers\r\nTrailer: X-Checksum\r\n"
+            + "Upgrade: websocket\r\nX-Forwarded-For: 203.0.113.7\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        XCTAssertEqual(try sendRaw(listener, head: head, body: body), "200")
+        XCTAssertEqual(listener.stop(), 0)
+
+        let forwarded = try XCTUnwrap(handler.requests.first)
+        XCTAssertEqual(forwarded.body, Array(body.utf8), "the signed body changed")
+        XCTAssertEqual(forwarded.header("X-AppDNA-Signature"), signature)
+        XCTAssertEqual(forwarded.header("X-AppDNA-Event"), "subscription.renewed")
+        for hop in ["X-Tunnel-Hop", "Keep-Alive", "Proxy-Authorization", "Proxy-Authenticate", "TE", "Trailer", "Upgrade", "Transfer-Encoding"] {
+            XCTAssertNil(forwarded.header(hop), "\(hop) was forwarded: \(forwarded.headers)")
+        }
+        XCTAssertNotEqual(forwarded.header("Connection")?.contains("X-Tunnel-Hop"), true)
+        XCTAssertEqual(forwarded.header("X-Forwarded-For"), "203.0.113.7, 127.0.0.1")
+        XCTAssertEqual(forwarded.header("X-Forwarded-Proto"), "http")
+        XCTAssertEqual(forwarded.header("X-Forwarded-Host"), "hooks.example.test")
+    }
+
+    func testRequestsAProxyMustRefuseAre400LoggedAndNotForwarded() throws {
+        let handler = try LoopbackHTTPServer { _, _ in .init(status: 200) }
+        defer { handler.stop() }
+        let listener = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
+        let bodyPath = try demoBody("refused")
+        let body = try String(contentsOfFile: bodyPath, encoding: .utf8)
+        let signature = try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)
+        let signed = "POST /webhooks HTTP/1.1\r\nHost: x\r\nX-AppDNA-Signature: \(signature)\r\n"
+        let cases = [
+            signed + "X-Note: a\u{0}b\r\nContent-Length: \(body.utf8.count)\r\n\r\n",
+            signed + "X-Note: a\rX-Injected: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n",
+            signed + "X(Note): a\r\nContent-Length: \(body.utf8.count)\r\n\r\n",
+            signed + "Content-Length: \(body.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n",
+        ]
+        for head in cases {
+            let chunked = head.contains("chunked") ? String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n" : body
+            XCTAssertEqual(try sendRaw(listener, head: head, body: chunked), "400", head.debugDescription)
+        }
+        XCTAssertEqual(listener.stop(), 0)
+        XCTAssertEqual(handler.requests.count, 0, "a refused request was forwarded")
+        XCTAssertEqual(listener.stdout.components(separatedBy: "rejected 400").count - 1, cases.count, listener.stdout)
+        XCTAssertTrue(listener.stdout.contains("holds NUL"), listener.stdout)
+        XCTAssertTrue(listener.stdout.contains("both Content-Length and Transfer-Encoding"), listener.stdout)
+    }
+
+    func testAForwardFailureIsClassifiedByItsTypeNotItsWording() throws {
+        // curl resolves *.localhost to loopback; nothing listens on port 1. The message names the
+        // host "timeout.localhost", and the failure is still no timeout.
+        let listener = try startListener(["--secret-file", secretPath, "--forward-to", "http://timeout.localhost:1/hook"])
+        let bodyPath = try demoBody("classified")
+        XCTAssertEqual(try post(listener, bodyPath: bodyPath, signature: try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)).status, 502)
+        XCTAssertEqual(listener.stop(), 0)
+        XCTAssertTrue(listener.stdout.contains("cannot reach timeout.localhost:1"), listener.stdout)
+        XCTAssertTrue(listener.stderr.contains("forwarded: failed ×1"), listener.stderr)
+    }
+}
