@@ -95,7 +95,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-body -x -d 'Larger bodies are answered 413 without being read'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l header-timeout -x -d 'The request line and headers must arrive within this time'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l idle-timeout -x -d 'Close a connection that sends nothing for this long'
-complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-connections -x -d 'Connections served at once; more wait their turn'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-connections -x -d 'Requests processed at once (connections still sending headers do not count); more wait their turn'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-file -r -F -d 'Read the signing secret from a file; repeat it while rotating secrets (any may match)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-stdin -d 'Read the signing secret from stdin'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l json -d 'Print one JSON object per delivery (NDJSON)'

@@ -14,13 +14,17 @@ enum WebhookListenCommand {
     Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
     valid or invalid with the diagnosis of a mismatch (as webhook verify explains it), and what the sender was answered. With \
     --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
-    headers (no retries), and the sender gets the handler's status and body (502 when it cannot \
+    end-to-end headers (no retries; hop-by-hop headers such as Connection, Keep-Alive and \
+    Proxy-Authorization are dropped; X-Forwarded-For, -Proto and -Host are set), and the sender gets the handler's status and body (502 when it cannot \
     be reached, 504 after --forward-timeout). Without it, a valid delivery is answered 200. An \
     invalid one is answered 401 and not forwarded, unless --forward-invalid.
     Limits: bodies over --max-body get 413 unread; headers slower than --header-timeout and \
     connections idle for --idle-timeout are closed (408); a body must arrive within 60 s; at \
-    most --max-connections are served at once. A bad request is answered and logged, and the \
-    listener carries on.
+    most --max-connections requests are processed at once (connections still sending headers \
+    wait without a slot). Requests are read strictly (RFC 9112): a folded header, a value with \
+    NUL, CR or LF, a name that is not a token, two Transfer-Encoding fields or Content-Length \
+    with Transfer-Encoding get 400 and are not forwarded. A bad request is answered and \
+    logged, and the listener carries on.
     Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
     summary line goes to stderr; a second Ctrl-C quits at once (status 130). Exit status: 0 after \
     a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
