@@ -17,18 +17,6 @@ extension HTTPServerTests {
         return ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).count
     }
 
-    func connectRaw() -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        return connected == 0 ? fd : -1
-    }
-
     func testAThousandHalfSentRequestLinesDoNotDelayANewClient() throws {
         let held = 1000
         // Both ends of every connection are in this process: 2,000 descriptors and some.

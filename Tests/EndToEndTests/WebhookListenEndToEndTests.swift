@@ -264,26 +264,26 @@ final class WebhookListenEndToEndTests: XCTestCase {
         try: print(s.recv(100).split(b' ')[1].decode(), flush=True)
         except Exception: print('none', flush=True)
         """
-        let (helper, output) = try startPython(hold, [String(listener.port), "POST / HTTP/1.1\\r\\nHost: x\\r\\n"])
-        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
-        usleep(100_000)
-        let valid = try demoBody("not-kept-waiting")
-        let started = Date()
-        XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.0, "a half-sent head kept a delivery waiting")
+        /// Holds a connection that sent `sent`, then times a valid delivery from a new client.
+        func deliveryWhileHolding(_ sent: String, _ name: String) throws -> (helper: Process, output: FileHandle, seconds: Double) {
+            let (helper, output) = try startPython(hold, [String(listener.port), sent])
+            XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
+            usleep(100_000)
+            let valid = try demoBody(name)
+            let started = Date()
+            XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
+            return (helper, output, Date().timeIntervalSince(started))
+        }
+        let (helper, output, waited) = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\n", "not-kept-waiting")
+        XCTAssertLessThan(waited, 1.0, "a half-sent head kept a delivery waiting")
         helper.waitUntilExit()
         XCTAssertEqual(String(decoding: output.readDataToEndOfFile(), as: UTF8.self), "408\n")
 
         // A request whose head is complete and whose body stalls is under way: it holds the
         // only slot, and the next delivery waits until its idle timeout frees it.
-        let (stalled, stalledOutput) = try startPython(hold, [String(listener.port), "POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{"])
-        XCTAssertEqual(String(decoding: stalledOutput.readData(ofLength: 5), as: UTF8.self), "held\n")
-        usleep(100_000)
-        let waited = try demoBody("waited")
-        let second = Date()
-        XCTAssertEqual(try post(listener, bodyPath: waited, signature: try pythonSignature(bodyPath: waited, keyPath: secretPath)).status, 200)
-        XCTAssertGreaterThan(Date().timeIntervalSince(second), 1.0)
-        stalled.waitUntilExit()
+        let stalled = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{", "waited")
+        XCTAssertGreaterThan(stalled.seconds, 1.0)
+        stalled.helper.waitUntilExit()
 
         // Half-sent heads again, then SIGTERM: the listener stops at once.
         let (_, againOutput) = try startPython(hold, [String(listener.port), "POST / HTTP/1.1\\r\\n"])

@@ -25,13 +25,17 @@ extension WebhookListenEndToEndTests {
         return try python(script, [String(listener.port), hex]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func testForwardingDropsHopByHopHeadersAndSaysWhereTheDeliveryCameFrom() throws {
+    /// A handler answering 200, a listener forwarding to it, and a signed demo body.
+    func forwardingSetUp(_ name: String) throws -> (LoopbackHTTPServer, Listener, body: String, signature: String) {
         let handler = try LoopbackHTTPServer { _, _ in .init(status: 200) }
-        defer { handler.stop() }
         let listener = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
-        let bodyPath = try demoBody("proxy")
-        let body = try String(contentsOfFile: bodyPath, encoding: .utf8)
-        let signature = try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)
+        let bodyPath = try demoBody(name)
+        return (handler, listener, try String(contentsOfFile: bodyPath, encoding: .utf8), try pythonSignature(bodyPath: bodyPath, keyPath: secretPath))
+    }
+
+    func testForwardingDropsHopByHopHeadersAndSaysWhereTheDeliveryCameFrom() throws {
+        let (handler, listener, body, signature) = try forwardingSetUp("proxy")
+        defer { handler.stop() }
         let head = "POST /webhooks HTTP/1.1\r\nHost: hooks.example.test\r\nContent-Type: application/json\r\n"
             + "X-AppDNA-Signature: \(signature)\r\nX-AppDNA-Event: subscription.renewed\r\n"
             + "Connection: close, X-Tunnel-Hop\r\nX-Tunnel-Hop: secret-hop\r\nKeep-Alive: timeout=5\r\n"
@@ -54,12 +58,8 @@ extension WebhookListenEndToEndTests {
     }
 
     func testRequestsAProxyMustRefuseAre400LoggedAndNotForwarded() throws {
-        let handler = try LoopbackHTTPServer { _, _ in .init(status: 200) }
+        let (handler, listener, body, signature) = try forwardingSetUp("refused")
         defer { handler.stop() }
-        let listener = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
-        let bodyPath = try demoBody("refused")
-        let body = try String(contentsOfFile: bodyPath, encoding: .utf8)
-        let signature = try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)
         let signed = "POST /webhooks HTTP/1.1\r\nHost: x\r\nX-AppDNA-Signature: \(signature)\r\n"
         let cases = [
             signed + "X-Note: a\u{0}b\r\nContent-Length: \(body.utf8.count)\r\n\r\n",
