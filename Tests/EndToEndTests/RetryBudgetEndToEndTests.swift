@@ -22,3 +22,15 @@ extension BundleFetchEndToEndTests {
         try assertUntouched()
     }
 }
+
+/// `webhook trigger` makes no retries (the answer is what is tested): a failing handler gets
+/// each delivery exactly once, never refused.
+extension WebhookListenEndToEndTests {
+    func testTriggerSendsEachDeliveryOnceToAFailingHandler() throws {
+        let failing = try LoopbackHTTPServer { _, _ in .init(status: 503, headers: [("Retry-After", "0")]) }
+        defer { failing.stop() }
+        let sent = try Binary.run(["webhook", "trigger", "user.created", "--to", failing.baseURL + "/hook", "--secret-file", secretPath])
+        XCTAssertEqual(sent.status, 1, sent.stderr)
+        XCTAssertEqual(failing.requests.count, 1)
+    }
+}
