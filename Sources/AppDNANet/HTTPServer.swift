@@ -1,9 +1,9 @@
 import AppDNACore
 
 /// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread polls every
-/// connection waiting for a request head, a worker thread serves each request whose head is
-/// complete (at most `limits.maxConnections` at a time), keep-alive, Content-Length and chunked request
-/// bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
+/// connection waiting for a request head, and up to `limits.maxConnections` worker threads
+/// (started as needed, then kept) serve the requests whose head is complete. Keep-alive,
+/// Content-Length and chunked request bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
 /// header and idle timeouts against slow senders). A bad request gets its error status and
 /// the connection is closed; the server itself always keeps serving.
 public final class HTTPServer: @unchecked Sendable {
@@ -77,8 +77,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let lock = PthreadLock()
+    /// Signalled when a connection is put in line for the workers, and when a worker ends.
     private let changed = PthreadCondition()
-    private var active = 0
+    /// Worker threads started (at most `maxConnections`; each serves one request at a time).
+    private var workers = 0
+    /// Workers waiting for a connection in line.
+    private var idleWorkers = 0
     private var stopping = false
 
     /// Binds and listens (status 73-like configuration errors are the caller's to word).
@@ -166,11 +170,13 @@ public final class HTTPServer: @unchecked Sendable {
         lock.locked { stopping }
     }
 
+    /// A connection between the accept loop and the workers, with the bytes read so far.
+    typealias Handover = (fd: Int32, peer: String, buffer: [UInt8])
     /// Connections a worker finished a keep-alive request on, handed back to the accept loop
     /// (with what it read past that request) to wait for the next head.
-    private var handedBack: [(fd: Int32, peer: String, buffer: [UInt8])] = []
-    /// Connections whose head is complete, waiting for a free slot (`maxConnections`).
-    private var ready: [(fd: Int32, peer: String, buffer: [UInt8])] = []
+    private var handedBack: [Handover] = []
+    /// Connections whose head is complete, in line for a worker.
+    private var ready: [Handover] = []
 
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
     /// (from several threads at once) and `rejected` for each refused one. Returns after every
@@ -187,8 +193,7 @@ public final class HTTPServer: @unchecked Sendable {
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
         var fds: [pollfd] = []
         serving: while true {
-            dispatchReady(handle: handle, rejected: rejected)
-            for returned in lock.locked({ () -> [(fd: Int32, peer: String, buffer: [UInt8])] in defer { handedBack = [] }; return handedBack }) {
+            for returned in lock.locked({ () -> [Handover] in defer { handedBack = [] }; return handedBack }) {
                 if ServerConnection.endOfHead(returned.buffer) != nil {
                     queueReady(returned, handle: handle, rejected: rejected)
                 } else {
@@ -200,8 +205,7 @@ public final class HTTPServer: @unchecked Sendable {
             fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
             fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
             for entry in waiting.entries { fds.append(pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), waiting.pollTimeout)
-            if ready < 0 { if errno == EINTR { continue } else { break } }
+            if poll(&fds, nfds_t(fds.count), waiting.pollTimeout) < 0 { if errno == EINTR { continue } else { break } }
             if fds[1].revents != 0 {
                 // A stop, or a worker handing a connection back: drain the pipe and see which.
                 // Workers write 0, `stop()` and the signal handler 1.
@@ -239,9 +243,10 @@ public final class HTTPServer: @unchecked Sendable {
         for entry in waiting.entries { close(entry.fd) }
         lock.locked {
             stopping = true
-            for queued in self.ready { close(queued.fd) }
-            self.ready = []
-            while active > 0 { lock.wait(changed) }
+            for queued in ready { close(queued.fd) }
+            ready = []
+            changed.broadcast()
+            while workers > 0 { lock.wait(changed) }
             for returned in handedBack { close(returned.fd) }
             handedBack = []
         }
@@ -271,39 +276,57 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
-    /// A connection with a complete head: to a worker now, or in line for a free slot.
-    private func queueReady(_ connection: (fd: Int32, peer: String, buffer: [UInt8]), handle: @escaping @Sendable (Request) -> Response,
+    /// A connection with a complete head, put in line for a worker: an idle one takes it, or a
+    /// new one starts while fewer than `maxConnections` exist; otherwise it waits its turn.
+    private func queueReady(_ connection: Handover, handle: @escaping @Sendable (Request) -> Response,
                             rejected: @escaping @Sendable (Rejection) -> Void) {
-        ready.append(connection)
-        dispatchReady(handle: handle, rejected: rejected)
+        let startWorker = lock.locked { () -> Bool in
+            ready.append(connection)
+            if idleWorkers > 0 {
+                changed.broadcast()
+                return false
+            }
+            guard workers < limits.maxConnections else { return false }
+            workers += 1
+            return true
+        }
+        if startWorker {
+            ThreadSpawner.spawnDetached { [self] in work(handle: handle, rejected: rejected) }
+        }
     }
 
-    /// Starts a worker for each connection in line while slots are free.
-    private func dispatchReady(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        while !ready.isEmpty {
-            let free = lock.locked { () -> Bool in
-                guard active < limits.maxConnections else { return false }
-                active += 1
+    /// One worker: serves the connections in line, one request at a time, until the server
+    /// stops. A keep-alive connection goes back to the accept loop to wait for its next head.
+    private func work(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
+        while true {
+            let next = lock.locked { () -> Handover? in
+                while ready.isEmpty && !stopping {
+                    idleWorkers += 1
+                    lock.wait(changed)
+                    idleWorkers -= 1
+                }
+                guard !ready.isEmpty else {
+                    workers -= 1
+                    changed.broadcast()
+                    return nil
+                }
+                return ready.removeFirst()
+            }
+            guard let connection = next else { return }
+            var worker = ServerConnection(fd: connection.fd, peer: connection.peer, limits: limits, buffer: connection.buffer,
+                                          isStopping: { [self] in isStopping })
+            let keepAlive = worker.serveOne(handle: handle, rejected: rejected)
+            let handedOver = lock.locked { () -> Bool in
+                guard keepAlive && !stopping else { return false }
+                handedBack.append((connection.fd, connection.peer, worker.buffer))
                 return true
             }
-            guard free else { return }
-            let connection = ready.removeFirst()
-            ThreadSpawner.spawnDetached { [self] in
-                var worker = ServerConnection(fd: connection.fd, peer: connection.peer, limits: limits, buffer: connection.buffer,
-                                              isStopping: { [self] in isStopping })
-                let keepAlive = worker.serveOne(handle: handle, rejected: rejected)
-                lock.locked {
-                    if keepAlive && !stopping {
-                        handedBack.append((connection.fd, connection.peer, worker.buffer))
-                    } else {
-                        close(connection.fd)
-                    }
-                    active -= 1
-                    changed.broadcast()
-                }
-                // Wakes the accept loop: a slot is free, maybe a connection is back.
+            if handedOver {
+                // Wakes the accept loop to wait for the connection's next head.
                 var byte: UInt8 = 0
                 _ = write(wakeWrite, &byte, 1)
+            } else {
+                close(connection.fd)
             }
         }
     }
