@@ -57,6 +57,7 @@ extension HTTPServerTests {
         // The server sees each close in its poll loop and closes its end.
         let deadline = Date().addingTimeInterval(5)
         while openDescriptors() > before && Date() < deadline { usleep(20_000) }
-        XCTAssertEqual(openDescriptors(), before, "descriptors left open after the clients closed")
+        // At most as many as before: other tests of this process may close theirs meanwhile.
+        XCTAssertLessThanOrEqual(openDescriptors(), before, "descriptors left open after the clients closed")
     }
 }
