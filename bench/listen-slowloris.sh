@@ -16,7 +16,7 @@ HELD=${APPDNA_BENCH_HELD:-1000}
 PORT=${APPDNA_BENCH_LISTEN_PORT:-18793}
 need python3 "install python3"
 [[ -d /proc/self/fd ]] || die "needs /proc (Linux) to read the listener's RSS and descriptors"
-if [[ -n "${APPDNA_BIN:-}" ]]; then APPDNA=$APPDNA_BIN; else ensure_appdna; fi
+ensure_appdna
 # The listener and the client each need a descriptor per held connection.
 ulimit -n $((HELD + 512)) 2>/dev/null || die "cannot raise ulimit -n to $((HELD + 512)) (hard limit $(ulimit -Hn))"
 
