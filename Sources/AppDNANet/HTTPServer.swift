@@ -194,11 +194,12 @@ public final class HTTPServer: @unchecked Sendable {
         var fds: [pollfd] = []
         serving: while true {
             for returned in lock.locked({ () -> [Handover] in defer { handedBack = [] }; return handedBack }) {
-                if ServerConnection.endOfHead(returned.buffer) != nil {
-                    queueReady(returned, handle: handle, rejected: rejected)
-                } else {
-                    waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
-                                idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
+                waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
+                            idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
+                // A pipelined request may be there already.
+                if waiting.entries[waiting.count - 1].headIsComplete {
+                    let entry = waiting.remove(at: waiting.count - 1)
+                    queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
                 }
             }
             fds.removeAll(keepingCapacity: true)
@@ -221,8 +222,7 @@ public final class HTTPServer: @unchecked Sendable {
                         close(waiting.remove(at: index).fd)
                         continue
                     }
-                    let buffer = waiting.entries[index].buffer
-                    if ServerConnection.endOfHead(buffer) != nil || buffer.count > limits.maxHeaderBytes {
+                    if waiting.entries[index].headIsComplete || waiting.entries[index].buffer.count > limits.maxHeaderBytes {
                         let entry = waiting.remove(at: index)
                         queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
                         continue

@@ -212,8 +212,10 @@ struct ServerConnection {
     }
 
     /// Offset just past the blank line ending the head (CRLF CRLF, or LF LF from hand-typed requests).
-    static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        var index = 0
+    /// `from`: where to start looking (bytes before it were looked at already, all but the
+    /// last two), so a head trickling in byte by byte is scanned once, not once per byte.
+    static func endOfHead(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var index = max(0, start)
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\n") {
                 if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") { return index + 2 }

@@ -17,6 +17,8 @@ struct WaitingConnections {
         /// When the connection is given up: the idle timeout while nothing arrived, the header
         /// timeout from the first byte on.
         var deadline: Deadline
+        /// The blank line ending the head has arrived.
+        var headIsComplete = false
     }
 
     private(set) var entries: [Entry] = []
@@ -26,7 +28,8 @@ struct WaitingConnections {
 
     mutating func add(fd: Int32, peer: String, buffer: [UInt8], idleTimeout: Double, headerTimeout: Double) {
         let deadline = Deadline(secondsFromNow: buffer.isEmpty ? idleTimeout : headerTimeout)
-        entries.append(Entry(fd: fd, peer: peer, buffer: buffer, sequence: nextSequence, deadline: deadline))
+        entries.append(Entry(fd: fd, peer: peer, buffer: buffer, sequence: nextSequence, deadline: deadline,
+                             headIsComplete: ServerConnection.endOfHead(buffer) != nil))
         nextSequence += 1
     }
 
@@ -46,14 +49,16 @@ struct WaitingConnections {
         return Int32(min(max(0, (nearest * 1000).rounded(.up)), 60_000))
     }
 
-    /// Appends what arrived on `entries[index]` (one non-blocking `recv` into `scratch`); false
-    /// when the peer closed or reset the connection.
+    /// Appends what arrived on `entries[index]` (one non-blocking `recv` into `scratch`) and
+    /// notes whether the head is now complete; false when the peer closed or reset the connection.
     mutating func receive(at index: Int, into scratch: inout [UInt8], headerTimeout: Double) -> Bool {
         let count = scratch.withUnsafeMutableBytes { recv(entries[index].fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if count < 0 { return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK }
         if count == 0 { return false }
-        if entries[index].buffer.isEmpty { entries[index].deadline = Deadline(secondsFromNow: headerTimeout) }
+        let before = entries[index].buffer.count
+        if before == 0 { entries[index].deadline = Deadline(secondsFromNow: headerTimeout) }
         entries[index].buffer.append(contentsOf: scratch[..<count])
+        entries[index].headIsComplete = ServerConnection.endOfHead(entries[index].buffer, from: before - 2) != nil
         return true
     }
 }
