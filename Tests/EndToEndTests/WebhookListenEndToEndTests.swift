@@ -72,7 +72,8 @@ final class WebhookListenEndToEndTests: XCTestCase {
     }
 
     /// Starts `appdna webhook listen --port 0 …` and waits for its "listening on" line.
-    func startListener(_ arguments: [String], environment: [String: String] = [:]) throws -> Listener {
+    /// `openFiles`: the listener runs under `ulimit -n openFiles`.
+    func startListener(_ arguments: [String], environment: [String: String] = [:], openFiles: Int? = nil) throws -> Listener {
         let name = UUID().uuidString
         let stdoutPath = path("listen-\(name).out"), stderrPath = path("listen-\(name).err")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -80,6 +81,10 @@ final class WebhookListenEndToEndTests: XCTestCase {
         let process = Process()
         process.executableURL = Binary.url
         process.arguments = ["webhook", "listen", "--port", "0"] + arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", Binary.url.path] + process.arguments!
+        }
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))

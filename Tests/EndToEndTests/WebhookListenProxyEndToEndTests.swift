@@ -89,3 +89,38 @@ extension WebhookListenEndToEndTests {
         XCTAssertTrue(listener.stderr.contains("forwarded: failed ×1"), listener.stderr)
     }
 }
+
+/// Out of descriptors, the listener makes room by closing the oldest connection still waiting
+/// for its head, so a new client is still served.
+extension WebhookListenEndToEndTests {
+    func testPastTheDescriptorLimitTheOldestWaitingConnectionIsClosedFirst() throws {
+        let listener = try startListener(["--secret-file", secretPath], openFiles: 48)
+        // 80 half-sent request lines, more than the listener has descriptors for; then, after the
+        // delivery below, which of them the listener closed.
+        let hold = """
+        import socket,sys,time
+        held=[]
+        for _ in range(80):
+            s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(b'POST /webhooks HT'); held.append(s)
+        print('held', flush=True)
+        time.sleep(2)
+        closed=[]
+        for i,s in enumerate(held):
+            s.setblocking(False)
+            try: closed.append(i) if s.recv(100)==b'' else None
+            except BlockingIOError: pass
+            except OSError: closed.append(i)
+        print(' '.join(map(str,closed)), flush=True)
+        """
+        let (helper, output) = try startPython(hold, [String(listener.port)])
+        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let bodyPath = try demoBody("past-the-limit")
+        XCTAssertEqual(try post(listener, bodyPath: bodyPath, signature: try pythonSignature(bodyPath: bodyPath, keyPath: secretPath)).status, 200)
+        helper.waitUntilExit()
+        let closed = String(decoding: output.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")
+            .compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertFalse(closed.isEmpty, "no connection was closed to make room")
+        XCTAssertEqual(closed, Array(0..<closed.count), "not the oldest first: \(closed)")
+        XCTAssertEqual(listener.stop(), 0)
+    }
+}
