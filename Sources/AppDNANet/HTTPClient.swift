@@ -54,7 +54,9 @@ public struct HTTPClient: Sendable {
             } catch {
                 var failure = error
                 guard failure.retryable, !failure.deadlineExpired else {
-                    failure.message += Self.givingUp(attempts: attempts, budget)
+                    // A failure no retry could mend: the retries are worth a word only when
+                    // this request made some.
+                    if attempts > 1 { failure.message += Self.givingUp(attempts: attempts, budget) }
                     throw failure
                 }
                 let delay = policy.delay(beforeRetry: backoffs, retryAfter: nil, unit: random())
