@@ -38,6 +38,20 @@ struct ServerConnection {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL: the socket itself is told not to raise SIGPIPE.
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// `send` flags that keep a peer that went away from raising SIGPIPE (Darwin: SO_NOSIGPIPE
+    /// on the socket instead, see `prepare`).
+    static var noSignal: Int32 {
+        #if canImport(Darwin)
+        return 0
+        #else
+        return Int32(MSG_NOSIGNAL)
+        #endif
     }
 
     /// Reads the request whose head is in `buffer` (and its body, from the socket), answers it;
@@ -272,7 +286,7 @@ struct ServerConnection {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL) | flags)
+                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, noSignal | flags)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 sent += n
