@@ -4,7 +4,8 @@
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$BENCH_DIR/.." && pwd)
 OUT="$BENCH_DIR/out"
-APPDNA="$ROOT/.build/release/appdna"
+# APPDNA_BIN=PATH measures another build (a debug one, or one in another scratch path).
+APPDNA="${APPDNA_BIN:-$ROOT/.build/release/appdna}"
 mkdir -p "$OUT"
 
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
@@ -18,6 +19,10 @@ RELEASE_BUILD=(swift build -c release)
 # Builds the release binary when it is missing (or always with APPDNA_BUILD=1); warns when
 # sources are newer than it.
 ensure_appdna() {
+    if [[ -n "${APPDNA_BIN:-}" ]]; then
+        [[ -x "$APPDNA" ]] || die "APPDNA_BIN=$APPDNA is not an executable"
+        return
+    fi
     if [[ ! -x "$APPDNA" || "${APPDNA_BUILD:-0}" == 1 ]]; then
         note "building appdna (${RELEASE_BUILD[*]})"
         (cd "$ROOT" && "${RELEASE_BUILD[@]}") >&2 || die "${RELEASE_BUILD[*]} failed"

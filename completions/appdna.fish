@@ -53,7 +53,7 @@ complete -c appdna -n '__fish_seen_subcommand_from bucket' -l seed -x -d 'With -
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -s o -l output -r -F -d 'Where to write the bundle (\'-\' for stdout)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l key-file -r -F -d 'Read the SDK key from a file instead of APPDNA_SDK_KEY'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l timeout -x -d 'Bound on the whole command, retries included'
-complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l retries -x -d 'Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l retries -x -d 'Retries in the whole command, shared by its requests (a first attempt is never refused), for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l force -d 'Download even when the server\'s bundle_version equals the file\'s'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l raw -d 'Write the response bytes exactly as received instead of the SDK file shape'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l no-validate -d 'Write the bundle even when it fails the checks'
@@ -72,7 +72,7 @@ complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subco
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l ignore -x -d 'Leave out changes at or under this JSON Pointer (e.g. /generated_at)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l key-file -r -F -d 'Read the SDK key from a file instead of APPDNA_SDK_KEY'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l timeout -x -d 'Bound on the whole command, retries included'
-complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l retries -x -d 'Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l retries -x -d 'Retries in the whole command, shared by its requests (a first attempt is never refused), for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -F
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -F
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l signature -x -d 'The X-AppDNA-Signature value: sha256=<hex> or bare hex'
@@ -95,7 +95,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-body -x -d 'Larger bodies are answered 413 without being read'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l header-timeout -x -d 'The request line and headers must arrive within this time'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l idle-timeout -x -d 'Close a connection that sends nothing for this long'
-complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-connections -x -d 'Connections served at once; more wait their turn'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-connections -x -d 'Requests processed at once (connections still sending headers do not count); more wait their turn'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-file -r -F -d 'Read the signing secret from a file; repeat it while rotating secrets (any may match)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-stdin -d 'Read the signing secret from stdin'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l json -d 'Print one JSON object per delivery (NDJSON)'

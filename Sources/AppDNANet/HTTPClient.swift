@@ -33,32 +33,30 @@ public struct HTTPClient: Sendable {
         self.onRetry = onRetry
     }
 
-    /// Sends `request`, retrying network errors, 5xx, 408 and 429 while `budget` has requests
-    /// left (a budget of its own, `policy.maxRetries` + 1 requests, when nil) and the deadline
-    /// allows, and following redirects to the same host. Returns the final response whatever
-    /// its status (see `HTTPStatus.error(for:what:)`); throws when no response came. 401 and
-    /// 403 are returned at once, never retried. A response's `attempts` and the "after N
-    /// attempts" of errors count the budget's requests: all those of the command.
+    /// Sends `request`, retrying network errors, 5xx, 408 and 429 while `budget` has retries
+    /// left (a budget of its own, `policy.maxRetries`, when nil) and the deadline allows, and
+    /// following redirects to the same host. The first attempt is always made. Returns the
+    /// final response whatever its status (see `HTTPStatus.error(for:what:)`); throws when no
+    /// response came. 401 and 403 are returned at once, never retried. A response's `attempts`
+    /// and the "after N attempts" of errors count this request's attempts; a request that gives
+    /// up also says how many retries the whole command used.
     public func send(_ request: HTTPRequest, deadline: Deadline, budget: RetryBudget? = nil) throws(HTTPError) -> HTTPResponse {
-        let budget = budget ?? RetryBudget(retries: policy.maxRetries)
+        let budget = budget ?? RetryBudget(retries: policy.maxRetries, shared: false)
         var current = request
         var redirects = 0
+        var attempts = 1
         // Only the retries that backed off grow the back-off: answers with Retry-After do not.
         var backoffs = 0
-        guard budget.take() else {
-            let host = HTTPURL(request.url)?.hostAndPort ?? request.url
-            throw HTTPError(.unavailable, "\(host): no request left of the \(budget.maxRequests) allowed",
-                            settingFact: .noRequestLeft(host: host, requests: budget.maxRequests))
-        }
         while true {
             var response: HTTPResponse
             do {
                 response = try transport.perform(current, deadline: deadline)
             } catch {
                 var failure = error
-                let attempts = budget.requestsSent
-                guard failure.retryable, !failure.deadlineExpired, !budget.isExhausted else {
-                    if attempts > 1 { failure.message += " (after \(attempts) attempts)" }
+                guard failure.retryable, !failure.deadlineExpired else {
+                    // A failure no retry could mend: the retries are worth a word only when
+                    // this request made some.
+                    if attempts > 1 { failure.message += Self.givingUp(attempts: attempts, budget) }
                     throw failure
                 }
                 let delay = policy.delay(beforeRetry: backoffs, retryAfter: nil, unit: random())
@@ -66,13 +64,17 @@ public struct HTTPClient: Sendable {
                     failure.message += " (\(attempts) attempt\(attempts == 1 ? "" : "s"); no time left for another within the \(deadline.budgetText) timeout)"
                     throw failure
                 }
+                guard budget.takeRetry() else {
+                    failure.message += Self.givingUp(attempts: attempts, budget)
+                    throw failure
+                }
                 backoffs += 1
                 onRetry(RetryNotice(attempt: attempts, delay: delay, reason: failure.message))
                 try pause(delay)
-                _ = budget.take()
+                attempts += 1
                 continue
             }
-            response.attempts = budget.requestsSent
+            response.attempts = attempts
             if (300...399).contains(response.status), response.status != 304, let target = response.redirectURL {
                 guard followsRedirects else { return response }
                 try checkRedirect(from: current.url, to: target, status: response.status)
@@ -83,16 +85,26 @@ public struct HTTPClient: Sendable {
                 current.url = target
                 continue
             }
-            guard HTTPStatus.isRetryable(response.status), !budget.isExhausted else { return response }
+            guard HTTPStatus.isRetryable(response.status) else { return response }
             let now = clock.wallMilliseconds() / 1000
             let retryAfter = response.header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0, now: now) }
             let delay = policy.delay(beforeRetry: backoffs, retryAfter: retryAfter, unit: random())
-            guard delay < deadline.remaining else { return response }
+            guard delay < deadline.remaining, budget.takeRetry() else {
+                response.retryUsage = budget.usageText
+                return response
+            }
             if retryAfter == nil { backoffs += 1 }
             onRetry(RetryNotice(attempt: response.attempts, delay: delay, reason: response.statusText))
             try pause(delay)
-            _ = budget.take()
+            attempts += 1
         }
+    }
+
+    /// " (after 2 attempts; the command used 3 of its 3 retries)", or less when there is less
+    /// to say (one attempt, a budget of the request's own).
+    static func givingUp(attempts: Int, _ budget: RetryBudget) -> String {
+        let parts = (attempts > 1 ? ["after \(attempts) attempts"] : []) + [budget.usageText].compactMap { $0 }
+        return parts.isEmpty ? "" : " (" + parts.joined(separator: "; ") + ")"
     }
 
     /// Waits between attempts; a SIGINT/SIGTERM during the wait ends the request.

@@ -55,6 +55,7 @@ public enum HTTPStatus {
         let status = response.status
         var detail = "\(what): \(response.statusText)"
         if response.attempts > 1 { detail += " after \(response.attempts) attempts" }
+        if let usage = response.retryUsage { detail += " (\(usage))" }
         let host = HTTPURL(response.url).map(\.hostAndPort) ?? HTTPURL(what.split(separator: " ").last.map(String.init) ?? "")?.hostAndPort ?? "the server"
         switch status {
         case 401:

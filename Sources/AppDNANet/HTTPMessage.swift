@@ -35,8 +35,11 @@ public struct HTTPResponse: Sendable {
     public var url: String
     /// Where a 3xx response points, resolved to an absolute URL (not followed by the transport).
     public var redirectURL: String?
-    /// How many attempts it took (1 = no retry).
+    /// How many attempts this request took (1 = no retry).
     public var attempts: Int
+    /// Set when a retryable status is returned because no retry (or no time) was left:
+    /// "the command used 3 of its 3 retries", for the error's message.
+    public var retryUsage: String?
 
     public init(status: Int, reason: String = "", headers: [(name: String, value: String)] = [], body: [UInt8] = [],
                 url: String = "", redirectURL: String? = nil, attempts: Int = 1) {
@@ -51,7 +54,7 @@ public struct HTTPResponse: Sendable {
 
     /// The first header called `name` (case-insensitive), trimmed.
     public func header(_ name: String) -> String? {
-        HeaderName.first(name, in: headers, nameOf: \.name).map { HTTPText.trimmed($0.value) }
+        HeaderName.first(name, in: headers, nameOf: \.name).map { HeaderText.trimmed($0.value) }
     }
 
     /// "HTTP 503 Service Unavailable": the standard phrase, not the one received (none over
@@ -78,21 +81,12 @@ public struct HTTPResponse: Sendable {
                 continue
             }
             if line.first == " " || line.first == "\t", !headers.isEmpty {
-                headers[headers.count - 1].value += " " + HTTPText.trimmed(String(line))   // obsolete folding
+                headers[headers.count - 1].value += " " + HeaderText.trimmed(String(line))   // obsolete folding
                 continue
             }
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((String(line[..<colon]), HTTPText.trimmed(String(line[line.index(after: colon)...]))))
+            headers.append((String(line[..<colon]), HeaderText.trimmed(String(line[line.index(after: colon)...]))))
         }
         return (reason, headers)
-    }
-}
-
-enum HTTPText {
-    static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text)
-        while let first = scalars.first, first == " " || first == "\t" { scalars = scalars.dropFirst() }
-        while let last = scalars.last, last == " " || last == "\t" || last == "\r" || last == "\n" { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }

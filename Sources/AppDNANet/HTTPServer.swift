@@ -1,8 +1,9 @@
 import AppDNACore
 
-/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread per connection
-/// (at most `limits.maxConnections` at a time), keep-alive, Content-Length and chunked request
-/// bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
+/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread polls every
+/// connection waiting for a request head, and up to `limits.maxConnections` worker threads
+/// (started as needed, then kept) serve the requests whose head is complete. Keep-alive,
+/// Content-Length and chunked request bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
 /// header and idle timeouts against slow senders). A bad request gets its error status and
 /// the connection is closed; the server itself always keeps serving.
 public final class HTTPServer: @unchecked Sendable {
@@ -14,7 +15,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// A connection with no bytes arriving for this long (between requests, or in a body)
         /// is closed.
         public var idleTimeout: Double
-        /// Connections served at the same time; more wait in the kernel's accept queue.
+        /// Requests processed at the same time (head complete, body being read, handler, answer);
+        /// more wait in line. Connections still waiting for a head do not count.
         public var maxConnections: Int
         /// Request line plus headers.
         public var maxHeaderBytes = 64 << 10
@@ -75,8 +77,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let lock = PthreadLock()
+    /// Signalled when a connection is put in line for the workers, and when a worker ends.
     private let changed = PthreadCondition()
-    private var active = 0
+    /// Worker threads started (at most `maxConnections`; each serves one request at a time).
+    private var workers = 0
+    /// Workers waiting for a connection in line.
+    private var idleWorkers = 0
     private var stopping = false
 
     /// Binds and listens (status 73-like configuration errors are the caller's to word).
@@ -164,57 +170,164 @@ public final class HTTPServer: @unchecked Sendable {
         lock.locked { stopping }
     }
 
+    /// A connection between the accept loop and the workers, with the bytes read so far.
+    typealias Handover = (fd: Int32, peer: String, buffer: [UInt8])
+    /// Connections a worker finished a keep-alive request on, handed back to the accept loop
+    /// (with what it read past that request) to wait for the next head.
+    private var handedBack: [Handover] = []
+    /// Connections whose head is complete, in line for a worker.
+    private var ready: [Handover] = []
+
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
     /// (from several threads at once) and `rejected` for each refused one. Returns after every
     /// connection has finished its current request.
+    ///
+    /// One thread (this one) polls the listener and every connection that is still waiting for
+    /// a request head; a connection gets a worker thread only once its head is complete, and only
+    /// those count against `maxConnections`. So clients that send half a request and stop cost
+    /// a descriptor each, not a slot; when descriptors run out, the oldest of them is closed to
+    /// make room for a new client.
     public func serve(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 { if errno == EINTR { continue } else { break } }
-            if fds[1].revents != 0 { break }
-            guard fds[0].revents != 0 else { continue }
-            // Bounded concurrency: wait for a free slot before taking the next connection,
-            // still noticing a stop while all slots are busy.
-            if !waitForFreeSlot() { break }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        var waiting = WaitingConnections()
+        var scratch = [UInt8](repeating: 0, count: 16 << 10)
+        var fds: [pollfd] = []
+        serving: while true {
+            for returned in lock.locked({ () -> [Handover] in defer { handedBack = [] }; return handedBack }) {
+                waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
+                            idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
+                // A pipelined request may be there already.
+                if waiting.entries[waiting.count - 1].headIsComplete {
+                    let entry = waiting.remove(at: waiting.count - 1)
+                    queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
+                }
+            }
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+            for entry in waiting.entries { fds.append(pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)) }
+            if poll(&fds, nfds_t(fds.count), waiting.pollTimeout) < 0 { if errno == EINTR { continue } else { break } }
+            if fds[1].revents != 0 {
+                // A stop, or a worker handing a connection back: drain the pipe and see which.
+                // Workers write 0, `stop()` and the signal handler 1.
+                var drained = [UInt8](repeating: 0, count: 256)
+                let count = read(wakeRead, &drained, drained.count)
+                if count > 0 && drained[..<count].contains(1) { break serving }
+            }
+            // Connections: new bytes, closes, timeouts. From the back, as removal swaps.
+            for index in stride(from: waiting.count - 1, through: 0, by: -1) {
+                let revents = fds[index + 2].revents
+                if revents != 0 {
+                    guard waiting.receive(at: index, into: &scratch, headerTimeout: limits.headerTimeout) else {
+                        close(waiting.remove(at: index).fd)
+                        continue
+                    }
+                    if waiting.entries[index].headIsComplete || waiting.entries[index].buffer.count > limits.maxHeaderBytes {
+                        let entry = waiting.remove(at: index)
+                        queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
+                        continue
+                    }
+                }
+                if waiting.entries[index].deadline.hasPassed {
+                    let entry = waiting.remove(at: index)
+                    if !entry.buffer.isEmpty {
+                        let reason = "the headers did not arrive within \(NumberText.wholeOrTenthSeconds(limits.headerTimeout)) (header timeout)"
+                        rejected(Rejection(status: 408, reason: reason, peer: entry.peer))
+                        _ = ServerConnection.sendAll(entry.fd, ServerConnection.serialise(.text(408, reason).with(("Connection", "close"))), flags: Int32(MSG_DONTWAIT))
+                    }
+                    close(entry.fd)
+                }
+            }
+            if fds[0].revents != 0 { acceptAll(into: &waiting) }
+        }
+        for entry in waiting.entries { close(entry.fd) }
+        lock.locked {
+            stopping = true
+            for queued in ready { close(queued.fd) }
+            ready = []
+            changed.broadcast()
+            while workers > 0 { lock.wait(changed) }
+            for returned in handedBack { close(returned.fd) }
+            handedBack = []
+        }
+    }
+
+    /// Takes every pending connection off the listener. When descriptors run out, the oldest
+    /// connection still waiting for its head is closed to make room.
+    private func acceptAll(into waiting: inout WaitingConnections) {
+        for _ in 0..<256 {
             var peerAddress = sockaddr_in()
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
             let client = withUnsafeMutablePointer(to: &peerAddress) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
             }
-            guard client >= 0 else {
-                // Out of descriptors (EMFILE) and the like: back off instead of spinning.
-                if errno != EINTR && errno != ECONNABORTED { usleep(50_000) }
-                continue
-            }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            let peer = Self.describe(peerAddress)
-            lock.locked { active += 1 }
-            ThreadSpawner.spawnDetached { [self] in
-                var connection = ServerConnection(fd: client, peer: peer, limits: limits, isStopping: { [self] in isStopping })
-                connection.run(handle: handle, rejected: rejected)
-                close(client)
-                lock.locked {
-                    active -= 1
-                    changed.broadcast()
+            if client < 0 {
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE, let oldest = waiting.oldest {
+                    close(waiting.remove(at: oldest).fd)
+                    continue
                 }
+                return   // EAGAIN: none left; anything else: try again on the next wake-up
             }
-        }
-        lock.locked {
-            stopping = true
-            while active > 0 { lock.wait(changed) }
+            ServerConnection.prepare(client, limits: limits)
+            waiting.add(fd: client, peer: Self.describe(peerAddress), buffer: [],
+                        idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
         }
     }
 
-    /// Waits until fewer than `maxConnections` are served; false when a stop came first.
-    private func waitForFreeSlot() -> Bool {
+    /// A connection with a complete head, put in line for a worker: an idle one takes it, or a
+    /// new one starts while fewer than `maxConnections` exist; otherwise it waits its turn.
+    private func queueReady(_ connection: Handover, handle: @escaping @Sendable (Request) -> Response,
+                            rejected: @escaping @Sendable (Rejection) -> Void) {
+        let startWorker = lock.locked { () -> Bool in
+            ready.append(connection)
+            if idleWorkers > 0 {
+                changed.broadcast()
+                return false
+            }
+            guard workers < limits.maxConnections else { return false }
+            workers += 1
+            return true
+        }
+        if startWorker {
+            ThreadSpawner.spawnDetached { [self] in work(handle: handle, rejected: rejected) }
+        }
+    }
+
+    /// One worker: serves the connections in line, one request at a time, until the server
+    /// stops. A keep-alive connection goes back to the accept loop to wait for its next head.
+    private func work(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
         while true {
-            let full = lock.locked { active >= limits.maxConnections }
-            if !full { return true }
-            var wake = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
-            if poll(&wake, 1, 20) > 0 { return false }
+            let next = lock.locked { () -> Handover? in
+                while ready.isEmpty && !stopping {
+                    idleWorkers += 1
+                    lock.wait(changed)
+                    idleWorkers -= 1
+                }
+                guard !ready.isEmpty else {
+                    workers -= 1
+                    changed.broadcast()
+                    return nil
+                }
+                return ready.removeFirst()
+            }
+            guard let connection = next else { return }
+            var worker = ServerConnection(fd: connection.fd, peer: connection.peer, limits: limits, buffer: connection.buffer,
+                                          isStopping: { [self] in isStopping })
+            let keepAlive = worker.serveOne(handle: handle, rejected: rejected)
+            let handedOver = lock.locked { () -> Bool in
+                guard keepAlive && !stopping else { return false }
+                handedBack.append((connection.fd, connection.peer, worker.buffer))
+                return true
+            }
+            if handedOver {
+                // Wakes the accept loop to wait for the connection's next head.
+                var byte: UInt8 = 0
+                _ = write(wakeWrite, &byte, 1)
+            } else {
+                close(connection.fd)
+            }
         }
     }
 
@@ -223,28 +336,6 @@ public final class HTTPServer: @unchecked Sendable {
         var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
         return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
-    }
-
-    /// "413 Content Too Large"
-    public static func reason(_ status: Int) -> String {
-        switch status {
-        case 200: return "OK"
-        case 201: return "Created"
-        case 202: return "Accepted"
-        case 204: return "No Content"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 404: return "Not Found"
-        case 408: return "Request Timeout"
-        case 413: return "Content Too Large"
-        case 431: return "Request Header Fields Too Large"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return ""
-        }
     }
 }
 

@@ -1,29 +1,50 @@
 import AppDNACore
 
-/// How many requests one command may send, retries included: `--retries N` allows N + 1 in
-/// all, however many `HTTPClient.send` calls share it (`bundle fetch`'s version check and
-/// download draw on the same budget), so a server that keeps failing sees at most N + 1
-/// requests and messages count the requests really sent. Thread-safe.
+/// The retries one command may make, `--retries N` in all, however many `HTTPClient.send`
+/// calls share it (`bundle fetch`'s version check and download draw on the same budget).
+/// A first attempt never draws on it: a healthy server always gets every request the command
+/// needs, and a server that keeps failing sees at most N + 1 requests (the first attempt of the
+/// request that failed first, then the N retries). Thread-safe (`queue replay` sends from
+/// several threads).
 public final class RetryBudget: @unchecked Sendable {
-    public let maxRequests: Int
-    private var sent = 0
+    /// N of `--retries N`.
+    public let retriesAllowed: Int
+    private var used = 0
     private let lock = PthreadLock()
 
-    public init(retries: Int) {
-        maxRequests = max(0, retries) + 1
+    /// False for the budget `HTTPClient.send` makes for one request when none is shared (a
+    /// `queue replay` batch, `webhook trigger`): its attempts already say everything.
+    let isShared: Bool
+
+    public convenience init(retries: Int) {
+        self.init(retries: retries, shared: true)
     }
 
-    /// Takes one request from the budget; false when none is left.
-    func take() -> Bool {
+    init(retries: Int, shared: Bool) {
+        retriesAllowed = max(0, retries)
+        isShared = shared
+    }
+
+    /// Takes one retry; false when the command has none left.
+    func takeRetry() -> Bool {
         lock.locked {
-            guard sent < maxRequests else { return false }
-            sent += 1
+            guard used < retriesAllowed else { return false }
+            used += 1
             return true
         }
     }
 
-    /// Requests sent so far.
-    public var requestsSent: Int { lock.locked { sent } }
+    /// Retries taken so far by all the command's requests.
+    public var retriesUsed: Int { lock.locked { used } }
 
-    public var isExhausted: Bool { requestsSent >= maxRequests }
+    /// True once every retry is used: a command stops rather than start another request that
+    /// could not be retried (`bundle fetch` after a failed version check).
+    public var isExhausted: Bool { retriesUsed >= retriesAllowed }
+
+    /// "the command used 1 of its 3 retries": said when a request gives up; nil when the budget
+    /// is the request's own or allows no retry.
+    public var usageText: String? {
+        guard isShared, retriesAllowed > 0 else { return nil }
+        return "the command used \(retriesUsed) of its \(retriesAllowed) retr\(retriesAllowed == 1 ? "y" : "ies")"
+    }
 }

@@ -1,7 +1,8 @@
 import AppDNACore
 
-/// One accepted connection of `HTTPServer`: reads requests one after another (keep-alive),
-/// enforcing the limits, and writes the answers. Every way a request can be bad ends in an
+/// One request on a connection of `HTTPServer`, in a worker thread: the head is already in
+/// `buffer` (the accept loop waited for it); reads the body, enforcing the limits, and writes
+/// the answer. Keep-alive connections go back to the accept loop between requests. Every way a request can be bad ends in an
 /// error status (or, for a silent peer, just a close) and the end of this connection only.
 struct ServerConnection {
     let fd: Int32
@@ -17,36 +18,57 @@ struct ServerConnection {
         case closed
         /// No bytes within the time allowed.
         case timedOut
-        /// The server is stopping and no request was under way.
-        case stopping
     }
 
-    init(fd: Int32, peer: String, limits: HTTPServer.Limits, isStopping: @escaping () -> Bool) {
+    init(fd: Int32, peer: String, limits: HTTPServer.Limits, buffer: [UInt8], isStopping: @escaping () -> Bool) {
         self.fd = fd
         self.peer = peer
         self.limits = limits
+        self.buffer = buffer
         self.isStopping = isStopping
-        // A peer that stops reading our answer must not hold the thread forever.
+    }
+
+    /// Settings of a newly accepted socket: blocking (Darwin's accept passes the listener's
+    /// O_NONBLOCK on, Linux's does not), close-on-exec, no Nagle delay, and a send timeout so
+    /// that a peer that stops reading our answer cannot hold a worker forever.
+    static func prepare(_ fd: Int32, limits: HTTPServer.Limits) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var timeout = timeval(tv_sec: Int(limits.idleTimeout.rounded(.up)), tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        // Darwin has no MSG_NOSIGNAL: the socket itself is told not to raise SIGPIPE.
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
     }
 
-    mutating func run(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) {
-        while true {
-            switch readRequest() {
-            case .closed:
-                return
-            case .refused(let refusal):
-                reject(refusal.status, refusal.reason, rejected)
-                return
-            case .request(let request):
-                var response = handle(request)
-                let keepAlive = wantsKeepAlive(request.head) && !isStopping()
-                response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
-                guard write(response), keepAlive else { return }
-            }
+    /// `send` flags that keep a peer that went away from raising SIGPIPE (Darwin: SO_NOSIGPIPE
+    /// on the socket instead, see `prepare`).
+    static var noSignal: Int32 {
+        #if canImport(Darwin)
+        return 0
+        #else
+        return Int32(MSG_NOSIGNAL)
+        #endif
+    }
+
+    /// Reads the request whose head is in `buffer` (and its body, from the socket), answers it;
+    /// true when the connection stays open for another request (the accept loop then waits for
+    /// its next head).
+    mutating func serveOne(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) -> Bool {
+        switch readRequest() {
+        case .closed:
+            return false
+        case .refused(let refusal):
+            reject(refusal.status, refusal.reason, rejected)
+            return false
+        case .request(let request):
+            var response = handle(request)
+            let keepAlive = wantsKeepAlive(request.head) && !isStopping()
+            response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
+            return write(response) && keepAlive
         }
     }
 
@@ -77,12 +99,8 @@ struct ServerConnection {
     // MARK: - Reading
 
     mutating func readRequest() -> ReadOutcome {
-        // Between requests: wait for the first byte, in short slices so a stop is noticed.
-        do {
-            try waitForFirstByte()
-        } catch {
-            return .closed
-        }
+        // The accept loop hands over a connection once its head is complete (or too large); the
+        // loop below only matters when it is too large.
         let headerDeadline = Deadline(secondsFromNow: limits.headerTimeout)
         var headEnd: Int? = Self.endOfHead(buffer)
         while headEnd == nil {
@@ -100,7 +118,7 @@ struct ServerConnection {
         }
         let head: RawHTTPRequest.Head
         do {
-            head = try RawHTTPRequest.parseHead(Array(buffer[..<headEnd!]))
+            head = try RawHTTPRequest.parseHead(Array(buffer[..<headEnd!]), strict: true)
         } catch {
             return .refused(Refusal(status: 400, reason: "malformed request: \(error.what)"))
         }
@@ -144,7 +162,7 @@ struct ServerConnection {
         case .timedOut:
             let progress = got.map { " (\($0) of \(length!) bytes came)" } ?? ""
             return .refused(Refusal(status: 408, reason: "the body stopped arriving\(progress): idle or body timeout"))
-        case .closed, .stopping:
+        case .closed:
             return .closed
         }
     }
@@ -155,32 +173,43 @@ struct ServerConnection {
         _ = Self.sendAll(fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
     }
 
+    /// A chunked body as it arrives (the framing read by `ChunkedFraming`, shared with the
+    /// request-dump parser), within the body limit; trailer fields are read and ignored.
     mutating func readChunkedBody(deadline: Deadline) throws -> [UInt8] {
         var body: [UInt8] = []
+        let tooLarge = Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
         while true {
-            let line = try readLine(deadline: deadline)
-            let sizeText = HeaderText.trimmed(String(decoding: line.prefix(while: { $0 != UInt8(ascii: ";") }), as: UTF8.self))
-            guard !sizeText.isEmpty, sizeText.count <= 15, let size = Int(sizeText, radix: 16) else {
-                throw Refusal(status: 400, reason: "malformed chunked body: '\(sizeText.prefix(40))' is not a chunk size")
-            }
-            if size == 0 {
-                // Trailer fields, up to the blank line; ignored.
+            switch ChunkedFraming.next(in: buffer, at: 0) {
+            case .chunk(let data, let next):
+                guard body.count + data.count <= limits.maxBodyBytes else { throw tooLarge }
+                body.append(contentsOf: buffer[data])
+                buffer.removeFirst(next)
+            case .last(let next):
+                buffer.removeFirst(next)
                 while !(try readLine(deadline: deadline)).isEmpty {}
                 return body
-            }
-            guard body.count + size <= limits.maxBodyBytes else {
-                throw Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
-            }
-            while buffer.count < size + 2 { try fill(idleUntil: deadline) }
-            body.append(contentsOf: buffer[..<size])
-            guard buffer[size] == UInt8(ascii: "\r"), buffer[size + 1] == UInt8(ascii: "\n") else {
+            case .incomplete(.sizeLine):
+                if buffer.count > limits.maxHeaderBytes {
+                    throw Refusal(status: 400, reason: "malformed chunked body: a chunk-size line is too long")
+                }
+                try fill(idleUntil: deadline)
+            case .incomplete(.data(let size, _)):
+                // Refused before the data is read.
+                guard body.count + size <= limits.maxBodyBytes else { throw tooLarge }
+                try fill(idleUntil: deadline)
+            case .incomplete(.lineEndAfterData):
+                try fill(idleUntil: deadline)
+            case .malformed(.notASize(let line), _):
+                throw Refusal(status: 400, reason: "malformed chunked body: '\(line.prefix(40))' is not a chunk size")
+            case .malformed(.sizeTooLarge, _):
+                throw tooLarge
+            case .malformed(.noLineEndAfterData(let size), _):
                 throw Refusal(status: 400, reason: "malformed chunked body: no CRLF after \(size) bytes of chunk data")
             }
-            buffer.removeFirst(size + 2)
         }
     }
 
-    /// One line (CRLF or LF ended) of a chunked body, without its terminator.
+    /// One trailer line (CRLF or LF ended) of a chunked body, without its terminator.
     mutating func readLine(deadline: Deadline) throws -> [UInt8] {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -197,8 +226,10 @@ struct ServerConnection {
     }
 
     /// Offset just past the blank line ending the head (CRLF CRLF, or LF LF from hand-typed requests).
-    static func endOfHead(_ bytes: [UInt8]) -> Int? {
-        var index = 0
+    /// `from`: where to start looking (bytes before it were looked at already, all but the
+    /// last two), so a head trickling in byte by byte is scanned once, not once per byte.
+    static func endOfHead(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        var index = max(0, start)
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\n") {
                 if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n") { return index + 2 }
@@ -207,16 +238,6 @@ struct ServerConnection {
             index += 1
         }
         return nil
-    }
-
-    mutating func waitForFirstByte() throws(ReadFailure) {
-        if !buffer.isEmpty { return }
-        let idle = Deadline(secondsFromNow: limits.idleTimeout)
-        while buffer.isEmpty {
-            if isStopping() { throw .stopping }
-            if idle.hasPassed { throw .timedOut }
-            try receive(waitingAtMost: min(0.1, idle.remaining))
-        }
     }
 
     /// More bytes, before `deadline`.
@@ -251,17 +272,21 @@ struct ServerConnection {
     // MARK: - Writing
 
     func write(_ response: HTTPServer.Response) -> Bool {
-        var head = "HTTP/1.1 \(response.status) \(HTTPServer.reason(response.status))\r\n"
-        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\n\r\n"
-        return Self.sendAll(fd, Array(head.utf8) + response.body)
+        Self.sendAll(fd, Self.serialise(response))
     }
 
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func serialise(_ response: HTTPServer.Response) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status) \(HTTPStatus.reasonPhrase(response.status))\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n\r\n"
+        return Array(head.utf8) + response.body
+    }
+
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0) -> Bool {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, noSignal | flags)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 sent += n

@@ -190,7 +190,7 @@ final class BundleFetchInProcessTests: XCTestCase {
                                 transport: api, clock: clock)
             XCTAssertEqual(result.status, 69, result.stderr)
             XCTAssertTrue(result.stderr.hasPrefix("appdna: \(words)"), result.stderr)
-            XCTAssertTrue(result.stderr.contains("(after 2 attempts)"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("(after 2 attempts; the command used 1 of its 1 retry)"), result.stderr)
             XCTAssertEqual(api.paths.count, 2)
             XCTAssertEqual(clock.sleeps.count, 1)
             assertUntouched()

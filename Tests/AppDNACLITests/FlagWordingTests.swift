@@ -72,23 +72,6 @@ final class FlagWordingTests: XCTestCase {
         XCTAssertEqual(result.stderr, "appdna: --host 'not-an-ip' is not an IPv4 address\nhint: use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces\n")
     }
 
-    func testSpentRequestBudgetIsNamedByRetries() throws {
-        let clock = VirtualClock()
-        let client = HTTPClient(transport: ScriptedBundleAPI(clock: clock) { _, _ in .answer(200) }, clock: clock)
-        let budget = RetryBudget(retries: 0)
-        let request = HTTPRequest(url: "http://127.0.0.1:9/api/v1/sdk/config-bundle")
-        let deadline = Deadline(secondsFromNow: 10, clock: clock)
-        _ = try client.send(request, deadline: deadline, budget: budget)
-        do {
-            _ = try client.send(request, deadline: deadline, budget: budget)
-            XCTFail("a second request within a budget of one")
-        } catch {
-            XCTAssertEqual(error.settingFact, .noRequestLeft(host: "127.0.0.1:9", requests: 1))
-            XCTAssertFalse(error.message.contains("--"), error.message)
-            XCTAssertEqual(FlagWording.message(for: error), "127.0.0.1:9: no request left of the 1 that --retries allows")
-        }
-    }
-
     func testUnreadFIFOIsNamedByTimeout() throws {
         let scratch = try ScratchDirectory("flag-fifo")
         defer { scratch.remove() }

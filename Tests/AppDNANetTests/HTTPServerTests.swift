@@ -31,16 +31,9 @@ final class HTTPServerTests: XCTestCase {
 
     /// Connects, sends `bytes`, half-closes, and reads everything the server answers.
     func exchange(_ bytes: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = connectRaw()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        XCTAssertEqual(connected, 0)
+        XCTAssertGreaterThanOrEqual(fd, 0)
         let data = Array(bytes.utf8)
         XCTAssertEqual(data.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }, data.count)
         shutdown(fd, Int32(SHUT_WR))
@@ -52,6 +45,20 @@ final class HTTPServerTests: XCTestCase {
             received += chunk[..<count]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// A socket connected to the server; -1 when the connection failed.
+    func connectRaw() -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0 { close(fd); return -1 }
+        return fd
     }
 
     func testPipelinedChunkedAndBareLFRequestsOnOneConnection() throws {

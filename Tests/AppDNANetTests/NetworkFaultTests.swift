@@ -62,8 +62,11 @@ final class NetworkFaultTests: XCTestCase {
         XCTAssertEqual(first.status, 500)
         XCTAssertEqual(first.attempts, 3)
         XCTAssertTrue(budget.isExhausted)
-        XCTAssertThrowsError(try http.send(HTTPRequest(url: server.baseURL + "/bundle"), deadline: Deadline(secondsFromNow: 30), budget: budget))
-        XCTAssertEqual(server.requests.count, 3, "--retries 2: at most 3 requests in all")
+        // The budget counts retries: a second request still gets its first attempt, no retry.
+        let second = try http.send(HTTPRequest(url: server.baseURL + "/bundle"), deadline: Deadline(secondsFromNow: 30), budget: budget)
+        XCTAssertEqual(second.attempts, 1)
+        XCTAssertEqual(second.retryUsage, "the command used 2 of its 2 retries")
+        XCTAssertEqual(server.requests.count, 4, "--retries 2: two retries in all, shared by both requests")
     }
 
     /// 429 with Retry-After: 0 many times, then one 500: the back-off is the first one (1 s),

@@ -72,7 +72,8 @@ final class WebhookListenEndToEndTests: XCTestCase {
     }
 
     /// Starts `appdna webhook listen --port 0 …` and waits for its "listening on" line.
-    func startListener(_ arguments: [String], environment: [String: String] = [:]) throws -> Listener {
+    /// `openFiles`: the listener runs under `ulimit -n openFiles`.
+    func startListener(_ arguments: [String], environment: [String: String] = [:], openFiles: Int? = nil) throws -> Listener {
         let name = UUID().uuidString
         let stdoutPath = path("listen-\(name).out"), stderrPath = path("listen-\(name).err")
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -80,6 +81,10 @@ final class WebhookListenEndToEndTests: XCTestCase {
         let process = Process()
         process.executableURL = Binary.url
         process.arguments = ["webhook", "listen", "--port", "0"] + arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFiles) && exec \"$0\" \"$@\"", Binary.url.path] + process.arguments!
+        }
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
@@ -252,33 +257,46 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("1 received, 1 valid, 0 invalid, 3 rejected"), listener.stderr)
     }
 
-    func testConcurrencyIsBoundedAndAStopWaitsOnlyForTheRequestUnderWay() throws {
-        let listener = try startListener(["--secret-file", secretPath, "--max-connections", "1", "--header-timeout", "1.5"])
-        // One connection that sends half a head and then nothing holds the only slot.
+    func testHalfSentHeadsHoldNoSlotAndRequestsUnderWayAreBounded() throws {
+        let listener = try startListener(["--secret-file", secretPath, "--max-connections", "1", "--header-timeout", "1.5",
+                                          "--idle-timeout", "1.5"])
+        // A connection that sends half a head and then nothing waits in the accept loop's poll:
+        // it holds no slot of --max-connections, so a delivery goes through at once.
         let hold = """
         import socket,sys,time
-        s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(b'POST / HTTP/1.1\\r\\nHost: x\\r\\n')
+        s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(sys.argv[2].encode().decode('unicode_escape').encode('latin-1'))
         print('held', flush=True); s.settimeout(10)
         try: print(s.recv(100).split(b' ')[1].decode(), flush=True)
         except Exception: print('none', flush=True)
         """
-        let (helper, output) = try startPython(hold, [String(listener.port)])
-        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
-        usleep(100_000)
-        let valid = try demoBody("waited")
-        let started = Date()
-        XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
-        // Served only once the held connection timed out and freed the slot.
-        XCTAssertGreaterThan(Date().timeIntervalSince(started), 1.0)
+        /// Holds a connection that sent `sent`, then times a valid delivery from a new client.
+        func deliveryWhileHolding(_ sent: String, _ name: String) throws -> (helper: Process, output: FileHandle, seconds: Double) {
+            let (helper, output) = try startPython(hold, [String(listener.port), sent])
+            XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
+            usleep(100_000)
+            let valid = try demoBody(name)
+            let started = Date()
+            XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
+            return (helper, output, Date().timeIntervalSince(started))
+        }
+        let (helper, output, waited) = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\n", "not-kept-waiting")
+        XCTAssertLessThan(waited, 1.0, "a half-sent head kept a delivery waiting")
         helper.waitUntilExit()
+        XCTAssertEqual(String(decoding: output.readDataToEndOfFile(), as: UTF8.self), "408\n")
 
-        // Busy again, then SIGTERM: the listener stops once the half-sent request has timed out.
-        let (_, againOutput) = try startPython(hold, [String(listener.port)])
+        // A request whose head is complete and whose body stalls is under way: it holds the
+        // only slot, and the next delivery waits until its idle timeout frees it.
+        let stalled = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{", "waited")
+        XCTAssertGreaterThan(stalled.seconds, 1.0)
+        stalled.helper.waitUntilExit()
+
+        // Half-sent heads again, then SIGTERM: the listener stops at once.
+        let (_, againOutput) = try startPython(hold, [String(listener.port), "POST / HTTP/1.1\\r\\n"])
         XCTAssertEqual(String(decoding: againOutput.readData(ofLength: 5), as: UTF8.self), "held\n")
         let stopping = Date()
         XCTAssertEqual(listener.stop(), 0)
-        XCTAssertLessThan(Date().timeIntervalSince(stopping), 3)
-        XCTAssertTrue(listener.stderr.contains("1 received, 1 valid"), listener.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(stopping), 1)
+        XCTAssertTrue(listener.stderr.contains("2 received, 2 valid"), listener.stderr)
     }
 
     func testForwardTargetAnswering500SlowAndDown() throws {

@@ -27,7 +27,6 @@ enum FlagWording {
     static func text(_ fact: SettingFact) -> String {
         switch fact {
         case .outputNotReadInTime(let path): return "\(path): nothing read it before the time limit (--timeout) ran out; not written"
-        case .noRequestLeft(let host, let requests): return "\(host): no request left of the \(requests) that --retries allows"
         case .listenAddressNotIPv4(let host): return "--host '\(host)' is not an IPv4 address"
         }
     }

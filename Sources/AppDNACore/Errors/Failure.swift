@@ -65,14 +65,12 @@ public struct Failure: ClassifiedError, Equatable {
     }
 }
 
-/// A failure of one of the command's settings (a time limit, the request budget, the listening
+/// A failure of one of the command's settings (a time limit, the listening
 /// address): a fact for the CLI to word with its flag names (AppDNACLI's `FlagWording`), so
 /// Core and Net never name a flag.
 public enum SettingFact: Sendable, Equatable {
     /// A FIFO or device output at `path` was not read before the command's time limit ran out.
     case outputNotReadInTime(path: String)
-    /// The command's requests (retries + 1, `requests` in all) are spent before one to `host`.
-    case noRequestLeft(host: String, requests: Int)
     /// The address to listen on is not an IPv4 address.
     case listenAddressNotIPv4(String)
 }

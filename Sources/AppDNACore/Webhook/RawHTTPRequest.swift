@@ -69,9 +69,10 @@ public struct RawHTTPRequest: Sendable, Equatable {
     }
 
     /// Parses only the request line and headers of `data` (which must contain the blank line
-    /// after them); the body is not looked at.
-    public static func parseHead(_ data: [UInt8]) throws(RequestDumpError) -> Head {
-        var parser = RequestDumpParser(data: data)
+    /// after them); the body is not looked at. `strict`: as a server reads a request (see
+    /// `RequestDumpParser.strict`), not as a capture is forgiven.
+    public static func parseHead(_ data: [UInt8], strict: Bool = false) throws(RequestDumpError) -> Head {
+        var parser = RequestDumpParser(data: data, strict: strict)
         return try parser.parseHead()
     }
 

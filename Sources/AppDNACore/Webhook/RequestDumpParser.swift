@@ -2,9 +2,14 @@
 struct RequestDumpParser {
     let data: [UInt8]
     var position = 0
+    /// A server's reading (`webhook listen`), strict where a proxy must be (RFC 9112): no
+    /// obsolete line folding, no NUL/CR/LF in a value, one Transfer-Encoding field and never
+    /// with Content-Length. A capture (`webhook verify --request`) is read forgivingly.
+    let strict: Bool
 
-    init(data: [UInt8]) {
+    init(data: [UInt8], strict: Bool = false) {
         self.data = data
+        self.strict = strict
     }
 
     /// One line without its terminator; `terminated` is false when the input ended first.
@@ -98,7 +103,7 @@ struct RequestDumpParser {
             throw fail("\(example); '\(Self.excerpt(version))' is not an HTTP version", at: line.start)
         }
         let method = String(decoding: parts[0], as: UTF8.self)
-        guard parts[0].allSatisfy(Self.isTokenByte) else {
+        guard parts[0].allSatisfy(HeaderText.isTokenByte) else {
             throw fail("\(example); '\(Self.excerpt(method))' is not a method", at: line.start)
         }
         return (method, String(decoding: parts[1], as: UTF8.self), version)
@@ -137,6 +142,9 @@ struct RequestDumpParser {
             let first = line.bytes.first!
             if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 // Obsolete line folding (RFC 9112 §5.2): continues the previous value.
+                if strict {
+                    throw fail("obsolete line folding: a \(section) line starts with whitespace", at: line.start)
+                }
                 guard let previous = fields.popLast() else {
                     throw fail("the first \(section) line starts with whitespace", at: line.start)
                 }
@@ -150,9 +158,13 @@ struct RequestDumpParser {
                 throw fail("\(section) line '\(Self.excerpt(line.text))' has no colon", at: line.start, hint: bodyHint)
             }
             let name = line.bytes[line.bytes.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+            guard !name.isEmpty, name.allSatisfy(HeaderText.isTokenByte) else {
                 throw fail("'\(Self.excerpt(String(decoding: name, as: UTF8.self)))' is not a valid \(section) name",
                            at: line.start, hint: bodyHint)
+            }
+            if strict, let byte = HeaderText.forbiddenValueByte(in: line.bytes[(colon + 1)...]) {
+                let what = byte == 0 ? "NUL" : byte == UInt8(ascii: "\r") ? "a bare CR" : "LF"
+                throw fail("the value of '\(Self.excerpt(String(decoding: name, as: UTF8.self)))' holds \(what)", at: line.start)
             }
             let value = HeaderText.trimmed(String(decoding: line.bytes[(colon + 1)...], as: UTF8.self))
             fields.append(.init(name: String(decoding: name, as: UTF8.self), value: value, line: lineNumber))
@@ -161,6 +173,13 @@ struct RequestDumpParser {
 
     func framing(of headers: [RawHTTPRequest.Field]) throws(RequestDumpError) -> RawHTTPRequest.BodyFraming {
         let transferEncodings = HeaderName.all("Transfer-Encoding", in: headers, nameOf: \.name)
+        if strict && transferEncodings.count > 1 {
+            throw fail("more than one Transfer-Encoding field", at: offset(ofLine: transferEncodings[1].line))
+        }
+        if strict && !transferEncodings.isEmpty, let length = HeaderName.first("Content-Length", in: headers, nameOf: \.name) {
+            // RFC 9112 §6.3: a request smuggling pattern; refused rather than guessed at.
+            throw fail("both Content-Length and Transfer-Encoding", at: offset(ofLine: length.line))
+        }
         if !transferEncodings.isEmpty {
             let codings = transferEncodings
                 .flatMap { $0.value.split(separator: ",") }
@@ -198,45 +217,35 @@ struct RequestDumpParser {
         return .contentLength(declared!)
     }
 
+    /// The chunked body from `position` (the framing read by `ChunkedFraming`, shared with the
+    /// listener); `position` is then at the trailer section.
     mutating func parseChunkedBody() throws(RequestDumpError) -> [UInt8] {
         var body: [UInt8] = []
+        let truncated = "the capture is probably truncated"
         while true {
-            guard let line = readLine() else {
-                throw fail("the chunked body ends before its last (zero-size) chunk", at: position,
-                           hint: "the capture is probably truncated")
-            }
-            guard line.terminated else {
-                throw fail("the chunked body ends inside a chunk-size line", at: line.start,
-                           hint: "the capture is probably truncated")
-            }
-            // chunk-size [; extensions]; whitespace before the ';' tolerated.
-            let sizeBytes = line.bytes.prefix(while: { $0 != UInt8(ascii: ";") })
-            let sizeText = HeaderText.trimmed(String(decoding: sizeBytes, as: UTF8.self))
-            guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ Hex.value(of: $0) != nil }) else {
-                throw fail("'\(Self.excerpt(line.text))' is not a chunk size (hex digits, optionally followed by ;extensions)",
-                           at: line.start)
-            }
-            let significant = sizeText.drop(while: { $0 == "0" })
-            guard significant.count <= 15, let size = Int(sizeText, radix: 16) else {
-                throw fail("chunk size '\(Self.excerpt(sizeText))' is too large", at: line.start)
-            }
-            if size == 0 { return body }
-            let remaining = data.count - position
-            guard size <= remaining else {
-                throw fail("a chunk of \(size) bytes is cut off: only \(remaining) byte\(remaining == 1 ? "" : "s") remain",
-                           at: line.start, hint: "the capture is probably truncated")
-            }
-            body.append(contentsOf: data[position..<position + size])
-            position += size
-            if position < data.count && data[position] == UInt8(ascii: "\n") {
-                position += 1
-            } else if position + 1 < data.count && data[position] == UInt8(ascii: "\r") && data[position + 1] == UInt8(ascii: "\n") {
-                position += 2
-            } else if position >= data.count || (position + 1 == data.count && data[position] == UInt8(ascii: "\r")) {
-                throw fail("the chunked body ends right after a chunk's data (no CRLF, no last chunk)", at: position,
-                           hint: "the capture is probably truncated")
-            } else {
-                throw fail("expected CRLF after \(size) bytes of chunk data", at: position,
+            switch ChunkedFraming.next(in: data, at: position) {
+            case .chunk(let range, let next):
+                body.append(contentsOf: data[range])
+                position = next
+            case .last(let next):
+                position = next
+                return body
+            case .incomplete(.sizeLine):
+                if position >= data.count {
+                    throw fail("the chunked body ends before its last (zero-size) chunk", at: position, hint: truncated)
+                }
+                throw fail("the chunked body ends inside a chunk-size line", at: position, hint: truncated)
+            case .incomplete(.data(let size, let available)):
+                throw fail("a chunk of \(size) bytes is cut off: only \(available) byte\(available == 1 ? "" : "s") remain",
+                           at: position, hint: truncated)
+            case .incomplete(.lineEndAfterData(let dataEnd)):
+                throw fail("the chunked body ends right after a chunk's data (no CRLF, no last chunk)", at: dataEnd, hint: truncated)
+            case .malformed(.notASize(let line), let at):
+                throw fail("'\(Self.excerpt(line))' is not a chunk size (hex digits, optionally followed by ;extensions)", at: at)
+            case .malformed(.sizeTooLarge(let text), let at):
+                throw fail("chunk size '\(Self.excerpt(text))' is too large", at: at)
+            case .malformed(.noLineEndAfterData(let size), let at):
+                throw fail("expected CRLF after \(size) bytes of chunk data", at: at,
                            hint: "the chunk size does not match the data that follows it")
             }
         }
@@ -257,16 +266,6 @@ struct RequestDumpParser {
             if line == wanted { return index + 1 }
         }
         return data.count
-    }
-
-    /// RFC 9110 token characters (header names, methods).
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
-        }
     }
 
     /// At most 40 characters of user input in a message, so a binary file does not flood the terminal.

@@ -106,14 +106,3 @@ public struct WebhookSignature: Sendable, Equatable {
         return bytes
     }
 }
-
-/// Whitespace handling shared by the header parsers: HTTP's optional whitespace (space, tab)
-/// plus line endings, which creep in when a value is pasted from a file or terminal.
-public enum HeaderText {
-    public static func trimmed(_ text: String) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r\n" || $0 == "\n" || $0 == "\r" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }),
-              let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(text[first...last])
-    }
-}

@@ -33,8 +33,9 @@ enum BundleFetchCommand {
     instead of the system's, as for the curl command; one that holds no certificate is an \
     error (78).
     --timeout bounds the whole command, retries included; each attempt also has a 10 s \
-    connect timeout. --retries counts for the whole command: the version check and the \
-    download share it, so a failing server gets at most N + 1 requests. Back-off: 1 s, 2 s, \
+    connect timeout. --retries N allows N retries in the whole command, shared by the \
+    version check and the download; a first attempt is never refused, so a healthy server \
+    always gets both, and a failing server gets at most N + 1 requests. Back-off: 1 s, 2 s, \
     4 s and doubling, jittered, at most 30 s; Retry-After is honoured up to 120 s. 401 and 403 are never \
     retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \

@@ -9,7 +9,7 @@ enum APIFlags {
         completion: .file, .text)
 
     static let timeout = timeout("Bound on the whole command, retries included", default: "60")
-    static let retries = retries("Retries for network errors, 5xx, 408 and 429, for the whole command (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)")
+    static let retries = retries("Retries in the whole command, shared by its requests (a first attempt is never refused), for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)")
 
     static let batchTimeout = timeout("Bound on each batch, retries included", default: "600")
     static let batchRetries = retries("Retries of a batch for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s jittered, at most 30 s, or Retry-After up to 120 s)")

@@ -57,7 +57,7 @@ enum WebhookListenFlags {
                                               default: "10", .decimal(0.01...3600))
     static let idleTimeout = Flag.defaulted("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long",
                                             default: "30", .decimal(0.01...3600))
-    static let maxConnections = Flag.defaulted("max-connections", value: "N", "Connections served at once; more wait their turn",
+    static let maxConnections = Flag.defaulted("max-connections", value: "N", "Requests processed at once (connections still sending headers do not count); more wait their turn",
                                                default: "64", .integer(1...4096))
     static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
 

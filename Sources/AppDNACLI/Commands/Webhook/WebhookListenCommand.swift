@@ -14,13 +14,17 @@ enum WebhookListenCommand {
     Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
     valid or invalid with the diagnosis of a mismatch (as webhook verify explains it), and what the sender was answered. With \
     --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
-    headers (no retries), and the sender gets the handler's status and body (502 when it cannot \
+    end-to-end headers (no retries; hop-by-hop headers such as Connection, Keep-Alive and \
+    Proxy-Authorization are dropped; X-Forwarded-For, -Proto and -Host are set), and the sender gets the handler's status and body (502 when it cannot \
     be reached, 504 after --forward-timeout). Without it, a valid delivery is answered 200. An \
     invalid one is answered 401 and not forwarded, unless --forward-invalid.
     Limits: bodies over --max-body get 413 unread; headers slower than --header-timeout and \
     connections idle for --idle-timeout are closed (408); a body must arrive within 60 s; at \
-    most --max-connections are served at once. A bad request is answered and logged, and the \
-    listener carries on.
+    most --max-connections requests are processed at once (connections still sending headers \
+    wait without a slot). Requests are read strictly (RFC 9112): a folded header, a value with \
+    NUL, CR or LF, a name that is not a token, two Transfer-Encoding fields or Content-Length \
+    with Transfer-Encoding get 400 and are not forwarded. A bad request is answered and \
+    logged, and the listener carries on.
     Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
     summary line goes to stderr; a second Ctrl-C quits at once (status 130). Exit status: 0 after \
     a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
@@ -32,17 +36,6 @@ enum WebhookListenCommand {
         ExampleSpec("appdna webhook listen --port 0 --record deliveries.ndjson --json",
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
-
-    /// Request headers that describe one hop (the connection, the framing), not the delivery:
-    /// the forwarded request gets its own.
-    static let hopByHopHeaders: Set<String> = [
-        "host", "content-length", "transfer-encoding", "connection", "keep-alive", "expect", "te", "upgrade", "trailer",
-        "proxy-connection",
-    ]
-
-    static func endToEndHeaders(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        headers.filter { !hopByHopHeaders.contains($0.name.lowercased()) }
-    }
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
@@ -105,21 +98,22 @@ enum WebhookListenCommand {
         }
 
         var response: HTTPServer.Response
-        var forward: (status: Int?, error: String?, milliseconds: Double)? = nil
+        var forward: (status: Int?, error: String?, timedOut: Bool, milliseconds: Double)? = nil
         if let target, check.isValid || forwardInvalid {
             let started = Deadline.now()
             do {
-                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: endToEndHeaders(headers),
+                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
                                                          body: request.body),
                                              deadline: Deadline(secondsFromNow: timeout))
                 let elapsed = Double(Deadline.now() - started) / 1e6
-                forward = (answer.status, nil, elapsed)
+                forward = (answer.status, nil, false, elapsed)
                 response = HTTPServer.Response(status: answer.status,
                                                headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
                                                body: answer.body)
             } catch {
                 let elapsed = Double(Deadline.now() - started) / 1e6
-                forward = (nil, error.message, elapsed)
+                // By the error's type, never its wording ("timeout" may be part of a host name).
+                forward = (nil, error.message, error.deadlineExpired, elapsed)
                 response = .text(error.deadlineExpired ? 504 : 502, "the forward target failed: \(error.message)")
             }
         } else if check.isValid {
@@ -129,7 +123,7 @@ enum WebhookListenCommand {
         }
 
         let time = Timestamp.iso8601(milliseconds: receivedAt)
-        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.error!.contains("timeout") ? "timeout" : "failed") }
+        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.timedOut ? "timeout" : "failed") }
         let line: String
         if json {
             var object = JSONObject()

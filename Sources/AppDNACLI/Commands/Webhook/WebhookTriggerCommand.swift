@@ -55,7 +55,7 @@ enum WebhookTriggerCommand {
             let secret = arguments[WebhookTriggerFlags.resign] ? try signingSecret(invocation) : nil
             var allSucceeded = true
             for delivery in deliveries {
-                var headers = WebhookListenCommand.endToEndHeaders(delivery.headers)
+                var headers = ForwardedHeaders.endToEnd(delivery.headers)
                 if let secret {
                     headers.removeAll { HeaderName.same($0.name, WebhookSignature.headerName) }
                     headers.append((WebhookSignature.headerName, WebhookSigner.headerValue(body: delivery.body, secret: secret)))
