@@ -27,10 +27,8 @@ struct ServerConnection {
         self.limits = limits
         self.isStopping = isStopping
         // A peer that stops reading our answer must not hold the thread forever.
-        var timeout = timeval(tv_sec: Int(limits.idleTimeout.rounded(.up)), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        SocketCalls.setSendTimeout(fd, seconds: Int(limits.idleTimeout.rounded(.up)))
+        SocketCalls.setOption(fd, SocketCalls.tcpProtocol, TCP_NODELAY, 1)
     }
 
     mutating func run(handle: (HTTPServer.Request) -> HTTPServer.Response, rejected: (HTTPServer.Rejection) -> Void) {
@@ -261,7 +259,7 @@ struct ServerConnection {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                let n = SocketCalls.sendWithoutSignal(fd, raw.baseAddress! + sent, raw.count - sent)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 sent += n
