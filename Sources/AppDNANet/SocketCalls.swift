@@ -2,7 +2,8 @@ import AppDNACore
 
 /// The socket calls whose spelling or meaning differ between glibc, musl and Darwin, each
 /// behind one small function so that `HTTPServer` and `ServerConnection` read the same on every
-/// platform. Darwin branches follow Apple's headers (apple-oss-distributions/xnu):
+/// platform. Darwin branches follow Apple's headers (apple-oss-distributions/xnu, checked at
+/// commit 1031c584):
 /// - bsd/sys/socket.h has no `SOCK_CLOEXEC` (nor `accept4`), and `SOCK_STREAM` is a plain
 ///   `#define` (an `Int32` in Swift); glibc's is an enum (`__socket_type`) with a `rawValue`.
 /// - bsd/sys/socket.h defines `MSG_NOSIGNAL` only under `__DARWIN_C_LEVEL >= 200809L` in

@@ -14,7 +14,7 @@ public enum ThreadSpawner {
     public static func trySpawn(_ body: @escaping () -> Void) -> pthread_t? {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         // glibc's pthread_t is an integer (`pthread_t()` is 0); Darwin's is a non-optional
-        // pointer (Libc/xnu sys/_pthread/_pthread_t.h) and pthread_create takes `pthread_t?`.
+        // pointer (`typedef struct _opaque_pthread_t *__darwin_pthread_t`, SDK sys/_pthread/_pthread_types.h) and pthread_create takes `pthread_t?`.
         #if canImport(Darwin)
         var thread: pthread_t? = nil
         #else
