@@ -68,6 +68,12 @@ final class DebianPackageEndToEndTests: XCTestCase {
         XCTAssertTrue(bucket.stdout.contains("hash           3214585791\n"), bucket.stdout)
     }
 
+    func testScriptIsShellcheckClean() throws {
+        let shellcheck = try tool("shellcheck")
+        let result = try ProcessRunner.run(shellcheck, [repositoryRoot.appendingPathComponent("scripts/package-deb").path], environment: nil)
+        XCTAssertEqual(result.status, 0, result.stdout)
+    }
+
     func testLintianFindsNoErrors() throws {
         let lintian = try tool("lintian")
         let scratch = try ScratchDirectory("deb-lint")
