@@ -97,10 +97,9 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
                             settingFact: .listenAddressNotIPv4(host))
         }
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = SocketCalls.streamSocket()
         guard fd >= 0 else { throw HTTPError(.internalError, "socket: \(SystemError.describe(errno))") }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        SocketCalls.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -257,10 +256,7 @@ public final class HTTPServer: @unchecked Sendable {
     private func acceptAll(into waiting: inout WaitingConnections) {
         for _ in 0..<256 {
             var peerAddress = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let client = withUnsafeMutablePointer(to: &peerAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
-            }
+            let client = SocketCalls.accept(listener, &peerAddress)
             if client < 0 {
                 let code = errno
                 if code == EINTR || code == ECONNABORTED { continue }

@@ -28,30 +28,14 @@ struct ServerConnection {
         self.isStopping = isStopping
     }
 
-    /// Settings of a newly accepted socket: blocking (Darwin's accept passes the listener's
-    /// O_NONBLOCK on, Linux's does not), close-on-exec, no Nagle delay, and a send timeout so
-    /// that a peer that stops reading our answer cannot hold a worker forever.
+    /// Settings of a newly accepted socket (close-on-exec and no SIGPIPE are set by
+    /// `SocketCalls.accept`): blocking (Darwin's accept passes the listener's O_NONBLOCK on,
+    /// Linux's does not), no Nagle delay, and a send timeout so that a peer that stops reading
+    /// our answer cannot hold a worker forever.
     static func prepare(_ fd: Int32, limits: HTTPServer.Limits) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var timeout = timeval(tv_sec: Int(limits.idleTimeout.rounded(.up)), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        #if canImport(Darwin)
-        // Darwin has no MSG_NOSIGNAL: the socket itself is told not to raise SIGPIPE.
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-    }
-
-    /// `send` flags that keep a peer that went away from raising SIGPIPE (Darwin: SO_NOSIGPIPE
-    /// on the socket instead, see `prepare`).
-    static var noSignal: Int32 {
-        #if canImport(Darwin)
-        return 0
-        #else
-        return Int32(MSG_NOSIGNAL)
-        #endif
+        SocketCalls.setSendTimeout(fd, seconds: Int(limits.idleTimeout.rounded(.up)))
+        SocketCalls.setOption(fd, SocketCalls.tcpProtocol, TCP_NODELAY, 1)
     }
 
     /// Reads the request whose head is in `buffer` (and its body, from the socket), answers it;
@@ -286,7 +270,7 @@ struct ServerConnection {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, noSignal | flags)
+                let n = SocketCalls.sendWithoutSignal(fd, raw.baseAddress! + sent, raw.count - sent, flags: flags)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 sent += n

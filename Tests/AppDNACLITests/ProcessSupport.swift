@@ -13,11 +13,8 @@ func runProgram(_ executable: String, _ arguments: [String], environment: [Strin
 /// The path of a tool the test needs. CI installs them (.ci/run), so there a missing tool is a
 /// failure; on a developer's machine the test is skipped with a note.
 func requireTool(_ name: String) throws -> String {
-    for directory in ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
-        let path = directory + "/" + name
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    if ProcessInfo.processInfo.environment["CI"] != nil {
+    if let path = findTool(name) { return path }
+    if runningInCI {
         struct MissingTool: Error, CustomStringConvertible { let description: String }
         throw MissingTool(description: "\(name) is not installed, but CI must have it (see .ci/run)")
     }

@@ -48,7 +48,7 @@ public final class OutputSink: @unchecked Sendable {
     /// (`bucket -` into a pipe: 69 voluntary context switches instead of 1,117 for 2M ids).
     /// Anything else (a file, a terminal, another OS, a refusal) is left as it is.
     public func preferLargePipeBuffer(_ bytes: Int32 = 1 << 20) {
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: Darwin's pipe buffer size cannot be set
         guard let fd = fileDescriptor else { return }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }

@@ -43,7 +43,7 @@ public enum AtomicFile {
         }
         if existing { _ = fchmod(fd, mode) }
         if let code = bytes.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) { throw fail(.ioError, "cannot write", code) }
-        if fsync(fd) != 0 { throw fail(.ioError, "cannot sync to disk", errno) }
+        if DiskSync.file(fd) != 0 { throw fail(.ioError, "cannot sync to disk", errno) }
         if close(fd) != 0 { fd = -1; throw fail(.ioError, "cannot write", errno) }
         fd = -1
         if rename(temporary, path) != 0 { throw fail(.cannotCreateOutput, "cannot replace the file", errno) }

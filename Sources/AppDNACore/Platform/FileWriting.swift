@@ -26,7 +26,7 @@ public enum FileWriting {
     public static func syncDirectory(_ path: String) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
-            _ = fsync(fd)
+            _ = DiskSync.directory(fd)
             close(fd)
         }
     }

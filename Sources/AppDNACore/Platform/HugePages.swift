@@ -26,7 +26,7 @@ enum HugePages {
 
     /// Advises huge pages for the 2 MiB-aligned part of `[base, base + count)`.
     static func advise(_ base: UnsafeMutableRawPointer, count: Int) {
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: Darwin has no transparent huge pages to ask for
         guard count >= threshold, adviceHelps else { return }
         let start = (Int(bitPattern: base) + size - 1) & ~(size - 1)
         let stop = (Int(bitPattern: base) + count) & ~(size - 1)

@@ -13,7 +13,13 @@ public enum ThreadSpawner {
     /// refuses one: for callers that can do the work themselves instead (`ChunkPipeline`).
     public static func trySpawn(_ body: @escaping () -> Void) -> pthread_t? {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        // glibc's pthread_t is an integer (`pthread_t()` is 0); Darwin's is a non-optional
+        // pointer (`typedef struct _opaque_pthread_t *__darwin_pthread_t`, SDK sys/_pthread/_pthread_types.h) and pthread_create takes `pthread_t?`.
+        #if canImport(Darwin)
+        var thread: pthread_t? = nil
+        #else
         var thread = pthread_t()
+        #endif
         let rc = pthread_create(&thread, nil, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
             box.body()
@@ -23,7 +29,11 @@ public enum ThreadSpawner {
             Unmanaged<Box>.fromOpaque(context).release()
             return nil
         }
+        #if canImport(Darwin)
+        return thread!
+        #else
         return thread
+        #endif
     }
 
     /// Starts `body` on a thread nobody joins (its resources go when it ends).

@@ -29,7 +29,7 @@ final class DeliveryRecorder: @unchecked Sendable {
             if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
                 return "\(path): cannot write: \(SystemError.describe(code))"
             }
-            if fsync(fd) != 0 {
+            if DiskSync.file(fd) != 0 {
                 return "\(path): cannot sync: \(SystemError.describe(errno))"
             }
             return nil

@@ -174,7 +174,7 @@ public final class ReplayJournal: @unchecked Sendable {
         line += "\n"
         try writing.locked { () throws(Failure) in
             try append(line)
-            if fdatasync(fd) != 0 {
+            if DiskSync.file(fd) != 0 {
                 throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.describe(errno))")
             }
         }
@@ -219,6 +219,6 @@ public final class DeadLetterFile: @unchecked Sendable {
             }
         }
         try FileWriting.writeAll(fd, lines, path: path)
-        if fdatasync(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.describe(errno))") }
+        if DiskSync.file(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.describe(errno))") }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// `scripts/package-deb` builds the .deb from the release binary that .ci/run builds; the test
+/// unpacks it with `dpkg -i --root` into a throw-away root (no root privileges needed for the
+/// files; the package database lives in that root too), runs the installed binary, and has
+/// `lintian` check the package. Debian tools: skipped on macOS with the reason printed.
+final class DebianPackageEndToEndTests: XCTestCase {
+    static let releaseBinary = repositoryRoot.appendingPathComponent(".build/release/appdna").path
+
+    func tool(_ name: String) throws -> String {
+        #if os(macOS)
+        throw XCTSkip("\(name) is a Debian tool; .deb packages are built and checked on the Linux runners")
+        #else
+        if let path = findTool(name) { return path }
+        if runningInCI { struct Missing: Error { let name: String }; throw Missing(name: name) }
+        throw XCTSkip("\(name) is not installed (scripts/install-test-tools installs it)")
+        #endif
+    }
+
+    func buildPackage(into directory: String) throws -> String {
+        _ = try tool("dpkg-deb")
+        guard FileManager.default.isExecutableFile(atPath: Self.releaseBinary) else {
+            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
+        }
+        let result = try ProcessRunner.run("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/package-deb").path,
+                                                         "--binary", Self.releaseBinary, "--output", directory], environment: nil)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func testPackageInstallsAndRuns() throws {
+        let dpkg = try tool("dpkg")
+        let scratch = try ScratchDirectory("deb")
+        let deb = try buildPackage(into: scratch.path)
+        let version = try Binary.run(["--version"]).text.split(separator: " ")[1].trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = try ProcessRunner.run(dpkg, ["--print-architecture"], environment: nil).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(URL(fileURLWithPath: deb).lastPathComponent, "appdna_\(version)_\(arch).deb")
+
+        // A throw-away root with its own package database.
+        let root = scratch.path + "/root"
+        for directory in ["var/lib/dpkg/updates", "var/lib/dpkg/info", "var/log"] {
+            try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
+        }
+        FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: Data())
+        let install = try ProcessRunner.run(dpkg, ["--root=\(root)", "--force-not-root", "--force-depends", "--log=/dev/null", "-i", deb],
+                                            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        XCTAssertEqual(install.status, 0, install.stdout + install.stderr)
+
+        for file in ["usr/bin/appdna", "usr/share/man/man1/appdna.1.gz", "usr/share/bash-completion/completions/appdna",
+                     "usr/share/zsh/vendor-completions/_appdna", "usr/share/fish/vendor_completions.d/appdna.fish",
+                     "usr/share/doc/appdna/copyright", "usr/share/doc/appdna/changelog.gz"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/" + file), file)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: root + "/usr/share/fish/vendor_completions.d/appdna.fish")),
+                       try Data(contentsOf: repositoryRoot.appendingPathComponent("completions/appdna.fish")))
+        let listed = try ProcessRunner.run(dpkg, ["--root=\(root)", "-s", "appdna"], environment: nil)
+        XCTAssertTrue(listed.stdout.contains("Status: install ok installed"), listed.stdout + listed.stderr)
+
+        // The installed binary runs with nothing from the build around it.
+        let installed = root + "/usr/bin/appdna"
+        let versionRun = try ProcessRunner.run(installed, ["--version"], environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(versionRun.stdout, "appdna \(version)\n")
+        let bucket = try ProcessRunner.run(installed, ["bucket", "user_12345", "exp_paywall_v3", "a8f3c9d2", "--variants", "control=0.5,variant_b=0.5"],
+                                           environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(bucket.status, 0, bucket.stderr)
+        XCTAssertTrue(bucket.stdout.contains("hash           3214585791\n"), bucket.stdout)
+    }
+
+    func testScriptIsShellcheckClean() throws {
+        let shellcheck = try tool("shellcheck")
+        let result = try ProcessRunner.run(shellcheck, [repositoryRoot.appendingPathComponent("scripts/package-deb").path], environment: nil)
+        XCTAssertEqual(result.status, 0, result.stdout)
+    }
+
+    func testLintianFindsNoErrors() throws {
+        let lintian = try tool("lintian")
+        let scratch = try ScratchDirectory("deb-lint")
+        let deb = try buildPackage(into: scratch.path)
+        let result = try ProcessRunner.run(lintian, ["--no-cfg", "--fail-on", "error", deb], environment: nil)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertFalse(result.stdout.split(separator: "\n").contains { $0.hasPrefix("E: ") }, result.stdout)
+    }
+}
