@@ -10,6 +10,7 @@ extension CommandTable {
             GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
             GroupSpec("webhook", summary: "Verify, sign, receive and send webhook deliveries (X-AppDNA-Signature)"),
             GroupSpec("queue", summary: "Inspect and replay event queues taken from devices"),
+            GroupSpec("api", summary: "Run the AppDNA API on your machine, for CI steps and SDK integrations"),
         ],
         commands: [
             CommandSpec(
@@ -169,6 +170,13 @@ extension CommandTable {
                 flags: QueueReplayCommand.flags,
                 examples: QueueReplayCommand.examples,
                 run: QueueReplayCommand.run),
+            CommandSpec(
+                ["api", "serve"],
+                summary: "Serve the config bundle and event ingest from a file, with injected faults, on 127.0.0.1",
+                discussion: APIServeCommand.discussion,
+                flags: APIServeFlags.all,
+                examples: APIServeCommand.examples,
+                run: APIServeCommand.run),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script",
