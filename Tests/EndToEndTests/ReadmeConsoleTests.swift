@@ -14,11 +14,12 @@ import TestSupport
 ///   the repository root, and files a command writes do not land in the repository). Blocks run
 ///   in README order and share that scratch directory (a replay's journal is there for the next
 ///   block's resume).
-/// - `http://127.0.0.1:18791` stands for the fake API of the tests (Tests/LoopbackHTTPServer's
-///   IngestServer, which accepts the key the block exports as APPDNA_SDK_KEY); the test replaces
-///   it with the fake's real address in the commands and in the expected output. An HTML comment
-///   `<!-- fake API: STATUS from request N -->` right before the block makes the fake answer
-///   STATUS to request N (0-based) and every later one instead of 200.
+/// - `http://127.0.0.1:18791` stands for `appdna api serve` (started for the block on a free
+///   port, serving examples/bundles/appdna-config.json and accepting only the key the block
+///   exports as APPDNA_SDK_KEY, stopped with Ctrl-C after it); the test replaces it with the
+///   server's real address in the commands and in the expected output. An HTML comment
+///   `<!-- fake API: STATUS from request N -->` right before the block adds
+///   `--fail STATUS --fail-after N`: request N (0-based) and every later one get STATUS.
 /// - Output that does not end with a newline is compared as if it did (a block cannot show it).
 /// - Durations are masked on both sides, nothing else: a number followed by ` s` or ` ms`
 ///   becomes `<duration>`, and a rate `N events/s` becomes `<rate>`.
@@ -121,18 +122,16 @@ final class ReadmeConsoleTests: XCTestCase {
     /// would show it (the fake's address put back as the placeholder).
     func check(_ block: Block, in directory: URL, report: Bool) throws -> [String] {
         let script = block.commands.map(\.line).joined(separator: "\n")
-        var server: IngestServer?
+        var server: APIServeProcess?
         if script.contains(Self.fakeAPIPlaceholder) {
+            // `appdna api serve` itself, accepting only the key the block exports; a failure
+            // directive becomes its fault flags.
             let key = script.firstMatch(of: /APPDNA_SDK_KEY=([A-Za-z0-9_]+)/).map { String($0.1) } ?? "adn_live_missing"
-            let failure = block.failure
-            server = try IngestServer(key: key) { index, _ in
-                if let failure, index >= failure.fromRequest {
-                    return LoopbackHTTPServer.Reply(status: failure.status, json: "{\"error\":\"unavailable\"}")
-                }
-                return LoopbackHTTPServer.Reply(status: 200, json: "{\"accepted\":true}")
-            }
+            let faults = block.failure.map { ["--fail", "\($0.status)", "--fail-after", "\($0.fromRequest)"] } ?? []
+            server = try APIServeProcess(["--bundle", "examples/bundles/appdna-config.json", "--key-from-env"] + faults,
+                                         environment: ["APPDNA_SDK_KEY": key], directory: directory)
         }
-        defer { server?.stop() }
+        defer { XCTAssertEqual(server?.stop() ?? 0, 0, "README.md:\(block.startLine): api serve: \(server?.stderr ?? "")") }
         let address = server?.baseURL ?? Self.fakeAPIPlaceholder
 
         // One bash for the block; a separator byte after each command splits the output.

@@ -18,7 +18,7 @@ enum APIServeCommand {
     NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
     --key-file / APPDNA_SDK_KEY with --key-from-env (401 otherwise).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
-    Retry-After from --retry-after), --latency 2s delays every answer, --status-413-over 64KiB \
+    Retry-After from --retry-after; --fail-after 3 lets three through first), --latency 2s delays every answer, --status-413-over 64KiB \
     refuses larger batches with 413.
     Listens on 127.0.0.1:8765 unless told otherwise: point clients at it with \
     APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
@@ -40,7 +40,7 @@ enum APIServeCommand {
             throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one)")
         }
         let bundle = try ServedBundle(path: bundlePath)
-        let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], retryAfter: arguments[APIServeFlags.retryAfter],
+        let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let requiredKey = try requiredKey(invocation)
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }

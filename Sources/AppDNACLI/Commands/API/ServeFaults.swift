@@ -1,19 +1,21 @@
 import AppDNACore
 
-/// The faults `api serve` injects, from its flags: `--fail STATUS[:N]` (the first N requests,
-/// or all of them, get STATUS, with `--retry-after`), `--latency` before every answer, and
+/// The faults `api serve` injects, from its flags: `--fail STATUS[:N]` (N requests, or all of
+/// them, after the first `--fail-after`, get STATUS, with `--retry-after`), `--latency` before every answer, and
 /// `--status-413-over SIZE` for event batches. One counter for every endpoint, so `--fail 503:2`
 /// means "the next two requests fail, whatever they ask".
 final class ServeFaults: @unchecked Sendable {
     let failStatus: Int?
     /// nil: every request.
     private var failuresLeft: Int?
+    /// Requests still to be served before the failures start.
+    private var passesLeft: Int
     let retryAfter: Double?
     let latency: Double
     let maxEventBody: Int?
     private let lock = PthreadLock()
 
-    init(fail: String?, retryAfter: Double?, latency: Double, maxEventBody: Int?) throws {
+    init(fail: String?, after passes: Int = 0, retryAfter: Double?, latency: Double, maxEventBody: Int?) throws {
         if let fail {
             let parts = fail.split(separator: ":", omittingEmptySubsequences: false)
             guard (1...2).contains(parts.count), let status = Int(parts[0]), (100...599).contains(status),
@@ -26,6 +28,7 @@ final class ServeFaults: @unchecked Sendable {
             failStatus = nil
             failuresLeft = nil
         }
+        passesLeft = passes
         self.retryAfter = retryAfter
         self.latency = latency
         self.maxEventBody = maxEventBody
@@ -35,6 +38,10 @@ final class ServeFaults: @unchecked Sendable {
     func takeFailure() -> Int? {
         guard let failStatus else { return nil }
         return lock.locked { () -> Int? in
+            if passesLeft > 0 {
+                passesLeft -= 1
+                return nil
+            }
             guard let left = failuresLeft else { return failStatus }
             guard left > 0 else { return nil }
             failuresLeft = left - 1
