@@ -35,7 +35,7 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -43,7 +43,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -51,10 +51,11 @@ _appdna() {
     # `appdna help …`: command paths only.
     if (( help_topic )); then
         case "$path" in
-            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage" -- "$cur") ;;
+            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage" -- "$cur") ;;
             "bundle") _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
+            "api") _appdna_reply < <(compgen -W "serve" -- "$cur") ;;
         esac
         return 0
     fi
@@ -221,6 +222,28 @@ _appdna() {
             else
                 _appdna_files
             fi ;;
+        "api")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "serve" -- "$cur")
+            fi ;;
+        "api serve")
+            case "$prev" in
+                --bundle) _appdna_files; return 0 ;;
+                --port) COMPREPLY=(); return 0 ;;
+                --host) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --record) _appdna_files; return 0 ;;
+                --fail) COMPREPLY=(); return 0 ;;
+                --fail-after) COMPREPLY=(); return 0 ;;
+                --latency) COMPREPLY=(); return 0 ;;
+                --retry-after) COMPREPLY=(); return 0 ;;
+                --status-413-over) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
         "completions")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
@@ -235,7 +258,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

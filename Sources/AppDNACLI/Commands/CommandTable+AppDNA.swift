@@ -198,8 +198,8 @@ extension CommandTable {
             let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["queue", "replay"]]
             let webhook: [[String]] = [["webhook", "verify"], ["webhook", "sign"], ["webhook", "listen"], ["webhook", "trigger"]]
             return [
-                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given; never printed except masked",
-                                usedBy: api),
+                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",
+                                usedBy: api + [["api", "serve"]]),
                 EnvironmentSpec("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts",
                                 usedBy: api),
                 EnvironmentSpec("APPDNA_WEBHOOK_SECRET", "The webhook signing secret, unless --secret-file or --secret-stdin is given",

@@ -24,7 +24,7 @@ public struct ManPageRenderer {
         for flag in table.globalFlags where !flag.hidden {
             out += flagItem(flag)
         }
-        out += [".El"]
+        out += [".El", ".Pp", text("Durations and sizes, for every flag that takes one: " + UnitText.note)]
         for command in table.visibleCommands {
             out += commandSection(command)
         }

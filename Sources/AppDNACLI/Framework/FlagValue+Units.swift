@@ -8,7 +8,7 @@ import AppDNACore
 ///   (`512KiB`, `1MiB`, `1.5GiB`; powers of 1024).
 public enum UnitText {
     /// What help says once about both forms (in the man page's and `appdna --help`'s notes).
-    public static var unitsNote: String {
+    public static var note: String {
         "Durations are seconds (30, 0.5) or take a suffix: ms, s, m, h, d (250ms, 5s, 2m, 1h, 7d). "
             + "Sizes are bytes (1048576) or take a suffix: B, KiB, MiB, GiB (512KiB, 1MiB)."
     }
