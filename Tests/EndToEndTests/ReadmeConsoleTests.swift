@@ -1,5 +1,4 @@
 import Foundation
-import LoopbackHTTPServer
 import XCTest
 import TestSupport
 
@@ -91,31 +90,56 @@ final class ReadmeConsoleTests: XCTestCase {
         let blocks = Self.blocks(in: readme)
         XCTAssertGreaterThan(blocks.count, 10)
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
-                                         to: scratch.appendingPathComponent("examples"))
-
         // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into README.md (as for
         // the other generated files); review the diff before committing it.
         let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
-        var replacements: [(Range<Int>, [String])] = []
-        for block in blocks {
-            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
-            let outputs = try check(block, in: scratch, report: !update)
-            for (command, output) in zip(block.commands, outputs) {
-                let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
-                    .split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { $0.isEmpty ? "" : String(repeating: " ", count: command.indent) + $0 }
-                replacements.append((command.outputLines, lines))
-            }
-        }
+        let outputs = try runAll(blocks, report: !update)
         if update {
+            var replacements: [(Range<Int>, [String])] = []
+            for (block, blockOutputs) in zip(blocks, outputs) {
+                for (command, output) in zip(block.commands, blockOutputs) {
+                    let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
+                        .split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { $0.isEmpty ? "" : String(repeating: " ", count: command.indent) + $0 }
+                    replacements.append((command.outputLines, lines))
+                }
+            }
             var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (range, output) in replacements.reversed() { lines.replaceSubrange(range, with: output) }
             try lines.joined(separator: "\n").write(to: Self.repository.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
         }
+    }
+
+    /// Every block in README order, in one fresh scratch copy of `examples/` (removed after);
+    /// each block's commands' outputs.
+    func runAll(_ blocks: [Block], report: Bool) throws -> [[String]] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
+                                         to: scratch.appendingPathComponent("examples"))
+        return try blocks.map { block in
+            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
+            return try check(block, in: scratch, report: report)
+        }
+    }
+
+    /// The README's examples can be run again and again: the same output each time (the
+    /// blocks that send events, the replay journal's resume included), and the checkout as it
+    /// was (the replay state and written files stay in the scratch copy).
+    func testRunningTheREADMETwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git"),
+              FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
+            throw XCTSkip("needs git and a checkout to compare git status")
+        }
+        let status = { try ProcessRunner.run("/usr/bin/git", ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md"],
+                                             environment: nil).stdout }
+        let before = try status()
+        let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8))
+        let first = try runAll(blocks, report: false).map { $0.map(Self.masked) }
+        let second = try runAll(blocks, report: false).map { $0.map(Self.masked) }
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(try status(), before, "running the README's blocks changed the checkout")
     }
 
     /// Runs the block and compares (when `report`); returns each command's output as the README
