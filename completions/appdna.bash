@@ -101,14 +101,14 @@ _appdna() {
                 --min-version) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             case "$prev" in
                 --format) _appdna_reply < <(compgen -W "text json github" -- "$cur"); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--strict --format --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -122,7 +122,7 @@ _appdna() {
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--format --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--format --json --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -149,7 +149,7 @@ _appdna() {
                 --secret-file) _appdna_files; return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--secret-file --secret-stdin --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -180,7 +180,7 @@ _appdna() {
                 --timeout) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --json --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -W "user.created user.identified user.trait_updated subscription.started subscription.renewed subscription.cancelled subscription.expired experiment.exposure experiment.conversion paywall.presented paywall.dismissed paywall.purchase_started paywall.purchase_completed push.delivered push.opened onboarding.completed payment.completed" -- "$cur")
             fi ;;

@@ -64,12 +64,15 @@ complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subco
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l min-version -x -d 'Fail when the server\'s bundle_version is lower than N'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l check -d 'Only compare the file\'s bundle_version with the live one; download and write nothing'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l keep-on-failure -d 'Keep a valid existing file and exit 0 with a warning when the API cannot be reached'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from fetch' -l json -d 'Print what was done as one JSON document: path, written, up_to_date, bundle_version, bytes, experiments, flags, shape (with --check: live_version, file_version, file)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l strict -d 'Treat warnings as errors'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l format -x -a 'text json github'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l format -x -d 'text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l json -d 'Same as --format json'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -F
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l format -x -a 'text json patch markdown'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l format -x -d 'text, json (changes and notes), patch (RFC 6902 JSON Patch turning OLD into NEW) or markdown (a pull-request comment)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l json -d 'Same as --format json'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l fail-on-switch -x -d 'CI gate: exit 1 only when a running experiment moves more than PERCENT of its users to another variant, else 0'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l stat -d 'Print only a summary: changes per section'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from diff' -l ignore -x -d 'Leave out changes at or under this JSON Pointer (e.g. /generated_at)'
@@ -88,6 +91,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -F
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -l secret-file -r -F -d 'Read the signing secret from a file'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -l secret-stdin -d 'Read the signing secret from stdin (the body must then be a file)'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -l json -d 'Print a JSON document: header, signature, body_length, secret (its position and source, never its value)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -F
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l port -x -d 'The port to listen on (0 picks a free one, printed on stderr)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l host -x -d 'The IPv4 address to listen on (0.0.0.0 for every interface)'
@@ -110,6 +114,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l print -d 'Print the signed request (headers, blank line, body) instead of sending it'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l replay -r -F -d 'Re-send the deliveries that webhook listen recorded in FILE, byte for byte'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l resign -d 'With --replay: sign each body again with the current secret instead of keeping its signature'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l json -d 'Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l secret-file -r -F -d 'Read the signing secret from a file'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l secret-stdin -d 'Read the signing secret from stdin'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l timeout -x -d 'Bound on the whole command, retries included'
