@@ -97,6 +97,8 @@ enum BundleFetchCommand {
             }
         }
         if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
+        // Before any request: a download that cannot be written is not worth making.
+        if output != "-" { try AtomicFile.checkWritable(path: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
