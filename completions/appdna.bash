@@ -35,7 +35,7 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -245,10 +245,13 @@ _appdna() {
                 _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "completions")
+            case "$prev" in
+                --shell) _appdna_reply < <(compgen -W "bash zsh fish" -- "$cur"); return 0 ;;
+            esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--shell --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bash zsh fish" -- "$cur")
+                _appdna_reply < <(compgen -W "bash zsh fish install" -- "$cur")
             fi ;;
         "manpage")
             if [[ "$cur" == -* ]]; then

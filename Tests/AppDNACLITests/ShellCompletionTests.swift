@@ -54,7 +54,7 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertEqual(Set(try fishComplete("appdna bucket --scheme ")), ["sdk", "docs"])
         XCTAssertEqual(Set(try fishComplete("appdna bucket --format ")), ["tsv", "csv", "ndjson"])
         XCTAssertTrue(try fishComplete("appdna --col").contains("--color"))
-        XCTAssertEqual(Set(try fishComplete("appdna completions ")), ["bash", "zsh", "fish"])
+        XCTAssertEqual(Set(try fishComplete("appdna completions ")), ["bash", "zsh", "fish", "install"])
     }
 
     /// zsh's completion system needs a terminal to run for real; instead the script is loaded
