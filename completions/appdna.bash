@@ -24,6 +24,13 @@ _appdna() {
     prev=""
     (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
+    # --flag=value: readline splits the word at '=' (COMP_WORDBREAKS), so the flag is
+    # two words back (or one, right after the '=').
+    if [[ "$cur" == "=" && "$prev" == --* ]]; then
+        cur=""
+    elif [[ "$prev" == "=" ]] && (( COMP_CWORD > 1 )); then
+        prev="${COMP_WORDS[COMP_CWORD-2]}"
+    fi
 
     # The command path typed so far: words that name a group or command, skipping flags
     # and the values of flags that take one. After `help`, the words are a help topic.
@@ -32,8 +39,9 @@ _appdna() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word="${COMP_WORDS[i]}"
         case "$word" in
-            -*) continue ;;
+            -*|=) continue ;;
         esac
+        [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
             --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
@@ -72,7 +80,7 @@ _appdna() {
                 --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
                 --variants) COMPREPLY=(); return 0 ;;
                 --bundle) _appdna_files; return 0 ;;
-                --platform) COMPREPLY=(); return 0 ;;
+                --platform) _appdna_reply < <(compgen -W "ios android" -- "$cur"); return 0 ;;
                 --country) COMPREPLY=(); return 0 ;;
                 --app-version) COMPREPLY=(); return 0 ;;
                 --trait) COMPREPLY=(); return 0 ;;

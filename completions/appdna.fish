@@ -37,6 +37,7 @@ complete -c appdna -n '__fish_seen_subcommand_from bucket' -l scheme -x -a 'sdk 
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l scheme -x -d 'sdk (what devices compute) or docs (the documented formula)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l variants -x -d 'Variants and weights, e.g. control=0.5,variant_b=0.5'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l bundle -r -F -d 'Take the experiment (salt, variants, status, targeting) from a config bundle'
+complete -c appdna -n '__fish_seen_subcommand_from bucket' -l platform -x -a 'ios android'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l platform -x -d 'User context for --bundle: the device platform (ios, android)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l country -x -d 'User context for --bundle: ISO 3166 alpha-2 country'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l app-version -x -d 'User context for --bundle: the app version'
