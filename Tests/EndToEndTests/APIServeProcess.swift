@@ -17,8 +17,8 @@ final class APIServeProcess {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutPath = scratch.appendingPathComponent("stdout")
         stderrPath = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
         process.executableURL = Binary.url
         process.arguments = ["api", "serve", "--port", "0"] + arguments
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
@@ -43,7 +43,10 @@ final class APIServeProcess {
         baseURL = found
     }
 
-    deinit { if !stopped { stop() } }
+    deinit {
+        if !stopped { stop() }
+        try? FileManager.default.removeItem(at: stdoutPath.deletingLastPathComponent())
+    }
 
     /// Ctrl-C; waits for the summary. Returns the exit status.
     @discardableResult
