@@ -24,6 +24,13 @@ _appdna() {
     prev=""
     (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
     COMPREPLY=()
+    # --flag=value: readline splits the word at '=' (COMP_WORDBREAKS), so the flag is
+    # two words back (or one, right after the '=').
+    if [[ "$cur" == "=" && "$prev" == --* ]]; then
+        cur=""
+    elif [[ "$prev" == "=" ]] && (( COMP_CWORD > 1 )); then
+        prev="${COMP_WORDS[COMP_CWORD-2]}"
+    fi
 
     # The command path typed so far: words that name a group or command, skipping flags
     # and the values of flags that take one. After `help`, the words are a help topic.
@@ -32,10 +39,11 @@ _appdna() {
     for (( i = 1; i < COMP_CWORD; i++ )); do
         word="${COMP_WORDS[i]}"
         case "$word" in
-            -*) continue ;;
+            -*|=) continue ;;
         esac
+        [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -43,7 +51,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -51,10 +59,11 @@ _appdna() {
     # `appdna help …`: command paths only.
     if (( help_topic )); then
         case "$path" in
-            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage" -- "$cur") ;;
+            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage" -- "$cur") ;;
             "bundle") _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
+            "api") _appdna_reply < <(compgen -W "serve" -- "$cur") ;;
         esac
         return 0
     fi
@@ -71,7 +80,7 @@ _appdna() {
                 --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
                 --variants) COMPREPLY=(); return 0 ;;
                 --bundle) _appdna_files; return 0 ;;
-                --platform) COMPREPLY=(); return 0 ;;
+                --platform) _appdna_reply < <(compgen -W "ios android" -- "$cur"); return 0 ;;
                 --country) COMPREPLY=(); return 0 ;;
                 --app-version) COMPREPLY=(); return 0 ;;
                 --trait) COMPREPLY=(); return 0 ;;
@@ -100,14 +109,14 @@ _appdna() {
                 --min-version) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             case "$prev" in
                 --format) _appdna_reply < <(compgen -W "text json github" -- "$cur"); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--strict --format --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -121,7 +130,7 @@ _appdna() {
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--format --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--format --json --fail-on-switch --stat --ignore --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -148,7 +157,7 @@ _appdna() {
                 --secret-file) _appdna_files; return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--secret-file --secret-stdin --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -179,7 +188,7 @@ _appdna() {
                 --timeout) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--to --body --id --time --list --print --replay --resign --json --secret-file --secret-stdin --timeout --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -W "user.created user.identified user.trait_updated subscription.started subscription.renewed subscription.cancelled subscription.expired experiment.exposure experiment.conversion paywall.presented paywall.dismissed paywall.purchase_started paywall.purchase_completed push.delivered push.opened onboarding.completed payment.completed" -- "$cur")
             fi ;;
@@ -221,11 +230,36 @@ _appdna() {
             else
                 _appdna_files
             fi ;;
-        "completions")
+        "api")
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bash zsh fish" -- "$cur")
+                _appdna_reply < <(compgen -W "serve" -- "$cur")
+            fi ;;
+        "api serve")
+            case "$prev" in
+                --bundle) _appdna_files; return 0 ;;
+                --port) COMPREPLY=(); return 0 ;;
+                --host) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --record) _appdna_files; return 0 ;;
+                --fail) COMPREPLY=(); return 0 ;;
+                --fail-after) COMPREPLY=(); return 0 ;;
+                --latency) COMPREPLY=(); return 0 ;;
+                --retry-after) COMPREPLY=(); return 0 ;;
+                --status-413-over) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "completions")
+            case "$prev" in
+                --shell) _appdna_reply < <(compgen -W "bash zsh fish" -- "$cur"); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--shell --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "bash zsh fish install" -- "$cur")
             fi ;;
         "manpage")
             if [[ "$cur" == -* ]]; then
@@ -235,7 +269,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

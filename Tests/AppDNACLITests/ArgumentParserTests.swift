@@ -118,7 +118,7 @@ final class UsageMistakeTests: XCTestCase {
             let run = runCLI(["completions", shell])
             XCTAssertEqual(run.status, 64, shell)
             XCTAssertEqual(run.stdout, "", shell)
-            XCTAssertTrue(run.stderr.contains("one of bash, zsh, fish, not '\(shell)'"), run.stderr)
+            XCTAssertTrue(run.stderr.contains("one of bash, zsh, fish, install, not '\(shell)'"), run.stderr)
         }
         XCTAssertTrue(runCLI(["completions", "bsh"]).stderr.contains("did you mean 'bash'?"))
         XCTAssertTrue(runCLI(["completions", "fsh"]).stderr.contains("did you mean 'fish'?"))

@@ -11,6 +11,20 @@ final class ManPageLintTests: XCTestCase {
         XCTAssertEqual(result.stdout + result.stderr, "")
     }
 
+    /// The page is ASCII (other characters as roff names: "…" as "...", "±" as \(+-), so that
+    /// `man` in the C locale renders it without a warning; "…" used to give groff's "invalid
+    /// input character code 128".
+    func testManPageRendersWithoutWarningsInTheCLocale() throws {
+        let page = repositoryRoot.appendingPathComponent("man/appdna.1").path
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
+        XCTAssertNil(bytes.firstIndex { $0 >= 0x80 }, "a byte outside ASCII in man/appdna.1")
+        let groff = try requireTool("groff")
+        let result = try runProgram(groff, ["-mdoc", "-Tascii", "-ww", page], environment: ["LC_ALL": "C", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(result.stdout.contains("adn_live_...3f9a"), "the glyph's ASCII form is drawn")
+        XCTAssertEqual(ManPageRenderer.portableGlyphs("a → b × 2 ± 1…"), "a \\(-> b \\(mu 2 \\(+- 1...")
+    }
+
     func testManPageDocumentsEveryCommandFlagAndExitStatus() {
         let page = ManPageRenderer(table: .appdna).render()
         for command in CommandTable.appdna.visibleCommands {

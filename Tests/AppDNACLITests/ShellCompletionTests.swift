@@ -54,7 +54,7 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertEqual(Set(try fishComplete("appdna bucket --scheme ")), ["sdk", "docs"])
         XCTAssertEqual(Set(try fishComplete("appdna bucket --format ")), ["tsv", "csv", "ndjson"])
         XCTAssertTrue(try fishComplete("appdna --col").contains("--color"))
-        XCTAssertEqual(Set(try fishComplete("appdna completions ")), ["bash", "zsh", "fish"])
+        XCTAssertEqual(Set(try fishComplete("appdna completions ")), ["bash", "zsh", "fish", "install"])
     }
 
     /// zsh's completion system needs a terminal to run for real; instead the script is loaded
@@ -74,7 +74,7 @@ final class ShellCompletionTests: XCTestCase {
             let result = try runProgram(zsh, ["-f", "-c", script])
             XCTAssertEqual(result.status, 0, result.stderr)
             let listed = Set(result.stdout.split(separator: "\n").compactMap { line -> String? in
-                guard let range = line.range(of: "--[a-z-]+", options: .regularExpression) else { return nil }
+                guard let range = line.range(of: "--[a-z0-9-]+", options: .regularExpression) else { return nil }
                 return String(line[range].dropFirst(2))
             })
             let expected = Set((command.flags + CommandTable.appdna.globalFlags).filter { !$0.hidden }.map(\.long))

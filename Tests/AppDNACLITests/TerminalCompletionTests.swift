@@ -69,6 +69,18 @@ final class TerminalCompletionTests: XCTestCase {
         XCTAssertEqual(screen.inputLine, "appdna help queue ")
     }
 
+    func testBashCompletesPlatformsAndTheEqualsForm() throws {
+        let session = try startBash()
+        var screen = try session.complete("appdna bucket u --platform ", keys: ["Tab", "Tab"], until: "android")
+        XCTAssertTrue(screen.containsWords(["ios", "android"]), screen.text)
+        screen = try session.complete("appdna bundle validate --format=j", keys: ["Tab"], until: "--format=json")
+        XCTAssertEqual(screen.inputLine, "appdna bundle validate --format=json ")
+        screen = try session.complete("appdna --color=never bundle diff --format=pa", keys: ["Tab"], until: "--format=patch")
+        XCTAssertEqual(screen.inputLine, "appdna --color=never bundle diff --format=patch ")
+        screen = try session.complete("appdna bucket u --bundle=My", keys: ["Tab"], until: "Bundles/")
+        XCTAssertEqual(screen.inputLine, #"appdna bucket u --bundle=My\ Bundles/"#)
+    }
+
     // MARK: - zsh
 
     func startZsh() throws -> TerminalSession {
@@ -89,8 +101,12 @@ final class TerminalCompletionTests: XCTestCase {
 
     func testZshInsertsAFlagAndCompletesValuesFilesAndHelp() throws {
         let session = try startZsh()
-        var screen = try session.complete("appdna bucket --sch", keys: ["Tab"], until: "--scheme ")
-        XCTAssertEqual(screen.inputLine, "appdna bucket --scheme ")
+        // A flag that takes a value is inserted as `--scheme=` (zsh's own style); the value
+        // follows in the same word, or as the next word.
+        var screen = try session.complete("appdna bucket --sch", keys: ["Tab"], until: "--scheme=")
+        XCTAssertEqual(screen.inputLine, "appdna bucket --scheme=")
+        screen = try session.complete("appdna bucket --scheme=d", keys: ["Tab"], until: "--scheme=docs")
+        XCTAssertEqual(screen.inputLine, "appdna bucket --scheme=docs ")
         screen = try session.complete("appdna bundle validate --format ", keys: ["Tab"], until: "github")
         XCTAssertTrue(screen.containsWords(["github", "json", "text"]), screen.text)
         XCTAssertFalse(screen.containsWords(["csv"]), screen.text)
@@ -101,6 +117,16 @@ final class TerminalCompletionTests: XCTestCase {
         screen = try session.complete("appdna help bundle ", keys: ["Tab"], until: "validate")
         XCTAssertTrue(screen.containsWords(["diff", "fetch", "validate"]), screen.text)
         XCTAssertFalse(screen.containsWords(["bucket"]), screen.text)
+    }
+
+    func testZshCompletesPlatformsAndTheEqualsForm() throws {
+        let session = try startZsh()
+        var screen = try session.complete("appdna bucket u --platform ", keys: ["Tab"], until: "android")
+        XCTAssertTrue(screen.containsWords(["ios", "android"]), screen.text)
+        screen = try session.complete("appdna bundle validate --format=j", keys: ["Tab"], until: "--format=json")
+        XCTAssertEqual(screen.inputLine, "appdna bundle validate --format=json ")
+        screen = try session.complete("appdna bucket u --platform=i", keys: ["Tab"], until: "--platform=ios")
+        XCTAssertEqual(screen.inputLine, "appdna bucket u --platform=ios ")
     }
 
     // MARK: - fish

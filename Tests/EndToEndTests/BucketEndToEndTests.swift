@@ -178,14 +178,20 @@ final class BucketEndToEndTests: XCTestCase {
 }
 
 final class GroupHelpEndToEndTests: XCTestCase {
-    func testGroupsListTheirCommandsAndNeedOne() throws {
+    func testGroupsListTheirCommandsAndAloneShowTheirHelp() throws {
         let help = try Binary.run(["webhook", "--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.text.contains("verify"))
         XCTAssertEqual(try Binary.run(["help", "webhook"]).text, help.text)
-        let bare = try Binary.run(["webhook"])
-        XCTAssertEqual(bare.status, 64)
-        XCTAssertEqual(bare.stderr, "appdna: 'appdna webhook' needs a command: verify, sign, listen, trigger\n")
+        // A group alone is answered as the tool alone is: its help, status 0.
+        for group in ["webhook", "bundle", "queue", "api"] {
+            let bare = try Binary.run([group])
+            XCTAssertEqual(bare.status, 0, group)
+            XCTAssertEqual(bare.text, try Binary.run([group, "--help"]).text, group)
+            XCTAssertEqual(bare.stderr, "", group)
+        }
+        XCTAssertEqual(try Binary.run([]).status, 0)
+        XCTAssertEqual(try Binary.run([]).text, try Binary.run(["--help"]).text)
         XCTAssertTrue(try Binary.run(["webhook", "verfy"]).stderr.contains("did you mean 'webhook verify'?"))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LoopbackHTTPServer
 import XCTest
 import TestSupport
 
@@ -14,11 +13,12 @@ import TestSupport
 ///   the repository root, and files a command writes do not land in the repository). Blocks run
 ///   in README order and share that scratch directory (a replay's journal is there for the next
 ///   block's resume).
-/// - `http://127.0.0.1:18791` stands for the fake API of the tests (Tests/LoopbackHTTPServer's
-///   IngestServer, which accepts the key the block exports as APPDNA_SDK_KEY); the test replaces
-///   it with the fake's real address in the commands and in the expected output. An HTML comment
-///   `<!-- fake API: STATUS from request N -->` right before the block makes the fake answer
-///   STATUS to request N (0-based) and every later one instead of 200.
+/// - `http://127.0.0.1:18791` stands for `appdna api serve` (started for the block on a free
+///   port, serving examples/bundles/appdna-config.json and accepting only the key the block
+///   exports as APPDNA_SDK_KEY, stopped with Ctrl-C after it); the test replaces it with the
+///   server's real address in the commands and in the expected output. An HTML comment
+///   `<!-- fake API: STATUS from request N -->` right before the block adds
+///   `--fail STATUS --fail-after N`: request N (0-based) and every later one get STATUS.
 /// - Output that does not end with a newline is compared as if it did (a block cannot show it).
 /// - Durations are masked on both sides, nothing else: a number followed by ` s` or ` ms`
 ///   becomes `<duration>`, and a rate `N events/s` becomes `<rate>`.
@@ -90,49 +90,72 @@ final class ReadmeConsoleTests: XCTestCase {
         let blocks = Self.blocks(in: readme)
         XCTAssertGreaterThan(blocks.count, 10)
 
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
-                                         to: scratch.appendingPathComponent("examples"))
-
         // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into README.md (as for
         // the other generated files); review the diff before committing it.
         let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
-        var replacements: [(Range<Int>, [String])] = []
-        for block in blocks {
-            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
-            let outputs = try check(block, in: scratch, report: !update)
-            for (command, output) in zip(block.commands, outputs) {
-                let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
-                    .split(separator: "\n", omittingEmptySubsequences: false)
-                    .map { $0.isEmpty ? "" : String(repeating: " ", count: command.indent) + $0 }
-                replacements.append((command.outputLines, lines))
-            }
-        }
+        let outputs = try runAll(blocks, report: !update)
         if update {
+            var replacements: [(Range<Int>, [String])] = []
+            for (block, blockOutputs) in zip(blocks, outputs) {
+                for (command, output) in zip(block.commands, blockOutputs) {
+                    let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
+                        .split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { $0.isEmpty ? "" : String(repeating: " ", count: command.indent) + $0 }
+                    replacements.append((command.outputLines, lines))
+                }
+            }
             var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (range, output) in replacements.reversed() { lines.replaceSubrange(range, with: output) }
             try lines.joined(separator: "\n").write(to: Self.repository.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
         }
     }
 
+    /// Every block in README order, in one fresh scratch copy of `examples/` (removed after);
+    /// each block's commands' outputs.
+    func runAll(_ blocks: [Block], report: Bool) throws -> [[String]] {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
+                                         to: scratch.appendingPathComponent("examples"))
+        return try blocks.map { block in
+            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
+            return try check(block, in: scratch, report: report)
+        }
+    }
+
+    /// The README's examples can be run again and again: the same output each time (the
+    /// blocks that send events, the replay journal's resume included), and the checkout as it
+    /// was (the replay state and written files stay in the scratch copy).
+    func testRunningTheREADMETwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git"),
+              FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
+            throw XCTSkip("needs git and a checkout to compare git status")
+        }
+        let status = { try ProcessRunner.run("/usr/bin/git", ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md"],
+                                             environment: nil).stdout }
+        let before = try status()
+        let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8))
+        let first = try runAll(blocks, report: false).map { $0.map(Self.masked) }
+        let second = try runAll(blocks, report: false).map { $0.map(Self.masked) }
+        XCTAssertEqual(first, second)
+        XCTAssertEqual(try status(), before, "running the README's blocks changed the checkout")
+    }
+
     /// Runs the block and compares (when `report`); returns each command's output as the README
     /// would show it (the fake's address put back as the placeholder).
     func check(_ block: Block, in directory: URL, report: Bool) throws -> [String] {
         let script = block.commands.map(\.line).joined(separator: "\n")
-        var server: IngestServer?
+        var server: APIServeProcess?
         if script.contains(Self.fakeAPIPlaceholder) {
+            // `appdna api serve` itself, accepting only the key the block exports; a failure
+            // directive becomes its fault flags.
             let key = script.firstMatch(of: /APPDNA_SDK_KEY=([A-Za-z0-9_]+)/).map { String($0.1) } ?? "adn_live_missing"
-            let failure = block.failure
-            server = try IngestServer(key: key) { index, _ in
-                if let failure, index >= failure.fromRequest {
-                    return LoopbackHTTPServer.Reply(status: failure.status, json: "{\"error\":\"unavailable\"}")
-                }
-                return LoopbackHTTPServer.Reply(status: 200, json: "{\"accepted\":true}")
-            }
+            let faults = block.failure.map { ["--fail", "\($0.status)", "--fail-after", "\($0.fromRequest)"] } ?? []
+            server = try APIServeProcess(["--bundle", "examples/bundles/appdna-config.json", "--key-from-env"] + faults,
+                                         environment: ["APPDNA_SDK_KEY": key], directory: directory)
         }
-        defer { server?.stop() }
+        defer { XCTAssertEqual(server?.stop() ?? 0, 0, "README.md:\(block.startLine): api serve: \(server?.stderr ?? "")") }
         let address = server?.baseURL ?? Self.fakeAPIPlaceholder
 
         // One bash for the block; a separator byte after each command splits the output.

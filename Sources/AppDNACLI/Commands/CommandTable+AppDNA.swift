@@ -10,6 +10,7 @@ extension CommandTable {
             GroupSpec("bundle", summary: "Fetch, validate and compare config bundles"),
             GroupSpec("webhook", summary: "Verify, sign, receive and send webhook deliveries (X-AppDNA-Signature)"),
             GroupSpec("queue", summary: "Inspect and replay event queues taken from devices"),
+            GroupSpec("api", summary: "Run the AppDNA API on your machine, for CI steps and SDK integrations"),
         ],
         commands: [
             CommandSpec(
@@ -170,12 +171,28 @@ extension CommandTable {
                 examples: QueueReplayCommand.examples,
                 run: QueueReplayCommand.run),
             CommandSpec(
+                ["api", "serve"],
+                summary: "Serve the config bundle and event ingest from a file, with injected faults, on 127.0.0.1",
+                discussion: APIServeCommand.discussion,
+                flags: APIServeFlags.all,
+                examples: APIServeCommand.examples,
+                run: APIServeCommand.run),
+            CommandSpec(
                 ["completions"],
-                summary: "Print a shell completion script",
-                discussion: "Prints the completion script for SHELL on stdout. The same scripts ship in completions/.",
-                operands: [OperandSpec("SHELL", "bash, zsh or fish", completion: .choices(["bash", "zsh", "fish"]))],
+                summary: "Print a shell completion script, or install it where your shell finds it",
+                discussion: """
+                Prints the completion script for SHELL on stdout. The same scripts ship in completions/. \
+                'appdna completions install' writes it where the running user's shell looks, in the home \
+                directory (bash: bash-completion's user directory; zsh: the first writable fpath entry \
+                under the home directory when FPATH is exported, else ~/.zsh/completions; fish: \
+                ~/.config/fish/completions), and prints what, if anything, to add to the shell's startup \
+                file. --shell chooses the shell (default: the one SHELL names).
+                """,
+                operands: [OperandSpec("SHELL", "bash, zsh or fish; or install", completion: .choices(["bash", "zsh", "fish", "install"]))],
+                flags: CompletionsFlags.all,
                 examples: [
-                    ExampleSpec("appdna completions bash > /etc/bash_completion.d/appdna", "Install bash completions."),
+                    ExampleSpec("appdna completions install", "Install completions for your shell, and see what to add to its rc file."),
+                    ExampleSpec("appdna completions bash > /etc/bash_completion.d/appdna", "Install bash completions for every user."),
                     ExampleSpec("appdna completions fish > ~/.config/fish/completions/appdna.fish", "Install fish completions."),
                 ],
                 run: GeneratedDocsCommand.completions),
@@ -190,8 +207,8 @@ extension CommandTable {
             let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["queue", "replay"]]
             let webhook: [[String]] = [["webhook", "verify"], ["webhook", "sign"], ["webhook", "listen"], ["webhook", "trigger"]]
             return [
-                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given; never printed except masked",
-                                usedBy: api),
+                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",
+                                usedBy: api + [["api", "serve"]]),
                 EnvironmentSpec("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts",
                                 usedBy: api),
                 EnvironmentSpec("APPDNA_WEBHOOK_SECRET", "The webhook signing secret, unless --secret-file or --secret-stdin is given",
@@ -220,6 +237,16 @@ extension CommandTable {
                                 usedBy: [["queue", "inspect"], ["queue", "replay"]]),
                 EnvironmentSpec("NO_COLOR", "When set and not empty, no colour (every command)"),
                 EnvironmentSpec("TERM", "dumb turns colour off, as NO_COLOR does (every command)"),
+                EnvironmentSpec("HOME", "Where completions install writes (under the home directory)", usedBy: [["completions"]]),
+                EnvironmentSpec("SHELL", "The shell completions install installs for, unless --shell is given", usedBy: [["completions"]]),
+                EnvironmentSpec("FPATH", "zsh's function path, when exported: completions install uses its first writable entry under HOME",
+                                usedBy: [["completions"]]),
+                EnvironmentSpec("ZDOTDIR", "zsh's startup-file directory (default HOME), for completions install", usedBy: [["completions"]]),
+                EnvironmentSpec("XDG_DATA_HOME", "bash-completion's user directory is under it (default ~/.local/share), for completions install",
+                                usedBy: [["completions"]]),
+                EnvironmentSpec("BASH_COMPLETION_USER_DIR", "bash-completion's user directory, when set, for completions install", usedBy: [["completions"]]),
+                EnvironmentSpec("XDG_CONFIG_HOME", "fish's configuration directory is under it (default ~/.config), for completions install",
+                                usedBy: [["completions"]]),
             ]
         }())
 }

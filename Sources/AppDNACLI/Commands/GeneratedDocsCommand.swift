@@ -1,6 +1,12 @@
+import AppDNACore
+
 /// `appdna completions SHELL` and `appdna manpage`: print what the generators make of the table.
 enum GeneratedDocsCommand {
     static func completions(_ invocation: Invocation) throws -> ExitStatus {
+        if invocation.arguments.operand(0) == "install" { return try CompletionInstall.run(invocation) }
+        if invocation.arguments[CompletionsFlags.shell] != nil {
+            throw Failure(.usage, "--shell is for 'appdna completions install'; to print a script, give the shell: appdna completions zsh")
+        }
         invocation.stdout.write(CompletionScripts.render(shell: invocation.arguments.operand(0)!, table: .appdna))
         return .success
     }

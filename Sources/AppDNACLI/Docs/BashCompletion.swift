@@ -34,6 +34,13 @@ struct BashCompletion {
             prev=""
             (( COMP_CWORD > 0 )) && prev="${COMP_WORDS[COMP_CWORD-1]}"
             COMPREPLY=()
+            # --flag=value: readline splits the word at '=' (COMP_WORDBREAKS), so the flag is
+            # two words back (or one, right after the '=').
+            if [[ "$cur" == "=" && "$prev" == --* ]]; then
+                cur=""
+            elif [[ "$prev" == "=" ]] && (( COMP_CWORD > 1 )); then
+                prev="${COMP_WORDS[COMP_CWORD-2]}"
+            fi
 
             # The command path typed so far: words that name a group or command, skipping flags
             # and the values of flags that take one. After `help`, the words are a help topic.
@@ -42,8 +49,9 @@ struct BashCompletion {
             for (( i = 1; i < COMP_CWORD; i++ )); do
                 word="${COMP_WORDS[i]}"
                 case "$word" in
-                    -*) continue ;;
+                    -*|=) continue ;;
                 esac
+                [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
                 case "${COMP_WORDS[i-1]}" in
                     \(model.valueFlagSpellings.joined(separator: "|"))) continue ;;
                 esac

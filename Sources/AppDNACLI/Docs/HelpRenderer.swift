@@ -27,6 +27,8 @@ public struct HelpRenderer {
                                     + [("help", "Show help for a command (same as COMMAND --help)")])
         lines += ["", "Global options (before or after the command):"]
         lines += flagRows(table.globalFlags)
+        lines += ["", "Durations and sizes (every flag that takes one):"]
+        lines += TextWrapping.wrap(UnitText.note, indent: 2)
         lines += ["", "Environment:"]
         lines += TextWrapping.table(table.environment.map { ($0.name, $0.summary) })
         lines += ["", "Exit status (the same for every command):"]

@@ -24,7 +24,7 @@ public struct ManPageRenderer {
         for flag in table.globalFlags where !flag.hidden {
             out += flagItem(flag)
         }
-        out += [".El"]
+        out += [".El", ".Pp", text("Durations and sizes, for every flag that takes one: " + UnitText.note)]
         for command in table.visibleCommands {
             out += commandSection(command)
         }
@@ -159,9 +159,34 @@ public struct ManPageRenderer {
     }
 
     private func escapeLine(_ line: String) -> String {
-        var escaped = line.replacing("\\", with: "\\e")
+        var escaped = Self.portableGlyphs(line.replacing("\\", with: "\\e"))
         if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
         return escaped
+    }
+
+    /// Characters outside ASCII as roff's own names, so that the page renders without
+    /// warnings in any locale (the C locale included) and each output device draws its best
+    /// form: "…" becomes "...", "→" \(->, "×" \(mu, "±" \(+-; any other one \[uXXXX].
+    static func portableGlyphs(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: { !$0.isASCII }) else { return line }
+        var out = ""
+        for scalar in line.unicodeScalars {
+            switch scalar {
+            case "…": out += "..."
+            case "→": out += "\\(->"
+            case "×": out += "\\(mu"
+            case "±": out += "\\(+-"
+            case "–", "—": out += "\\(en"
+            case "‘", "’": out += "'"
+            case "“", "”": out += "\\(dq"
+            default:
+                if scalar.isASCII { out.unicodeScalars.append(scalar) } else {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                }
+            }
+        }
+        return out
     }
 
     /// A line inside a literal display.

@@ -82,10 +82,12 @@ struct ZshCompletion {
         let description = "[\(escape(flag.summary))]"
         let value = flag.valueName.map { ":\(escape($0)):\(action(flag.completion))" } ?? ""
         let repeatMark = flag.repeatable ? "*" : ""
+        // `--flag=`: the value may follow as the next word or after '=' in the same word.
+        let equals = flag.valueName == nil ? "" : "="
         if let short = flag.short {
-            return "'(-\(short) --\(flag.long))'{-\(short),--\(flag.long)}'\(description)\(value)'"
+            return "'(-\(short) --\(flag.long))'{-\(short),--\(flag.long)\(equals)}'\(description)\(value)'"
         }
-        return "'\(repeatMark)--\(flag.long)\(description)\(value)'"
+        return "'\(repeatMark)--\(flag.long)\(equals)\(description)\(value)'"
     }
 
     /// An operand's action. One with nothing to complete shows its name, but not while the word

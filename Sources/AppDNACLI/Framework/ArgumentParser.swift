@@ -39,11 +39,13 @@ public struct ArgumentParser {
             }
             if !onlyOperands && token.hasPrefix("-") && token != "-" {
                 let flags = table.allFlags(for: command)
+                // The command words typed so far and still to come: whose flag a misplaced one is.
+                let words = command == nil ? path + arguments[index...].filter { !$0.hasPrefix("-") } : []
                 if token.hasPrefix("--") {
-                    try parseLong(token, flags: flags, command: command,
+                    try parseLong(token, flags: flags, command: command, words: words,
                                   arguments: arguments, index: &index, into: &parsed)
                 } else {
-                    try parseShortCluster(token, flags: flags, command: command,
+                    try parseShortCluster(token, flags: flags, command: command, words: words,
                                           arguments: arguments, index: &index, into: &parsed)
                 }
                 if parsed[GlobalFlags.help] { wantsHelp = true }
@@ -77,17 +79,13 @@ public struct ArgumentParser {
         }
         if wantsHelp { return .help(path: path, globals: parsed) }
         if wantsVersion { return .version(globals: parsed) }
-        guard let command else {
-            if path.isEmpty { return .help(path: [], globals: parsed) }
-            let group = path.joined(separator: " ")
-            let choices = table.commands(inGroup: path[0]).map { $0.path.last! }.joined(separator: ", ")
-            throw Failure(.usage, "'\(table.programName) \(group)' needs a command: \(choices)")
-        }
+        // One rule for `appdna` and `appdna GROUP` alone: the help of what was typed, status 0.
+        guard let command else { return .help(path: path, globals: parsed) }
         try checkOperands(parsed.operands, expected: command.operandsGiven(parsed), for: command)
         return .run(command, parsed)
     }
 
-    private func parseLong(_ token: String, flags: [FlagSpec], command: CommandSpec?,
+    private func parseLong(_ token: String, flags: [FlagSpec], command: CommandSpec?, words: [String],
                            arguments: [String], index: inout Int, into parsed: inout ParsedArguments) throws(Failure) {
         let body = token.dropFirst(2)
         let name: Substring
@@ -99,7 +97,7 @@ public struct ArgumentParser {
             name = body
         }
         guard let flag = flags.first(where: { $0.long == name }) else {
-            throw unknownFlag("--\(name)", flags: flags, command: command)
+            throw unknownFlag("--\(name)", flags: flags, command: command, words: words)
         }
         if flag.takesValue {
             try recordValue(of: flag, spelled: "--\(flag.long)", attached: inlineValue,
@@ -114,13 +112,13 @@ public struct ArgumentParser {
 
     /// `-q`, `-qv`, `-o PATH`, `-oPATH`, `-qoPATH`: switches may be combined; the first flag that
     /// takes a value takes the rest of the token, or the next argument.
-    private func parseShortCluster(_ token: String, flags: [FlagSpec], command: CommandSpec?,
+    private func parseShortCluster(_ token: String, flags: [FlagSpec], command: CommandSpec?, words: [String],
                                    arguments: [String], index: inout Int, into parsed: inout ParsedArguments) throws(Failure) {
         var rest = Substring(token.dropFirst())
         while let letter = rest.first {
             rest = rest.dropFirst()
             guard let flag = flags.first(where: { $0.short == letter }) else {
-                throw unknownFlag("-\(letter)", flags: flags, command: command)
+                throw unknownFlag("-\(letter)", flags: flags, command: command, words: words)
             }
             if flag.takesValue {
                 let attached = rest.isEmpty ? nil : String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
@@ -201,7 +199,7 @@ public struct ArgumentParser {
         return flags.first { !$0.hidden && $0.short == nil && $0.long.hasPrefix(letter) }?.long
     }
 
-    private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?) -> Failure {
+    private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?, words: [String]) -> Failure {
         let names = flags.filter { !$0.hidden }.flatMap { flag -> [String] in
             [flag.long] + (flag.short.map { [String($0)] } ?? [])
         }
@@ -209,7 +207,7 @@ public struct ArgumentParser {
         var message = "unknown flag '\(spelled)'"
         if let command {
             message += " for '\(table.programName) \(command.name)'"
-        } else if let owner = table.commands.first(where: { $0.flags.contains { $0.long == bare } }) {
+        } else if let owner = owner(of: bare, words: words) {
             // A command's flag typed before the command.
             return Failure(.usage, message + "; --\(bare) belongs to '\(table.programName) \(owner.name)': put it after the command")
         }
@@ -218,5 +216,17 @@ public struct ArgumentParser {
             message += "; did you mean '\(suggestion.count == 1 ? "-" : "--")\(suggestion)'?"
         }
         return Failure(.usage, message)
+    }
+
+    /// The command a flag typed before its command belongs to: the command the words name
+    /// (`queue --json inspect` → queue inspect), else one of the group they start (`queue
+    /// --json` → queue inspect), else any command that has it.
+    private func owner(of long: String, words: [String]) -> CommandSpec? {
+        let owners = table.commands.filter { $0.flags.contains { $0.long == long } }
+        for length in stride(from: words.count, through: 1, by: -1) {
+            if let named = owners.first(where: { $0.path == Array(words.prefix(length)) }) { return named }
+        }
+        if let group = words.first, let inGroup = owners.first(where: { $0.path.first == group }) { return inGroup }
+        return owners.first
     }
 }

@@ -17,10 +17,14 @@ public final class CommandIO: @unchecked Sendable {
     public let transport: (any HTTPTransport)?
     /// Retry waits, Retry-After dates and --timeout deadlines are measured on it.
     public let clock: any Clock
+    /// Arguments that were not valid UTF-8 as the process got them, as Swift repaired them
+    /// (U+FFFD for each bad sequence): a command that hashes an argument's bytes refuses them
+    /// (65) instead of hashing the repair.
+    public let notUTF8Arguments: Set<String>
 
     public init(stdout: OutputSink, stderr: OutputSink, stdinDescriptor: Int32 = 0,
                 stdinIsTerminal: Bool? = nil, environment: [String: String],
-                transport: (any HTTPTransport)? = nil, clock: any Clock = SystemClock()) {
+                transport: (any HTTPTransport)? = nil, clock: any Clock = SystemClock(), notUTF8Arguments: Set<String> = []) {
         self.stdout = stdout
         self.stderr = stderr
         self.stdinDescriptor = stdinDescriptor
@@ -28,12 +32,24 @@ public final class CommandIO: @unchecked Sendable {
         self.environment = environment
         self.transport = transport
         self.clock = clock
+        self.notUTF8Arguments = notUTF8Arguments
     }
 
     /// The process's real streams and environment.
     public static func standard() -> CommandIO {
         CommandIO(stdout: OutputSink(fileDescriptor: 1), stderr: OutputSink(fileDescriptor: 2),
-                  environment: ProcessEnvironment.current())
+                  environment: ProcessEnvironment.current(), notUTF8Arguments: notUTF8ProcessArguments())
+    }
+
+    /// The process's arguments whose bytes are not UTF-8 (`CommandLine.arguments` repairs them
+    /// silently), read from the C argv.
+    static func notUTF8ProcessArguments() -> Set<String> {
+        var found = Set<String>()
+        for index in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+            found.insert(String(cString: raw))
+        }
+        return found
     }
 }
 

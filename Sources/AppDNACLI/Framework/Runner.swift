@@ -17,6 +17,10 @@ public enum Runner {
     }
 
     public static func run(_ arguments: [String], table: CommandTable, io: CommandIO) -> Int32 {
+        // A terminal that cannot show → × … gets -> x ... (pipes and files are left alone).
+        if !TerminalGlyphs.localeIsUTF8(io.environment) {
+            for sink in [io.stdout, io.stderr] where sink.isTerminal { sink.asciiGlyphs = true }
+        }
         let status = dispatch(arguments, table: table, io: io)
         io.stdout.flush()
         io.stderr.flush()

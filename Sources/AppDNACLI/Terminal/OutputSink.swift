@@ -21,6 +21,9 @@ public final class OutputSink: @unchecked Sendable {
     public var failureCode: Int32 { lock.locked { failure } }
     /// Whether output reaches a terminal (decides colour and progress bars).
     public let isTerminal: Bool
+    /// Text (not bytes) is written with `TerminalGlyphs`' ASCII forms: set for a terminal whose
+    /// locale is not UTF-8 (`Runner`).
+    public var asciiGlyphs = false
 
     /// A sink writing to `fileDescriptor`.
     public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
@@ -57,7 +60,7 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func write(_ text: String) {
-        var text = text
+        var text = asciiGlyphs ? TerminalGlyphs.asASCII(text) : text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 

@@ -9,6 +9,32 @@ public enum AtomicFile {
     /// touched (73). A path that is not a regular file (`/dev/stdout`, `/dev/null`, a FIFO) is
     /// written to directly, since renaming over it would replace the device or pipe itself;
     /// that write never waits past `timeout` seconds (a FIFO nobody reads), nil = no bound.
+    /// Whether `replace` could write `requested`, checked before the work that produces the
+    /// bytes (a download): the directory it would create the file in exists and is writable,
+    /// and the path is not a directory. Same failures and wording as `replace` (73).
+    public static func checkWritable(path requested: String) throws(Failure) {
+        let path = try followingLinks(requested)
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(.cannotCreateOutput, "\(requested): is a directory") }
+            // A device or FIFO is written in place; a regular file is replaced from its directory.
+            if (info.st_mode & S_IFMT) != S_IFREG { return }
+        }
+        let (directory, _) = split(path)
+        var directoryInfo = stat()
+        var code: Int32 = 0
+        if stat(directory, &directoryInfo) != 0 {
+            code = errno
+        } else if (directoryInfo.st_mode & S_IFMT) != S_IFDIR {
+            code = ENOTDIR
+        } else if access(directory, W_OK | X_OK) != 0 {
+            code = errno
+        }
+        if code != 0 {
+            throw Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))")
+        }
+    }
+
     public static func replace(path requested: String, with bytes: [UInt8], timeout: Double? = nil) throws(Failure) {
         let path = try followingLinks(requested)
         var info = stat()

@@ -17,6 +17,9 @@ enum BucketAllExperiments {
         }
         let setups = try experiments(arguments)
         if user == "-" {
+            if arguments[BucketFlags.explain] {
+                throw Failure(.usage, "--explain explains one user's rows: give USER instead of '-'")
+            }
             return try writeBatch(invocation, setups: setups)
         }
         if arguments[BucketFlags.json] {
@@ -26,6 +29,16 @@ enum BucketAllExperiments {
             return .success
         }
         writeTable(invocation, setups: setups, user: user)
+        if arguments[BucketFlags.explain] {
+            // Each row explained as `bucket USER EXPERIMENT --explain` would: the hashed bytes,
+            // the variant ranges, every rule, and the warnings (a blank salt that iOS <= 1.0.69
+            // hashes differently among them).
+            for setup in setups {
+                invocation.stdout.writeLine()
+                invocation.stdout.writeLine("\(setup.experiment):")
+                BucketReport.writeText(invocation, setup: setup, user: user, explain: true)
+            }
+        }
         return .success
     }
 

@@ -27,6 +27,12 @@ enum BucketCommand {
         if arguments[BucketFlags.vectors] {
             return try BucketVectors.run(invocation)
         }
+        // Devices hash the id's UTF-8 bytes: an argument that is not UTF-8 has no such bytes
+        // (the same refusal as for such a line on stdin).
+        if let bad = arguments.operands.firstIndex(where: invocation.io.notUTF8Arguments.contains) {
+            throw Failure(.malformedInput, "\(bad == 0 ? "the user id" : "operand \(bad + 1)") is not valid UTF-8; devices hash the UTF-8 bytes of ids",
+                          hint: "pass the id as the app has it (UTF-8), or convert it first: iconv -t UTF-8")
+        }
         if (arguments[BucketFlags.bundle] != nil) && !(arguments[BucketFlags.find] != nil) && arguments.operand(1) == nil {
             return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
         }

@@ -7,7 +7,8 @@ enum BucketFlags {
     static let variants = Flag.optional("variants", value: "LIST", "Variants and weights, e.g. control=0.5,variant_b=0.5", .text)
     static let bundle = Flag.optional("bundle", value: "FILE", "Take the experiment (salt, variants, status, targeting) from a config bundle",
                                       completion: .file, .text)
-    static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform (ios, android)", .text)
+    static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform (ios, android)",
+                                        completion: .choices(["ios", "android"]), .text)
     static let country = Flag.optional("country", value: "CODE", "User context for --bundle: ISO 3166 alpha-2 country", .text)
     static let appVersion = Flag.optional("app-version", value: "VERSION", "User context for --bundle: the app version", .text)
     static let trait = Flag.repeated("trait", value: "KEY=VALUE", "User context for --bundle: a user trait", .keyValue)

@@ -40,7 +40,7 @@ enum BundleDiffCommand {
         if arguments[BundleDiffFlags.stat] {
             writeStat(diff, to: out)
         } else {
-            switch arguments[BundleDiffFlags.format] {
+            switch try OutputFlags.format(arguments, format: BundleDiffFlags.format, json: BundleDiffFlags.json, jsonFormat: .json) {
             case .json: writeJSON(diff, to: out)
             case .patch: writePatch(diff, to: out)
             case .markdown: DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)

@@ -21,6 +21,14 @@ enum BundleFetchCheck {
         }
 
         let file = ExistingBundleFile(path: output)
+        if arguments[BundleFetchFlags.json] {
+            var fileVersion = JSONValue.null
+            if case .valid(let version) = file { fileVersion = .integer(version) }
+            BundleFetchCommand.report(invocation, ["path": .string(output), "up_to_date": .bool(file == .valid(version: live)),
+                                                   "live_version": .integer(live), "file_version": fileVersion, "file": .string(file.description)])
+            return file == .valid(version: live) ? .success
+                : BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (\(live)); appdna bundle fetch -o \(output) updates it")
+        }
         if file == .valid(version: live) {
             invocation.stdout.writeLine("up to date (\(live))")
             return .success

@@ -77,6 +77,9 @@ enum BundleFetchCommand {
         let arguments = invocation.arguments
         let output = arguments[BundleFetchFlags.output]
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
+        if output == "-" && arguments[BundleFetchFlags.json] {
+            throw Failure(.usage, "--json prints a report on stdout, where -o - writes the bundle: give -o a path")
+        }
         let minVersion = arguments[BundleFetchFlags.minVersion]
         let raw = arguments[BundleFetchFlags.raw], validate = !arguments[BundleFetchFlags.noValidate]
 
@@ -95,6 +98,8 @@ enum BundleFetchCommand {
             }
         }
         if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
+        // Before any request: a download that cannot be written is not worth making.
+        if output != "-" { try AtomicFile.checkWritable(path: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
@@ -116,6 +121,7 @@ enum BundleFetchCommand {
                     }
                     if remote == local {
                         invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
+                        report(invocation, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
                         return .success
                     }
                     invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
@@ -194,7 +200,18 @@ enum BundleFetchCommand {
         }
         summary += raw ? " (raw response)" : " (SDK file shape)"
         invocation.note(summary)
+        report(invocation, ["path": .string(output), "written": true, "up_to_date": false,
+                            "bundle_version": counts?.bundleVersion.map { .integer($0) } ?? .null, "bytes": .integer(bytes.count),
+                            "experiments": counts.map { .integer($0.experiments) } ?? .null, "flags": counts.map { .integer($0.flags) } ?? .null,
+                            "shape": .string(raw ? "raw" : "sdk")])
         return .success
+    }
+
+    /// `--json`: what was done, as one document on stdout (the text lines stay on stderr).
+    static func report(_ invocation: Invocation, _ object: JSONObject) {
+        guard invocation.arguments[BundleFetchFlags.json] else { return }
+        invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)) + [0x0A])
+        invocation.stdout.flush()
     }
 
     /// A negative answer (status 1): said like an error, but not a failure to run.

@@ -16,8 +16,10 @@ enum BundleFetchFlags {
     static let keepOnFailure = Flag.switch("keep-on-failure", "Keep a valid existing file and exit 0 with a warning when the API cannot be reached",
                                            details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning::' line when GITHUB_ACTIONS is set.")
 
+    static let json = OutputFlags.json("Print what was done as one JSON document: path, written, up_to_date, bundle_version, bytes, experiments, flags, shape (with --check: live_version, file_version, file)")
+
     static let all: [FlagSpec] = [output.spec] + APIFlags.wholeCommand
-        + [force.spec, raw.spec, noValidate.spec, requireLive.spec, minVersion.spec, check.spec, keepOnFailure.spec]
+        + [force.spec, raw.spec, noValidate.spec, requireLive.spec, minVersion.spec, check.spec, keepOnFailure.spec, json.spec]
 }
 
 enum BundleValidateFlags {
@@ -26,8 +28,9 @@ enum BundleValidateFlags {
     static let strict = Flag.switch("strict", "Treat warnings as errors")
     static let format = Flag.defaulted("format", value: "FORMAT", "text (FILE:LINE:COL: error: message [CODE]), json, or github (Actions annotations)",
                                        default: "text", .choice(Format.self))
+    static let json = OutputFlags.json("Same as --format json")
 
-    static let all: [FlagSpec] = [strict.spec, format.spec]
+    static let all: [FlagSpec] = [strict.spec, format.spec, json.spec]
 }
 
 enum BundleDiffFlags {
@@ -40,7 +43,9 @@ enum BundleDiffFlags {
     static let stat = Flag.switch("stat", "Print only a summary: changes per section")
     static let ignore = Flag.repeated("ignore", value: "POINTER", "Leave out changes at or under this JSON Pointer (e.g. /generated_at)", .jsonPointer)
 
-    static let all: [FlagSpec] = [format.spec, failOnSwitch.spec, stat.spec, ignore.spec] + APIFlags.wholeCommand
+    static let json = OutputFlags.json("Same as --format json")
+
+    static let all: [FlagSpec] = [format.spec, json.spec, failOnSwitch.spec, stat.spec, ignore.spec] + APIFlags.wholeCommand
 }
 
 extension FlagValue where Value == Double {

@@ -26,7 +26,7 @@ enum BundleValidateCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let strict = arguments[BundleValidateFlags.strict]
-        let format = arguments[BundleValidateFlags.format]
+        let format = try OutputFlags.format(arguments, format: BundleValidateFlags.format, json: BundleValidateFlags.json, jsonFormat: .json)
         var reports: [Report] = []
         var usedStdin = false
         for path in arguments.operands {

@@ -46,32 +46,14 @@ extension FlagValue where Value == Int64 {
         }
     }
 
-    /// A duration: digits with s, m, h, d or w (seconds without a unit); the value is in milliseconds.
+    /// A duration in the one syntax (`UnitText.seconds`: 3600, 90m, 36h, 7d); the value is in
+    /// milliseconds.
     static var duration: FlagValue<Int64> {
         FlagValue(range: nil, choices: nil, sample: "7d") { long, text throws(Failure) in
-            guard let ms = milliseconds(ofDuration: text) else {
-                throw Failure(.usage, "--\(long) takes a duration like 7d, 36h, 90m or 3600s, not '\(text)'")
+            guard let seconds = UnitText.seconds(from: text), seconds * 1000 < 9e18 else {
+                throw Failure(.usage, "--\(long) takes a duration (seconds, or with ms, s, m, h, d: 7d, 36h, 90m, 3600s), not '\(text)'")
             }
-            return ms
+            return Int64((seconds * 1000).rounded())
         }
-    }
-
-    static func milliseconds(ofDuration text: String) -> Int64? {
-        var digits = text
-        var unit: Int64 = 1000
-        if let last = text.last, !last.isNumber {
-            digits = String(text.dropLast())
-            switch last {
-            case "s": unit = 1000
-            case "m": unit = 60_000
-            case "h": unit = 3_600_000
-            case "d": unit = 86_400_000
-            case "w": unit = 7 * 86_400_000
-            default: return nil
-            }
-        }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int64(digits),
-              value <= Int64.max / unit else { return nil }
-        return value * unit
     }
 }

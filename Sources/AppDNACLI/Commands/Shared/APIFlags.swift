@@ -18,7 +18,7 @@ enum APIFlags {
     static let wholeCommand: [FlagSpec] = [keyFile.spec, timeout.spec, retries.spec]
 
     private static func timeout(_ summary: String, default defaultText: String) -> Flag<Double> {
-        .defaulted("timeout", value: "SECONDS", summary, default: defaultText, .decimal(0.001...86_400))
+        .defaulted("timeout", value: "DURATION", summary, default: defaultText, .duration(0.001...86_400))
     }
 
     private static func retries(_ summary: String) -> Flag<Int> {

@@ -24,8 +24,13 @@ final class DeliveryRecorder: @unchecked Sendable {
 
     /// Appends and fsyncs one record; nil on success, else what went wrong.
     func append(_ delivery: RecordedDelivery) -> String? {
-        let line = delivery.jsonLine()
-        return lock.locked {
+        append(line: delivery.jsonLine())
+    }
+
+    /// Appends and fsyncs one NDJSON line (ending in a newline), whole, under the lock; nil
+    /// on success. `api serve --record` writes its events through this too.
+    func append(line: [UInt8]) -> String? {
+        lock.locked {
             if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
                 return "\(path): cannot write: \(SystemError.describe(code))"
             }

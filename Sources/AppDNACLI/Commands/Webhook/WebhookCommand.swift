@@ -144,7 +144,7 @@ enum WebhookCommand {
 
     // MARK: - sign
 
-    static let signFlags = SecretFlags.specs(rotation: false, stdinNote: "the body must then be a file")
+    static let signFlags = SecretFlags.specs(rotation: false, stdinNote: "the body must then be a file") + [WebhookSignFlags.json.spec]
 
     @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
         let source = try WebhookInputs.bodySource(invocation)
@@ -153,10 +153,18 @@ enum WebhookCommand {
             throw Failure(.usage, "webhook sign signs with one secret; \(secrets.count) were given")
         }
         var mac = HMACSHA256(key: secrets[0].bytes)
+        var length = 0
         let body = try WebhookInputs.streamBody(source, request: nil, stdinDescriptor: invocation.io.stdinDescriptor,
-                                                retainLimit: WebhookBodyShape.maxCheckedBytes) { mac.update($0) }
+                                                retainLimit: WebhookBodyShape.maxCheckedBytes) { mac.update($0); length += $0.count }
         _ = bodyWarnings(invocation, body: body, request: nil, requestPath: nil)
-        invocation.stdout.writeLine(WebhookSignature(digest: mac.finalize()).headerValue)
+        let value = WebhookSignature(digest: mac.finalize()).headerValue
+        if invocation.arguments[WebhookSignFlags.json] {
+            // The secret itself never: only where it came from.
+            invocation.stdout.write(JSONWriter(indent: 2).write(["header": "X-AppDNA-Signature", "signature": .string(value),
+                                                                 "body_length": .integer(length), "secret": VerifyReport.secretJSON(0, secrets)]) + [0x0A])
+        } else {
+            invocation.stdout.writeLine(value)
+        }
         return .success
     }
 }

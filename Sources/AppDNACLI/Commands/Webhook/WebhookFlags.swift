@@ -47,16 +47,16 @@ enum WebhookListenFlags {
     static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1", .text)
     static let forwardTo = Flag.optional("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer", .text)
     static let forwardInvalid = Flag.switch("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)")
-    static let forwardTimeout = Flag.defaulted("forward-timeout", value: "SECONDS", "How long the forward target may take (AppDNA itself waits 15 s)",
-                                               default: "15", .decimal(0.001...3600))
+    static let forwardTimeout = Flag.defaulted("forward-timeout", value: "DURATION", "How long the forward target may take (AppDNA itself waits 15 s)",
+                                               default: "15", .duration(0.001...3600))
     static let record = Flag.optional("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
                                       details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
                                       completion: .file, .text)
-    static let maxBody = Flag.defaulted("max-body", value: "BYTES", "Larger bodies are answered 413 without being read", default: "1048576", .integer(0...(1 << 30)))
-    static let headerTimeout = Flag.defaulted("header-timeout", value: "SECONDS", "The request line and headers must arrive within this time",
-                                              default: "10", .decimal(0.01...3600))
-    static let idleTimeout = Flag.defaulted("idle-timeout", value: "SECONDS", "Close a connection that sends nothing for this long",
-                                            default: "30", .decimal(0.01...3600))
+    static let maxBody = Flag.defaulted("max-body", value: "SIZE", "Larger bodies are answered 413 without being read", default: "1MiB", .size(0...(1 << 30)))
+    static let headerTimeout = Flag.defaulted("header-timeout", value: "DURATION", "The request line and headers must arrive within this time",
+                                              default: "10", .duration(0.01...3600))
+    static let idleTimeout = Flag.defaulted("idle-timeout", value: "DURATION", "Close a connection that sends nothing for this long",
+                                            default: "30", .duration(0.01...3600))
     static let maxConnections = Flag.defaulted("max-connections", value: "N", "Requests processed at once (connections still sending headers do not count); more wait their turn",
                                                default: "64", .integer(1...4096))
     static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
@@ -79,6 +79,12 @@ enum WebhookTriggerFlags {
                                       completion: .file, .text)
     static let resign = Flag.switch("resign", "With --replay: sign each body again with the current secret instead of keeping its signature")
 
-    static let all: [FlagSpec] = [to.spec, body.spec, id.spec, time.spec, list.spec, print.spec, replay.spec, resign.spec]
+    static let json = OutputFlags.json("Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length")
+
+    static let all: [FlagSpec] = [to.spec, body.spec, id.spec, time.spec, list.spec, print.spec, replay.spec, resign.spec, json.spec]
         + SecretFlags.specs(rotation: false, stdinNote: nil) + [APIFlags.timeout.spec]
+}
+
+enum WebhookSignFlags {
+    static let json = OutputFlags.json("Print a JSON document: header, signature, body_length, secret (its position and source, never its value)")
 }

@@ -94,6 +94,7 @@ enum WebhookTriggerCommand {
             (WebhookSignature.headerName, WebhookSigner.headerValue(body: body, secret: secret)),
         ]
         if arguments[WebhookTriggerFlags.print] {
+            if arguments[WebhookTriggerFlags.json] { throw Failure(.usage, "--print shows the request as HTTP; --json reports a sent one: use one") }
             for header in headers { invocation.stdout.writeLine("\(header.name): \(header.value)") }
             invocation.stdout.writeLine()
             invocation.stdout.write(body)
@@ -154,8 +155,25 @@ enum WebhookTriggerCommand {
         let milliseconds = Double(Deadline.now() - started) / 1e6
         let out = invocation.stdout
         let style = invocation.options.stdoutStyle
-        out.writeLine("\(request.method) \(request.url)  \(type)  \(id)")
         let success = (200...299).contains(response.status)
+        if invocation.arguments[WebhookTriggerFlags.json] {
+            // One object per delivery (NDJSON with --replay): what was sent and what came back.
+            var object = JSONObject()
+            object["method"] = .string(request.method)
+            object["url"] = .string(request.url)
+            object["type"] = .string(type)
+            object["id"] = .string(id)
+            object["signature"] = request.headers.first { HeaderName.same($0.name, WebhookSignature.headerName) }.map { .string($0.value) } ?? .null
+            object["body_length"] = .integer(request.body?.count ?? 0)
+            object["status"] = .integer(response.status)
+            object["latency_ms"] = .decimal(NumberText.tenths(milliseconds))
+            object["answer"] = .string(String(decoding: response.body.prefix(shownBodyBytes), as: UTF8.self))
+            object["answer_length"] = .integer(response.body.count)
+            out.writeLine(JSONWriter().writeString(.object(object)))
+            out.flush()
+            return success
+        }
+        out.writeLine("\(request.method) \(request.url)  \(type)  \(id)")
         out.writeLine(style.apply(success ? .green : .red, response.statusText) + "  in " + NumberText.milliseconds(milliseconds))
         if !response.body.isEmpty {
             let shown = response.body.prefix(shownBodyBytes)

@@ -1,0 +1,158 @@
+import AppDNACore
+import AppDNANet
+
+/// `appdna api serve`: the AppDNA API on your machine, for trying the CI steps (`bundle fetch`,
+/// `--check`, `diff @remote`, `queue replay`) and an SDK integration before the real API is
+/// involved. The bundle endpoints answer from a file, the ingest endpoint checks bodies exactly
+/// as the platform documents them (raw DEFLATE, `{"batch": […]}`, the event schema) and records
+/// the events, and flags inject the faults a client must survive.
+enum APIServeCommand {
+    static let discussion = """
+    Serves GET /api/v1/sdk/config-bundle (the --bundle file as written, either shape) and \
+    GET /api/v1/sdk/config-bundle/version (bundle_version, sdk_min_version, size_bytes) from \
+    the file, read again whenever it changes, and POST /api/v1/ingest/events as the SDK sends \
+    it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
+    each event checked against the event schema as queue inspect checks it. A batch is answered \
+    200 {"accepted": N, "duplicates": D} (an event_id already received is a duplicate and is not \
+    recorded again) or 400 saying what is wrong; --record appends each new event to a file as \
+    NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
+    --key-file / APPDNA_SDK_KEY with --key-from-env (401 otherwise).
+    Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
+    Retry-After from --retry-after; --fail-after 3 lets three through first), --latency 2s delays every answer, --status-413-over 64KiB \
+    refuses larger batches with 413.
+    Listens on 127.0.0.1:8765 unless told otherwise: point clients at it with \
+    APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
+    or SIGTERM stops it and prints a summary on stderr. Exit status: 0 after a stop, 64 usage \
+    error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 cannot open \
+    the record file, 78 the key file is unreadable.
+    """
+
+    static let examples = [
+        ExampleSpec("appdna api serve --bundle appdna-config.json --record events.ndjson",
+                    "Serve a bundle and record the events an app or queue replay sends."),
+        ExampleSpec("appdna api serve --bundle appdna-config.json --fail 503:2 --retry-after 1",
+                    "Check that a CI step survives two 503 answers."),
+    ]
+
+    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        guard let bundlePath = arguments[APIServeFlags.bundle] else {
+            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one)")
+        }
+        let bundle = try ServedBundle(path: bundlePath)
+        let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
+                                     latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
+        let requiredKey = try requiredKey(invocation)
+        let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
+        let host = arguments[APIServeFlags.host]
+        let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
+                                    limits: HTTPServer.Limits(maxBodyBytes: 256 << 20, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
+        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
+        let ingest = IngestEndpoint(recorder: recorder)
+        let initial = try bundle.answers()
+
+        server.stopOnInterrupt()
+        log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at http://\(host):\(server.port); "
+                 + "APPDNA_API_URL=http://\(host):\(server.port) points clients here; Ctrl-C to stop")
+        server.serve(handle: { request in
+            let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
+            faults.waitLatency()
+            log.request(request, answer)
+            return answer.response
+        }, rejected: { rejection in
+            log.rejection(rejection)
+        })
+        log.note(log.summary(recordedTo: recorder?.path))
+        return .success
+    }
+
+    /// The key every request must carry; nil when any non-empty key will do.
+    static func requiredKey(_ invocation: Invocation) throws -> [UInt8]? {
+        if let path = invocation.arguments[APIServeFlags.keyFile] {
+            var bytes = try FileReading.readSettingFile(path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
+            if bytes.last == 0x0A { bytes.removeLast() }
+            if bytes.last == 0x0D { bytes.removeLast() }
+            guard !bytes.isEmpty else { throw Failure(.configuration, "--key-file \(path) is empty") }
+            return bytes
+        }
+        if invocation.arguments[APIServeFlags.keyFromEnv] {
+            guard let value = invocation.io.environment[APIAccess.keyVariable], !value.isEmpty else {
+                throw Failure(.configuration, "--key-from-env: \(APIAccess.keyVariable) is not set")
+            }
+            return Array(value.utf8)
+        }
+        return nil
+    }
+
+    /// A response and what the request line says about it.
+    struct Answer {
+        var response: HTTPServer.Response
+        /// The endpoint's short name in the line and the summary (`bundle`, `version`, `events`).
+        var endpoint: String
+        var note: String
+        var injected = false
+        var refusedKey = false
+        var events = 0
+        var duplicates = 0
+    }
+
+    static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,
+                        ingest: IngestEndpoint, log: ServeLog) -> Answer {
+        let path = String(request.head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        let endpoint: String
+        let method: String
+        switch path {
+        case AppDNAAPI.bundlePath: (endpoint, method) = ("bundle", "GET")
+        case AppDNAAPI.bundleVersionPath: (endpoint, method) = ("version", "GET")
+        case AppDNAAPI.ingestPath: (endpoint, method) = ("events", "POST")
+        default:
+            return Answer(response: jsonError(404, "no such endpoint: \(path)"), endpoint: "other", note: "not an AppDNA API path")
+        }
+        guard request.head.method == method || (method == "GET" && request.head.method == "HEAD") else {
+            var response = jsonError(405, "\(path) takes \(method)")
+            response.headers.append(("Allow", method))
+            return Answer(response: response, endpoint: endpoint, note: "wrong method")
+        }
+        let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
+        if key.isEmpty || (requiredKey != nil && key != requiredKey!) {
+            let why = key.isEmpty ? "missing x-api-key" : "x-api-key is not the key this server was given"
+            var answer = Answer(response: jsonError(401, why), endpoint: endpoint, note: why)
+            answer.refusedKey = true
+            return answer
+        }
+        if let status = faults.takeFailure() {
+            var response = jsonError(status, "injected by --fail")
+            response.headers += faults.retryAfterHeader
+            var answer = Answer(response: response, endpoint: endpoint, note: "injected by --fail")
+            answer.injected = true
+            return answer
+        }
+        switch endpoint {
+        case "events":
+            if let limit = faults.maxEventBody, request.body.count > limit {
+                var answer = Answer(response: jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint,
+                                    note: "\(NumberText.binarySize(request.body.count)) over --status-413-over")
+                answer.injected = true
+                return answer
+            }
+            return ingest.receive(request)
+        default:
+            do {
+                let answers = try bundle.answers()
+                let body = endpoint == "bundle" ? answers.bundle : answers.version
+                return Answer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
+                                                            body: request.head.method == "HEAD" ? [] : body),
+                              endpoint: endpoint, note: "bundle_version \(answers.bundleVersion)")
+            } catch {
+                let message = (error as? Failure)?.message ?? "\(error)"
+                log.warn(message)
+                return Answer(response: jsonError(500, message), endpoint: endpoint, note: "cannot serve the bundle file")
+            }
+        }
+    }
+
+    static func jsonError(_ status: Int, _ message: String) -> HTTPServer.Response {
+        HTTPServer.Response(status: status, headers: [("Content-Type", "application/json")],
+                            body: JSONWriter().write(["error": .string(message)]) + [0x0A])
+    }
+}

@@ -1,0 +1,25 @@
+/// The flags of `appdna api serve`.
+enum APIServeFlags {
+    static let bundle = Flag.optional("bundle", value: "FILE", "Serve this bundle file (either shape); it is read again whenever it changes",
+                                      completion: .file, .text)
+    static let port = Flag.defaulted("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8765", .integer(0...65535))
+    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1", .text)
+    static let keyFile = Flag.optional(
+        "key-file", value: "PATH", "Accept only the key in this file (default: any non-empty x-api-key)",
+        details: "The file holds only the key; one trailing newline is removed. With --key-from-env the key is APPDNA_SDK_KEY instead. The key is never a flag value.",
+        completion: .file, .text)
+    static let keyFromEnv = Flag.switch("key-from-env", "Accept only the key in APPDNA_SDK_KEY")
+    static let record = Flag.optional("record", value: "FILE", "Append every event received to FILE, one JSON object per line (NDJSON), exactly as sent",
+                                      completion: .file, .text)
+    static let fail = Flag.optional("fail", value: "STATUS[:N]", "Answer the first N requests (every request without :N) with STATUS, e.g. 503:3", .text)
+    static let failAfter = Flag.defaulted("fail-after", value: "N", "Let N requests through before --fail starts (a service that goes down mid-run)",
+                                          default: "0", .integer(0...Int.max))
+    static let latency = Flag.defaulted("latency", value: "DURATION", "Wait this long before each answer", default: "0", .duration(0...600))
+    static let retryAfter = Flag.optional("retry-after", value: "DURATION", "Send Retry-After (whole seconds) with the --fail answers", .duration(0...86_400))
+    static let status413Over = Flag.optional("status-413-over", value: "SIZE", "Answer 413 to event batches whose body is larger than SIZE (as sent, compressed)",
+                                             .size(0...(1 << 30)))
+    static let json = OutputFlags.json("Print one JSON object per request (NDJSON) instead of a text line")
+
+    static let all: [FlagSpec] = [bundle.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
+                                  retryAfter.spec, status413Over.spec, json.spec]
+}

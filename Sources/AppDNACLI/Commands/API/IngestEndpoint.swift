@@ -1,0 +1,83 @@
+import AppDNACore
+import AppDNANet
+
+/// `POST /api/v1/ingest/events` as the platform documents it (platform facts §4): the body is
+/// `{"batch": [Event, …]}` compressed with raw DEFLATE despite `Content-Encoding: deflate`,
+/// each event follows the schema (`EventFields`, the check `queue inspect` and `replay` use),
+/// and the server keeps one copy per `event_id`. New events are appended to the record file.
+final class IngestEndpoint: @unchecked Sendable {
+    private let recorder: DeliveryRecorder?
+    private let lock = PthreadLock()
+    private var seen = Set<[UInt8]>()
+
+    init(recorder: DeliveryRecorder?) {
+        self.recorder = recorder
+    }
+
+    func receive(_ request: HTTPServer.Request) -> APIServeCommand.Answer {
+        func refuse(_ status: Int, _ why: String) -> APIServeCommand.Answer {
+            APIServeCommand.Answer(response: APIServeCommand.jsonError(status, why), endpoint: "events", note: why)
+        }
+        let encoding = request.head.value(of: "Content-Encoding")?.lowercased()
+        let json: [UInt8]
+        switch encoding {
+        case "deflate":
+            guard let inflated = RawDeflate.inflate(request.body) else {
+                // A zlib header (0x78) is the usual mistake: deflate as HTTP names it, not as the SDK sends it.
+                let zlib = request.body.first == 0x78 ? " (it has a zlib header: the SDK sends raw DEFLATE, RFC 1951, without one)" : ""
+                return refuse(400, "the body is not raw DEFLATE\(zlib)")
+            }
+            json = inflated
+        case nil, "identity":
+            json = request.body
+        default:
+            return refuse(415, "Content-Encoding \(encoding!) is not what the SDK sends (deflate)")
+        }
+        let document: JSONDocument
+        do { document = try JSONDocument(bytes: json) } catch {
+            return refuse(400, "the body is not JSON: \(error)")
+        }
+        guard let batch = document.root["batch"], batch.kind == .array else {
+            let events = document.root["events"] != nil ? " (\"events\" is the documented name; the SDK sends \"batch\")" : ""
+            return refuse(400, "the body is not {\"batch\": [events]}\(events)")
+        }
+        var lines: [[UInt8]] = []
+        var ids: [[UInt8]] = []
+        for (index, event) in batch.elements.enumerated() {
+            let fields = EventFields(event)
+            if let finding = fields.findings.first {
+                return refuse(400, "batch[\(index)]\(finding.pointer): \(finding.message)")
+            }
+            ids.append(Array(fields.eventID!.utf8))
+            lines.append(Self.line(event, document))
+        }
+        let accepted: [[UInt8]] = lock.locked {
+            var fresh: [[UInt8]] = []
+            for (id, line) in zip(ids, lines) where seen.insert(id).inserted { fresh.append(line) }
+            return fresh
+        }
+        if let recorder, !accepted.isEmpty, let problem = recorder.append(line: Array(accepted.joined())) {
+            // Not acknowledged: the client sends the batch again.
+            lock.locked { for id in ids { seen.remove(id) } }
+            return refuse(500, problem)
+        }
+        let duplicates = ids.count - accepted.count
+        let platform = request.head.value(of: "x-sdk-platform").map { " \($0)" } ?? ""
+        let version = request.head.value(of: "x-sdk-version").map { " \($0)" } ?? ""
+        var answer = APIServeCommand.Answer(
+            response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
+                                          body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
+            endpoint: "events",
+            note: "\(ids.count) event\(ids.count == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s")\(platform)\(version)")
+        answer.events = accepted.count
+        answer.duplicates = duplicates
+        return answer
+    }
+
+    /// The event's exact bytes as one line, or re-written when they span lines.
+    static func line(_ event: JSONNode, _ document: JSONDocument) -> [UInt8] {
+        let bytes = document.withBytes { Array($0[event.byteRange]) }
+        if !bytes.contains(0x0A) && !bytes.contains(0x0D) { return bytes + [0x0A] }
+        return JSONWriter().write(event.value) + [0x0A]
+    }
+}

@@ -1,0 +1,64 @@
+import AppDNACore
+
+/// The faults `api serve` injects, from its flags: `--fail STATUS[:N]` (N requests, or all of
+/// them, after the first `--fail-after`, get STATUS, with `--retry-after`), `--latency` before every answer, and
+/// `--status-413-over SIZE` for event batches. One counter for every endpoint, so `--fail 503:2`
+/// means "the next two requests fail, whatever they ask".
+final class ServeFaults: @unchecked Sendable {
+    let failStatus: Int?
+    /// nil: every request.
+    private var failuresLeft: Int?
+    /// Requests still to be served before the failures start.
+    private var passesLeft: Int
+    let retryAfter: Double?
+    let latency: Double
+    let maxEventBody: Int?
+    private let lock = PthreadLock()
+
+    init(fail: String?, after passes: Int = 0, retryAfter: Double?, latency: Double, maxEventBody: Int?) throws {
+        if let fail {
+            let parts = fail.split(separator: ":", omittingEmptySubsequences: false)
+            guard (1...2).contains(parts.count), let status = Int(parts[0]), (100...599).contains(status),
+                  parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true else {
+                throw Failure(.usage, "--fail takes STATUS or STATUS:COUNT (503, 503:3), not '\(fail)'")
+            }
+            failStatus = status
+            failuresLeft = parts.count == 2 ? Int(parts[1])! : nil
+        } else {
+            failStatus = nil
+            failuresLeft = nil
+        }
+        passesLeft = passes
+        self.retryAfter = retryAfter
+        self.latency = latency
+        self.maxEventBody = maxEventBody
+    }
+
+    /// The status this request must fail with, counting it; nil to serve it.
+    func takeFailure() -> Int? {
+        guard let failStatus else { return nil }
+        return lock.locked { () -> Int? in
+            if passesLeft > 0 {
+                passesLeft -= 1
+                return nil
+            }
+            guard let left = failuresLeft else { return failStatus }
+            guard left > 0 else { return nil }
+            failuresLeft = left - 1
+            return failStatus
+        }
+    }
+
+    /// Retry-After as whole seconds (rounded up), the header's only form besides a date.
+    var retryAfterHeader: [(name: String, value: String)] {
+        retryAfter.map { [("Retry-After", String(Int($0.rounded(.up))))] } ?? []
+    }
+
+    func waitLatency() {
+        guard latency > 0 else { return }
+        let micro = latency * 1e6
+        var remaining = timespec(tv_sec: Int(micro / 1e6), tv_nsec: Int(micro.truncatingRemainder(dividingBy: 1e6)) * 1000)
+        var left = timespec()
+        while nanosleep(&remaining, &left) != 0 && errno == EINTR { remaining = left }
+    }
+}

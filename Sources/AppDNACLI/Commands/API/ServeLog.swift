@@ -1,0 +1,91 @@
+import AppDNACore
+import AppDNANet
+
+/// What `api serve`'s connection threads write, through one lock: one line per request on
+/// stdout (text or JSON), warnings and notes on stderr, and the counts of the summary.
+final class ServeLog: @unchecked Sendable {
+    private let invocation: Invocation
+    private let json: Bool
+    private let lock = PthreadLock()
+    private var requests = 0
+    private var byEndpoint: [String: Int] = [:]
+    private var events = 0
+    private var duplicates = 0
+    private var injected = 0
+    private var refusedKeys = 0
+    private var rejected = 0
+
+    init(_ invocation: Invocation, json: Bool) {
+        self.invocation = invocation
+        self.json = json
+    }
+
+    func request(_ request: HTTPServer.Request, _ answer: APIServeCommand.Answer) {
+        let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+        let line: String
+        if json {
+            var object = JSONObject()
+            object["time"] = .string(time)
+            object["peer"] = .string(request.peer)
+            object["method"] = .string(request.head.method)
+            object["target"] = .string(request.head.target)
+            object["endpoint"] = .string(answer.endpoint)
+            object["status"] = .integer(answer.response.status)
+            object["injected"] = .bool(answer.injected)
+            object["events"] = .integer(answer.events)
+            object["duplicates"] = .integer(answer.duplicates)
+            object["note"] = .string(answer.note)
+            line = JSONWriter().writeString(.object(object))
+        } else {
+            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)"
+        }
+        lock.locked {
+            requests += 1
+            byEndpoint[answer.endpoint, default: 0] += 1
+            events += answer.events
+            duplicates += answer.duplicates
+            if answer.injected { injected += 1 }
+            if answer.refusedKey { refusedKeys += 1 }
+            invocation.stdout.writeLine(line)
+            invocation.stdout.flush()
+        }
+    }
+
+    func rejection(_ rejection: HTTPServer.Rejection) {
+        let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+        let line = json
+            ? JSONWriter().writeString(["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
+                                        "status": .integer(rejection.status), "note": .string(rejection.reason)])
+            : "\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)"
+        lock.locked {
+            rejected += 1
+            invocation.stdout.writeLine(line)
+            invocation.stdout.flush()
+        }
+    }
+
+    func warn(_ message: String) {
+        lock.locked {
+            invocation.warn(message)
+            invocation.io.stderr.flush()
+        }
+    }
+
+    func note(_ message: String) {
+        lock.locked {
+            invocation.note(message)
+            invocation.io.stderr.flush()
+        }
+    }
+
+    /// "stopped: 7 requests (bundle 2, events 4, version 1); 25 events accepted, 2 duplicates; 3 faults injected, 0 keys refused, 0 malformed"
+    func summary(recordedTo path: String?) -> String {
+        lock.locked {
+            let parts = byEndpoint.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let recorded = path.map { " (recorded in \($0))" } ?? ""
+            return "stopped: \(requests) request\(requests == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))"); "
+                + "\(events) event\(events == 1 ? "" : "s") accepted\(recorded), \(duplicates) duplicate\(duplicates == 1 ? "" : "s"); "
+                + "\(injected) fault\(injected == 1 ? "" : "s") injected, \(refusedKeys) key\(refusedKeys == 1 ? "" : "s") refused, \(rejected) malformed"
+        }
+    }
+}
