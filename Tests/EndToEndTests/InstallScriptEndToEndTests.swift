@@ -57,6 +57,31 @@ final class InstallScriptEndToEndTests: XCTestCase {
         XCTAssertEqual(files, Self.installed.map(\.path).sorted(), "exactly these files, no temporary leftovers", file: file, line: line)
     }
 
+    /// The lines the script tells a user to paste (the prefix here holds a space) do what they
+    /// say in the real shells: bash gets the completion, zsh's fpath and fish's
+    /// fish_complete_path gain the directory.
+    func assertPastedGuidanceWorks(_ stdout: String, prefix: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        func pasted(after marker: String) -> String? {
+            stdout.split(separator: "\n").first { $0.contains(marker) }.map { String($0[$0.range(of: marker)!.upperBound...]) }
+        }
+        let share = prefix + "/share"
+        let bashLine = try XCTUnwrap(pasted(after: "add to ~/.bashrc: "), file: file, line: line)
+        let bash = try run("/bin/bash", ["-c", bashLine + " && complete -p appdna"], environment: ["PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(bash.status, 0, bash.stderr, file: file, line: line)
+        XCTAssertTrue(bash.stdout.contains("appdna"), bash.stdout, file: file, line: line)
+        for (shell, marker, show, expected) in [("zsh", "before compinit: ", "print -l $fpath", share + "/zsh/site-functions"),
+                                                ("fish", "config.fish: ", "printf '%s\\n' $fish_complete_path", share + "/fish/vendor_completions.d")] {
+            guard let path = ["/usr/bin/" + shell, "/bin/" + shell].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+                print("skipped the \(shell) guidance check: \(shell) is not installed (scripts/install-test-tools installs it)")
+                continue
+            }
+            let pastedLine = try XCTUnwrap(pasted(after: marker), file: file, line: line)
+            let result = try run(path, ["-c", pastedLine + "; " + show], environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
+            XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+            XCTAssertTrue(result.stdout.split(separator: "\n").contains(Substring(expected)), "\(shell): \(result.stdout)", file: file, line: line)
+        }
+    }
+
     func isDirectory(_ path: String) -> Bool {
         var directory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
@@ -66,8 +91,10 @@ final class InstallScriptEndToEndTests: XCTestCase {
         let prefix = directory.appendingPathComponent("prefix with space").path
         let first = try install(["--prefix", prefix])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stdout, Self.installed.map { "installed \(prefix)/\($0.path)\n" }.joined())
+        let installedLines = Self.installed.map { "installed \(prefix)/\($0.path)\n" }.joined()
+        XCTAssertTrue(first.stdout.hasPrefix(installedLines + "\ncompletions:\n"), first.stdout)
         try assertInstalled(under: prefix)
+        try assertPastedGuidanceWorks(first.stdout, prefix: prefix)
 
         // Re-running replaces each file (a new inode: a running old binary is never overwritten).
         let binary = prefix + "/bin/appdna"
