@@ -17,7 +17,7 @@ extension ExposureAudit {
         let byID: ByteKeyCache
         let context = ContextBytes()
 
-        init(_ experiments: [String: Prepared]) {
+        init(_ experiments: [ByteKey: Prepared]) {
             prepared = Array(experiments.values)
             var byID = ByteKeyCache()
             for (index, experiment) in prepared.enumerated() {
