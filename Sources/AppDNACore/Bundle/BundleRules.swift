@@ -55,6 +55,7 @@ public enum BundleRule: String, CaseIterable, Sendable {
     case contentWrapper = "W006"
     case apiSectionName = "W007"
     case unsafeInteger = "W008"
+    case lookalikeID = "W009"
 
     public var code: String { rawValue }
 
@@ -87,6 +88,7 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .contentWrapper: return "the bundle is the API response shape with a content wrapper (the SDK loads only bundle_version)"
         case .apiSectionName: return "a section has its API name (onboarding_flows, in_app_messages), which the SDK does not read"
         case .unsafeInteger: return "an integer beyond 2^53 (Android and JavaScript lose precision)"
+        case .lookalikeID: return "two experiment ids, variant ids of one experiment or flag keys differ only in Unicode normalisation (NFC vs NFD): one text to people, two ids to devices"
         }
     }
 }

@@ -170,10 +170,38 @@ public struct BundleValidator {
             // experiment, and only the few with findings need one.
             for member in experiments.node.members {
                 checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
+                if let variants = member.value["variants"], variants.kind == .array {
+                    let ids = variants.elements.enumerated().compactMap { index, variant in
+                        variant["id"].flatMap { node in node.string.map { ($0, node, experiments.pointer.appending(key: member.key).appending(key: "variants").appending(index: index).appending(key: "id")) } }
+                    }
+                    checkLookalikes(ids, what: "variant id", of: " of \(Self.quoted(member.key))")
+                }
             }
+            checkLookalikes(experiments.node.members.map { ($0.key, $0.keyNode, experiments.pointer.appending(key: $0.key)) }, what: "experiment id")
+        }
+        if let flags = bundle.flags, flags.node.kind == .object {
+            checkLookalikes(flags.node.members.map { ($0.key, $0.keyNode, flags.pointer.appending(key: $0.key)) }, what: "flag key")
         }
         checkFlags(bundle)
         checkOnboarding(bundle)
+    }
+
+    /// W009: ids that read the same but are different bytes (NFC and NFD spellings). Devices
+    /// hash and compare the bytes, so these are two experiments, variants or flags; people (and
+    /// Swift's ==) see one. Only ids with non-ASCII bytes can differ this way, so ASCII ids cost
+    /// one scan.
+    private mutating func checkLookalikes(_ ids: [(text: String, node: JSONNode, pointer: JSONPointer)], what: String, of owner: String = "") {
+        var firstByForm: [ByteKey: String] = [:]
+        for (text, node, pointer) in ids where text.utf8.contains(where: { $0 >= 0x80 }) {
+            let form = ByteKey(UnicodeForms.nfc(text))
+            guard let first = firstByForm[form] else {
+                firstByForm[form] = text
+                continue
+            }
+            if let difference = ByteIdentity.normalisationDifference(text, from: first) {
+                add(.lookalikeID, "\(what) \(Self.quoted(text))\(owner) \(difference): devices treat them as two", at: node, pointer)
+            }
+        }
     }
 
     private mutating func checkBundleVersion(_ bundle: BundleModel) {

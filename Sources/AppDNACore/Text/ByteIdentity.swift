@@ -31,6 +31,15 @@ public enum ByteIdentity {
         return "differs from \(other) only in Unicode normalisation: \(form(of: id)) vs \(form(of: other))"
     }
 
+    /// The ids as a message lists them: one that reads the same as another in the list but is
+    /// other bytes gets its form appended ("café (NFC)", "café (NFD)"), so two identical-looking
+    /// names are told apart.
+    public static func labelled(_ ids: [String]) -> [String] {
+        ids.map { id in
+            ids.contains { normalisationDifference(id, from: $0) != nil } ? "\(id) (\(form(of: id)))" : id
+        }
+    }
+
     /// "NFC", "NFD" or "mixed normalisation": what a message needs to tell two look-alikes apart.
     public static func form(of text: String) -> String {
         let isNFC = same(text, UnicodeForms.nfc(text)), isNFD = same(text, UnicodeForms.nfd(text))
