@@ -5,7 +5,7 @@
 /// still checked; where a key repeats, the last value is the one checked (as most readers do).
 public struct BundleValidator {
     public static let weightSumTolerance = VariantWeights.sumTolerance
-    public static let statuses: Set<String> = ["running", "paused", "completed"]
+    public static let statuses: Set<String> = ["running", "paused", "completed"]  // not an id: ASCII words, which no other bytes are canonically equal to
     /// 2^53: the largest integer every double-based reader holds exactly.
     public static let maxSafeInteger = "9007199254740992"
     /// The rules read nothing nested deeper than a variant's members in the API shape
