@@ -18,6 +18,8 @@ final class BundleValidatorFixtureTests: XCTestCase {
         "experiment-not-object.json": ["E007 /experiments/e 4:10"],
         "flag-wrapper.json": ["W005 /remote_config/dark_mode 4:18", "W005 /feature_flags/f 14:10"],
         "flows-array.json": ["E016 /onboarding/active_flow_id 4:23", "E006 /onboarding/flows 5:14"],
+        "platforms-malformed.json": ["E017 /experiments/string/platforms 4:63", "E017 /experiments/mixed/platforms 6:62", "W010 /experiments/cased/platforms/0 8:63"],
+        "targeting-unsatisfiable.json": ["E018 /experiments/e/targeting/new_users_only 5:43", "E018 /experiments/e/targeting/countries 5:64", "E018 /experiments/e/targeting/min_app_version 5:89", "E018 /experiments/e/targeting/user_traits/0 6:41", "E018 /experiments/e/targeting/user_traits/1 7:41", "E018 /experiments/e/targeting/user_traits/2 8:41"],
         "lookalike-variant-ids.json": ["W009 /experiments/e/variants/1/id 13:17"],
         "many-problems.json": ["W001  1:1", "W002 /experiments/e/status 4:17", "W003 /experiments/e/salt 5:15", "E014 /experiments/e/variants 6:19", "E011 /experiments/e/variants/1/id 12:17", "E015 /experiments/e/traffic_allocation 16:29", "W005 /remote_config/k 20:10", "E016 /onboarding/active_flow_id 26:23"],
         "root-array.json": ["E004  1:1"],

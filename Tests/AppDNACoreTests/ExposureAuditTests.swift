@@ -275,4 +275,24 @@ final class ExposureAuditTests: XCTestCase {
             XCTAssertTrue(audit.mismatches[1].detail.contains("only in Unicode normalisation: NFD vs NFC"), audit.mismatches[1].detail)
         }
     }
+
+    /// iOS SDKs before 1.0.78 ignore traffic allocation: a user outside the share who got a
+    /// variant there agrees. A blank user id is hashed as the anonymous id, as the SDK does.
+    func testOldIOSIgnoresTrafficAllocationAndABlankUserIdFallsBackToTheAnonymousId() throws {
+        var k = 0, user = ""
+        repeat { k += 1; user = "outside-\(k)" } while referenceMurmur3(Array("upsell.up.\(user).allocation".utf8), seed: 0) % 10_000 < 5_000
+        var old = Event(id: QueueFixtures.id(1), user: user, anon: QueueFixtures.anon, exposures: [("onboarding", Self.reference(user, "onboarding"))])
+        old.platform = "ios"; old.sdk = "1.0.77"; old.exposures.append(("upsell", Self.reference(user, "upsell")))
+        var new = old
+        new.id = QueueFixtures.id(2); new.sdk = "1.0.78"
+        var blank = Event(id: QueueFixtures.id(3), user: " ", anon: QueueFixtures.anon, exposures: [("onboarding", Self.reference(QueueFixtures.anon, "onboarding"))])
+        blank.platform = "android"
+        var empty = blank
+        empty.id = QueueFixtures.id(4); empty.user = ""
+        let text = [old, new, blank, empty].map(\.json).joined(separator: "\n") + "\n"
+        let audit = try audit(text, named: "pending_events.ndjson")
+        XCTAssertEqual(audit.checked, 6)
+        XCTAssertEqual(audit.mismatches.map(\.eventID), [QueueFixtures.id(2)], "only the 1.0.78 device applies the allocation")
+        XCTAssertEqual(audit.mismatches.first?.cause, .notEligible)
+    }
 }

@@ -277,6 +277,7 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
         let audit = object["exposure_audit"] as! [String: Any]
+        XCTAssertEqual(audit["bundle_version"] as? Int, 42, "an integer, as in the bundle")
         XCTAssertEqual(audit["checked"] as? Int, 8)
         XCTAssertEqual(audit["agreeing"] as? Int, 2)
         let mismatches = audit["mismatches"] as! [[String: Any]]

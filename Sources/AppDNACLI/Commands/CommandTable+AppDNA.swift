@@ -30,6 +30,13 @@ extension CommandTable {
                 row per user and experiment). A rule whose input was not given (--platform, \
                 --country, --app-version, --installed-at, --trait) is not checked: the verdict is \
                 "unknown", naming the flag that would settle it, and the variant is still shown. \
+                A rule no user can pass (platforms that are not a list, new_users_only that is not \
+                true/false, an unknown trait operator, 'in' without a list, gt/gte/lt/lte against a \
+                non-number) fails even without input. Traffic allocation is applied only by iOS SDK \
+                1.0.78 and later: Android and older iOS ignore it, even when it is not a number. \
+                A bundle number equals a --trait that parses as the same number (5 and 5.0); \
+                platform names compare without case. Ids are compared by their UTF-8 bytes: an id \
+                in NFD is not the NFC one. The decisions: docs/assignment-rules.md.
                 --vectors prints golden cases for SDK ports (both schemes) as JSON.
                 """,
                 operands: BucketCommand.operands,

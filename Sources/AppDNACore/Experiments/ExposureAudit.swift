@@ -170,13 +170,15 @@ extension ExposureAudit {
             guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return nil }
             var result = LineResult()
             let user = event["user"]
-            guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
+            // The SDK hashes the anonymous id when the user id is empty or only white space.
+            let identified = user?["user_id"]?.string.flatMap { BucketingScheme.isBlank($0) ? nil : $0 }
+            guard let userID = identified ?? user?["anon_id"]?.string else {
                 result.skipped = exposures.count
                 return result
             }
             let device = event["device"]
             let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
-                                      appVersion: device?["app_version"]?.string)
+                                      appVersion: device?["app_version"]?.string, sdkVersion: device?["sdk_version"]?.string)
             for exposure in exposures.elements {
                 guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
                 let recorded = exposure["variant"]?.string
