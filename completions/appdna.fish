@@ -45,7 +45,7 @@ complete -c appdna -n '__fish_seen_subcommand_from bucket' -l trait -x -d 'User 
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l installed-at -x -d 'User context for --bundle: install time (ms since 1970, or ISO 8601)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l explain -d 'Show the bytes hashed, the hash, the variant ranges, the other scheme and portability warnings'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l format -x -a 'tsv csv ndjson'
-complete -c appdna -n '__fish_seen_subcommand_from bucket' -l format -x -d 'Output format for a batch from stdin'
+complete -c appdna -n '__fish_seen_subcommand_from bucket' -l format -x -d 'Output format for a batch from stdin (TSV writes a tab, CR, LF or backslash in a field as \\t, \\r, \\n, \\\\)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l summary -d 'For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l find -x -d 'Print user ids that land in VARIANT (for QA)'
 complete -c appdna -n '__fish_seen_subcommand_from bucket' -l count -x -d 'With --find: how many ids (default 10); with --vectors: how many generated cases (default 20)'
