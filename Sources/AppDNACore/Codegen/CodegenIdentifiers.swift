@@ -103,7 +103,7 @@ public enum CodegenIdentifiers {
         return result
     }
 
-    private static func uppercasingFirst(_ word: String) -> String {
+    static func uppercasingFirst(_ word: String) -> String {
         var scalars = Array(word.unicodeScalars)
         if let first = scalars.first, first.value >= 0x61, first.value <= 0x7A {
             scalars[0] = Unicode.Scalar(first.value - 0x20)!

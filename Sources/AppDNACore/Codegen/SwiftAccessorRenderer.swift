@@ -122,10 +122,7 @@ public enum SwiftAccessorRenderer {
     /// The enum's type name: the accessor's name with a capital, `_` added when that is a
     /// keyword or a name Swift reserves for members (`Type`, `Self`, `Protocol`).
     private static func upperFirst(_ name: String) -> String {
-        guard let first = name.unicodeScalars.first, first.value >= 0x61, first.value <= 0x7A else { return name }
-        var result = ""
-        result.unicodeScalars.append(Unicode.Scalar(first.value - 0x20)!)
-        result.unicodeScalars.append(contentsOf: name.unicodeScalars.dropFirst())
+        let result = CodegenIdentifiers.uppercasingFirst(name)
         return CodegenIdentifiers.keywords.contains(result) ? result + "_" : result
     }
 }
