@@ -35,7 +35,7 @@ _appdna() {
             -*) continue ;;
         esac
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--language|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--scheme|--secret-file|--seed|--signature|--since|--state-dir|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -43,7 +43,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -52,7 +52,7 @@ _appdna() {
     if (( help_topic )); then
         case "$path" in
             "") _appdna_reply < <(compgen -W "bucket bundle webhook queue completions manpage" -- "$cur") ;;
-            "bundle") _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur") ;;
+            "bundle") _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
         esac
@@ -89,7 +89,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur")
+                _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur")
             fi ;;
         "bundle fetch")
             case "$prev" in
@@ -108,6 +108,16 @@ _appdna() {
             esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--strict --format --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
+        "bundle codegen")
+            case "$prev" in
+                --language) _appdna_reply < <(compgen -W "swift" -- "$cur"); return 0 ;;
+                --output|-o) _appdna_files; return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--language --output -o --check --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
