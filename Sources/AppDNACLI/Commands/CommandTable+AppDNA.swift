@@ -92,6 +92,24 @@ extension CommandTable {
                 references: [BundleValidateCommand.findingCodes],
                 run: BundleValidateCommand.run),
             CommandSpec(
+                ["bundle", "codegen"],
+                summary: "Generate typed Swift accessors for the bundle's remote config and experiments",
+                discussion: """
+                Validates FILE, then writes one typed property per remote-config key (remote_config, else \
+                feature_flags, as the SDK picks; the bundle's value is the default) and one enum per experiment \
+                (its variant ids plus unknown(String)), read through the AppDNAValueSource protocol so the code \
+                needs no SDK. Names follow one rule with _2, _3 … for collisions (docs/codegen.md). Same bundle, \
+                same bytes. Exit 1 when the bundle is invalid (nothing written) or, with --check, when PATH is \
+                stale or missing; 73 when PATH cannot be created.
+                """,
+                operands: BundleCodegenCommand.operands,
+                flags: BundleCodegenFlags.all,
+                examples: [
+                    ExampleSpec("appdna bundle codegen appdna-config.json -o Sources/App/AppDNAConfig.swift", "Write the accessors."),
+                    ExampleSpec("appdna bundle codegen --check appdna-config.json -o Sources/App/AppDNAConfig.swift", "In CI: fail when the committed accessors are stale."),
+                ],
+                run: BundleCodegenCommand.run),
+            CommandSpec(
                 ["bundle", "diff"],
                 summary: "Show what changed between two bundles and what it does to users",
                 discussion: """
