@@ -9,13 +9,6 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     case spark
     case duckdb
 
-    /// The dialect named `name`, or a usage failure that lists the three.
-    public static func named(_ name: String) throws -> SQLDialect {
-        if let dialect = SQLDialect(rawValue: name) { return dialect }
-        let names = allCases.map(\.rawValue).joined(separator: ", ")
-        throw Failure(.usage, "unknown SQL dialect '\(name)': expected one of \(names)")
-    }
-
     /// How this engine reads a single-quoted string literal.
     var literalEscaping: SQLLiteralEscaping {
         switch self {
