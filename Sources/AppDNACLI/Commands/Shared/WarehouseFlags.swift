@@ -12,8 +12,8 @@ enum WarehouseFlags {
     static let appVersionColumn = Flag.optional("app-version-column", value: "COLUMN", "With --sql: the app version column (unmapped: unknown)", .text)
     static let installedAtColumn = Flag.optional("installed-at-column", value: "COLUMN",
                                                  "With --sql: the install time column, ms since 1970 (unmapped: unknown)", .text)
-    static let traitColumn = Flag.repeated("trait-column", value: "TRAIT=COLUMN", "With --sql: the column of a user trait (repeatable)", .keyValue)
-    static let experiment = Flag.repeated("experiment", value: "ID", "With --sql: only this experiment (repeatable; default all)", .text)
+    static let traitColumn = Flag.repeated("trait-column", value: "TRAIT=COLUMN", "With --sql: the column of a user trait", .keyValue)
+    static let experiment = Flag.repeated("experiment", value: "ID", "With --sql: only this experiment (default: all)", .text)
 
     /// The context columns, shared by every --sql mode.
     static let contextSpecs: [FlagSpec] = [userColumn.spec, platformColumn.spec, countryColumn.spec, appVersionColumn.spec,
