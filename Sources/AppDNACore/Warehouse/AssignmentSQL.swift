@@ -40,7 +40,7 @@ public struct AssignmentSQL {
         var names = [columns.platform, columns.country, columns.appVersion, columns.installedAt].compactMap { $0 }
         names += columns.traits.map(\.column)
         var seen: [String] = []
-        for name in names where !seen.contains(name) && name != columns.user { seen.append(name) }
+        for name in names where !seen.contains(name) && name != columns.user { seen.append(name) }  // not an id: plain ASCII column names (SQLQuoting.isPlainIdentifier)
         return seen.map { ", \($0)" }.joined()
     }
 

@@ -11,8 +11,10 @@ struct SQLEligibility {
     func rules(_ experiment: ExperimentDefinition) -> [SQLRuleVerdict] {
         guard experiment.status == "running" else { return [.failedForAll] }
         var rules: [SQLRuleVerdict] = []
+        if experiment.platformsAreMalformed { return [.failedForAll] }
         if let platforms = experiment.platforms {
-            rules.append(.on(columns.platform) { sql.isIn(sql.lowercased($0), platforms) })
+            // Without case on both sides: "iOS" in the bundle matches a row's "ios".
+            rules.append(.on(columns.platform) { sql.isIn(sql.lowercased($0), platforms.map { $0.lowercased() }) })
         }
         if let targeting = experiment.targeting, targeting != .null {
             rules += self.targeting(targeting, startedAtMs: experiment.startedAtMs)
@@ -35,9 +37,13 @@ struct SQLEligibility {
             guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
             rules.append(.on(columns.appVersion) { appVersionAtLeast($0, parts) })
         }
-        if case .bool(true) = fields["new_users_only"] ?? .null {
+        switch fields["new_users_only"] ?? .null {
+        case .null, .bool(false): break
+        case .bool(true):
             guard let started = startedAtMs else { return [.failedForAll] }
             rules.append(.on(columns.installedAt) { "(\($0) >= \(started))" })
+        default:
+            return [.failedForAll]  // not a boolean: fails closed, as in `Targeting.newUsers`
         }
         if let traits = fields["user_traits"], traits != .null {
             guard case .array(let list) = traits else { return [.failedForAll] }
@@ -67,7 +73,8 @@ struct SQLEligibility {
     }
 
     private func trait(_ rule: JSONValue) -> SQLRuleVerdict {
-        guard case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
+        // A rule no value can pass fails for every row, trait given or not (`TraitRule`).
+        guard TraitRule.unsatisfiable(rule) == nil, case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
               case .string(let op)? = fields["operator"] else { return .failedForAll }
         let expected = fields["value"] ?? .null
         let column = columns.column(ofTrait: trait)
@@ -76,26 +83,31 @@ struct SQLEligibility {
             // A NULL is a trait not given (unknown), so a given one exists.
             return .on(column) { _ in expected == .bool(false) ? "FALSE" : "TRUE" }
         case "eq", "neq":
-            guard let wanted = TraitRule.text(expected) else { return column == nil ? .unknownForAll : notGivenOrFails(column!) }
-            return .on(column) { "(\($0) \(op == "eq" ? "=" : "<>") \(sql.literal(wanted)))" }
+            return .on(column) { op == "eq" ? matches($0, expected) : "(NOT \(matches($0, expected)))" }
         case "in":
-            guard case .array(let options) = expected else { return column == nil ? .unknownForAll : notGivenOrFails(column!) }
-            return .on(column) { sql.isIn($0, options.compactMap(TraitRule.text)) }
-        case "gt", "gte", "lt", "lte":
-            guard let wanted = TraitRule.text(expected).flatMap(Double.init), wanted.isFinite || !wanted.isNaN else {
-                return column == nil ? .unknownForAll : notGivenOrFails(column!)
-            }
+            guard case .array(let options) = expected else { return .failedForAll }
+            let scalars = options.filter { TraitRule.text($0) != nil }
+            return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
+        default:  // gt gte lt lte, against a number (`unsatisfiable` checked)
+            let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
             let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
-            return .on(column) { "(\(sql.double($0)) \(symbol) \(Self.doubleLiteral(wanted)))" }
-        default:
-            return column == nil ? .unknownForAll : notGivenOrFails(column!)
+            return .on(column) { "(\(number($0)) \(symbol) \(Self.doubleLiteral(wanted)))" }
         }
     }
 
-    /// A malformed trait rule on a trait that is given fails; not given, it is unknown (the
-    /// trait check comes first, as in `TraitRule`).
-    private func notGivenOrFails(_ column: String) -> SQLRuleVerdict {
-        .on(column) { _ in "FALSE" }
+    /// The trait's text as a number under `TraitRule.numberPattern`, NULL when it is not one.
+    private func number(_ column: String) -> String {
+        "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) END)"
+    }
+
+    /// `TraitRule.matches`: as numbers when the bundle value is a number and the trait is one,
+    /// else as text, byte for byte.
+    private func matches(_ column: String, _ expected: JSONValue) -> String {
+        let text = sql.literal(TraitRule.text(expected) ?? "")
+        guard case .number(let value) = expected, let wanted = TraitRule.number(value.text) else {
+            return "(\(column) = \(text))"
+        }
+        return "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) = \(Self.doubleLiteral(wanted)) ELSE \(column) = \(text) END)"
     }
 
     private static func doubleLiteral(_ value: Double) -> String {
@@ -104,14 +116,20 @@ struct SQLEligibility {
         return "CAST(\(value) AS DOUBLE)"
     }
 
-    /// Traffic allocation as the newest iOS SDK applies it: in when the allocation bucket is
-    /// under the share; otherwise in on Android, out on other platforms, unknown without one.
+    /// Traffic allocation as iOS SDK 1.0.78 and later apply it (`Eligibility.allocationState`;
+    /// rows have no SDK version, so iOS rows count as the newest): in when the allocation
+    /// bucket is under the share; otherwise in on Android, out on other platforms, unknown
+    /// without one. A share that is not a finite number keeps no one in where it is applied.
     private func allocation(_ experiment: ExperimentDefinition, share: Double) -> SQLRuleVerdict {
-        guard share.isFinite else { return .failedForAll }
-        let threshold = AssignmentChange.allocationThreshold(share)
-        let prefix = experiment.id + "." + BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
-        let bucket = "(\(sql.hash(of: "(\(sql.literal(prefix)) || \(userColumn) || '.allocation')")) % 10000)"
-        let inside = "(\(bucket) < \(threshold))"
+        let inside: String
+        if share.isFinite {
+            let threshold = AssignmentChange.allocationThreshold(share)
+            let prefix = experiment.id + "." + BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
+            let bucket = "(\(sql.hash(of: "(\(sql.literal(prefix)) || \(userColumn) || '.allocation')")) % 10000)"
+            inside = "(\(bucket) < \(threshold))"
+        } else {
+            inside = "FALSE"
+        }
         guard let platform = columns.platform else {
             return SQLRuleVerdict(failed: "FALSE", unknown: "NOT \(inside)")
         }

@@ -38,7 +38,7 @@ enum WarehouseFlags {
         let wanted = arguments[experiment]
         if wanted.isEmpty { return all }
         return try wanted.map { id in
-            guard let found = all.first(where: { Array($0.id.utf8) == Array(id.utf8) }) else {
+            guard let found = all.first(where: { ByteIdentity.same($0.id, id) }) else {
                 throw Failure(.usage, "\(path): no experiment '\(id)' in the bundle" + Suggestions.phrase(for: id, among: all.map(\.id)))
             }
             return found
