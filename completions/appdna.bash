@@ -99,9 +99,12 @@ _appdna() {
                 --app-version-column) COMPREPLY=(); return 0 ;;
                 --installed-at-column) COMPREPLY=(); return 0 ;;
                 --trait-column) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --sql --table --experiment --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --sql --table --experiment --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle")
             if [[ "$cur" == -* ]]; then
@@ -123,9 +126,12 @@ _appdna() {
         "bundle validate")
             case "$prev" in
                 --format) _appdna_reply < <(compgen -W "text json github" -- "$cur"); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--strict --format --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--strict --format --json --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -133,9 +139,12 @@ _appdna() {
             case "$prev" in
                 --language) _appdna_reply < <(compgen -W "swift" -- "$cur"); return 0 ;;
                 --output|-o) _appdna_files; return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--language --output -o --check --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--language --output -o --check --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -225,9 +234,12 @@ _appdna() {
                 --until) COMPREPLY=(); return 0 ;;
                 --now) COMPREPLY=(); return 0 ;;
                 --bundle) _appdna_files; return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;

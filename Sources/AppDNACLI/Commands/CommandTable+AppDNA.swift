@@ -229,10 +229,12 @@ extension CommandTable {
                 run: GeneratedDocsCommand.manpage),
         ],
         environment: {
-            let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["queue", "replay"]]
+            // Every command that reads a bundle takes @remote, so every one of them may use the key.
+            let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["bundle", "validate"], ["bundle", "codegen"], ["bucket"],
+                                   ["queue", "inspect"], ["queue", "replay"]]
             let webhook: [[String]] = [["webhook", "verify"], ["webhook", "sign"], ["webhook", "listen"], ["webhook", "trigger"]]
             return [
-                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, bundle diff @remote and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",
+                EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, @remote (wherever a bundle is read) and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",
                                 usedBy: api + [["api", "serve"]]),
                 EnvironmentSpec("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts",
                                 usedBy: api),

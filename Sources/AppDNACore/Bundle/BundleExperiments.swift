@@ -2,12 +2,29 @@
 /// (`experiments` as `{"experiments": {…}}` or a flat map) or the API response shape, where
 /// everything sits under `content`.
 public enum BundleExperiments {
+    /// The experiments section as the SDK finds it, with its pointer: the top-level
+    /// `experiments` (the SDK file shape, the only place devices look), else `content.experiments`
+    /// (the API response shape, for files saved from the API); unwrapped once from
+    /// `{"experiments": {…}}`. Every command reads experiments through this one function, so a
+    /// file holding both reads the same everywhere: the top-level one, as on devices.
+    public static func located(in root: JSONNode) -> BundleModel.Located? {
+        let (section, pointer): (JSONNode?, JSONPointer)
+        if let top = root["experiments"] {
+            (section, pointer) = (top, JSONPointer(tokens: ["experiments"]))
+        } else {
+            (section, pointer) = (root["content"]?["experiments"], JSONPointer(tokens: ["content", "experiments"]))
+        }
+        guard let section else { return nil }
+        if section.kind == .object, let nested = section["experiments"], nested.kind == .object {
+            return BundleModel.Located(node: nested, pointer: pointer.appending(key: "experiments"))
+        }
+        return BundleModel.Located(node: section, pointer: pointer)
+    }
+
     /// The experiments map node, or nil when the bundle has none.
     public static func map(in root: JSONNode) -> JSONNode? {
-        let section = root["experiments"] ?? root["content"]?["experiments"]
-        guard let section, section.kind == .object else { return nil }
-        if let nested = section["experiments"], nested.kind == .object { return nested }
-        return section
+        guard let located = located(in: root), located.node.kind == .object else { return nil }
+        return located.node
     }
 
     /// The experiment called `id`, or a usage error listing the ones that exist.

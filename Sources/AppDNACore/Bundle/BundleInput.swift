@@ -14,6 +14,14 @@ public struct BundleInput {
 
     public static let stdinName = "<stdin>"
 
+    /// Bytes already in memory (a downloaded bundle), under `name`.
+    public init(name: String, source: ByteSource, skippedLines: Int = 0, skippedColumns: Int = 0) {
+        self.name = name
+        self.source = source
+        self.skippedLines = skippedLines
+        self.skippedColumns = skippedColumns
+    }
+
     /// `path` "-" is standard input (`stdinDescriptor`).
     public static func load(path: String, stdinDescriptor: Int32 = 0) throws(Failure) -> BundleInput {
         if path == "-" { return try load(fileDescriptor: stdinDescriptor, name: stdinName, sizeHint: 0) }

@@ -53,7 +53,9 @@ public struct BundleModel {
             sections = Located(node: root, pointer: .root)
         }
         bundleVersion = root["bundle_version"].map { Located(node: $0, pointer: JSONPointer(tokens: ["bundle_version"])) }
-        experiments = Self.section("experiments", in: sections, unwrap: true)
+        // The SDK's precedence (top level first), shared with bucket, the audit, codegen and
+        // the SQL generator through BundleExperiments.
+        experiments = BundleExperiments.located(in: root)
         let remote = Self.section("remote_config", in: sections, unwrap: false)
         let feature = Self.section("feature_flags", in: sections, unwrap: false)
         if let remote, remote.node.kind == .object, remote.node.count > 0 {

@@ -15,7 +15,7 @@ enum BucketAllExperiments {
         if let salt = arguments.operand(2) {
             throw Failure(.usage, "SALT '\(salt)' needs an EXPERIMENT; without one every experiment of the bundle is shown")
         }
-        let setups = try experiments(arguments)
+        let setups = try experiments(invocation)
         if user == "-" {
             if arguments[BucketFlags.explain] {
                 throw Failure(.usage, "--explain explains one user's rows: give USER instead of '-'")
@@ -43,9 +43,10 @@ enum BucketAllExperiments {
     }
 
     /// One setup per experiment of the bundle, in the bundle's order.
-    static func experiments(_ arguments: ParsedArguments) throws -> [BucketSetup] {
+    static func experiments(_ invocation: Invocation) throws -> [BucketSetup] {
+        let arguments = invocation.arguments
         let path = arguments[BucketFlags.bundle]!
-        let document = try BucketSetup.readBundle(path)
+        let document = try BundleArgument.document(path, invocation)
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }

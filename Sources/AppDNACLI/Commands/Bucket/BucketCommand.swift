@@ -40,10 +40,10 @@ enum BucketCommand {
             return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
         }
         if (arguments[BucketFlags.find] != nil) {
-            let setup = try BucketSetup(arguments, experimentOperand: 0)
+            let setup = try BucketSetup(invocation, experimentOperand: 0)
             return try BucketFind.run(invocation, setup: setup)
         }
-        let setup = try BucketSetup(arguments, experimentOperand: 1)
+        let setup = try BucketSetup(invocation, experimentOperand: 1)
         let user = arguments.operand(0)!
         if user != "-", let batchOnly = [BucketFlags.summary.spec, BucketFlags.format.spec].first(where: arguments.given)?.long {
             // Ignoring it would print a single-user report where the user asked for a batch's.
@@ -84,7 +84,8 @@ struct BucketSetup {
         self.context = context
     }
 
-    init(_ arguments: ParsedArguments, experimentOperand: Int) throws {
+    init(_ invocation: Invocation, experimentOperand: Int) throws {
+        let arguments = invocation.arguments
         let scheme = arguments[BucketFlags.scheme]
         let experiment = arguments.operand(experimentOperand)!
         let saltOperand = arguments.operand(experimentOperand + 1)
@@ -93,7 +94,7 @@ struct BucketSetup {
         }
 
         if let path = arguments[BucketFlags.bundle] {
-            let document = try Self.readBundle(path)
+            let document = try BundleArgument.document(path, invocation)
             let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)
             if let saltOperand, saltOperand != definition.salt {
                 throw Failure(.usage, "SALT '\(saltOperand)' differs from the bundle's salt '\(definition.salt)' for \(experiment); leave SALT out with --bundle")
@@ -112,16 +113,6 @@ struct BucketSetup {
             }
             self.init(scheme: scheme, experiment: experiment, salt: saltOperand, allocation: allocation,
                       definition: nil, context: Self.userContext(arguments))
-        }
-    }
-
-    /// The config bundle named by `--bundle`, parsed.
-    static func readBundle(_ path: String) throws -> JSONDocument {
-        let bytes = try FileReading.readAll(path: path)
-        do {
-            return try JSONDocument(bytes: bytes)
-        } catch {
-            throw Failure(.malformedInput, "\(path):\(error.line):\(error.column): \(error.reason.explanation)")
         }
     }
 

@@ -5,7 +5,7 @@ enum BucketFlags {
     static let scheme = Flag.defaulted("scheme", value: "SCHEME", "sdk (what devices compute) or docs (the documented formula)",
                                        default: "sdk", .choice(BucketingScheme.self))
     static let variants = Flag.optional("variants", value: "LIST", "Variants and weights, e.g. control=0.5,variant_b=0.5", .text)
-    static let bundle = Flag.optional("bundle", value: "FILE", "Take the experiment (salt, variants, status, targeting) from a config bundle",
+    static let bundle = Flag.optional("bundle", value: "FILE", "Take the experiment (salt, variants, status, targeting) from a config bundle: a file, '-' for standard input, or @remote for the live bundle",
                                       completion: .file, .text)
     static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform (ios, android)",
                                         completion: .choices(["ios", "android"]), .text)
@@ -32,7 +32,7 @@ enum BucketFlags {
     static let all: [FlagSpec] = [scheme.spec, variants.spec, bundle.spec, platform.spec, country.spec, appVersion.spec, trait.spec,
                                   installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, count.spec, prefix.spec,
                                   json.spec, selfTest.spec, vectors.spec, seed.spec,
-                                  WarehouseFlags.sql.spec, WarehouseFlags.table.spec, WarehouseFlags.experiment.spec] + WarehouseFlags.contextSpecs
+                                  WarehouseFlags.sql.spec, WarehouseFlags.table.spec, WarehouseFlags.experiment.spec] + WarehouseFlags.contextSpecs + APIFlags.wholeCommand
 
     /// `--count` for one mode: its own range (the same wording as every range error) and default.
     static func modeCount(in arguments: ParsedArguments, _ mode: (range: ClosedRange<Int>, default: Int)) throws(Failure) -> Int {

@@ -13,7 +13,7 @@ enum BucketSQL {
             throw Failure(.usage, "--sql takes no operands ('\(operand)'): name experiments with --experiment ID")
         }
         let columns = try WarehouseFlags.columns(arguments, table: arguments[WarehouseFlags.table])
-        let experiments = try WarehouseFlags.experiments(arguments, bundlePath: path)
+        let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
         let query = AssignmentSQL(dialect: dialect, scheme: arguments[BucketFlags.scheme], columns: columns).query(experiments)
         invocation.stdout.write(query)
         return .success

@@ -3,7 +3,7 @@ import AppDNACore
 /// `appdna bundle codegen FILE`: typed accessors for the bundle's remote config and
 /// experiments (Core/Codegen renders them; this file validates, writes and checks).
 enum BundleCodegenCommand {
-    static let operands = [OperandSpec("FILE", "The bundle ('-' reads standard input)", completion: .file)]
+    static let operands = [OperandSpec("FILE", "The bundle ('-' reads standard input, @remote the live bundle)", completion: .file)]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
@@ -12,16 +12,16 @@ enum BundleCodegenCommand {
         if check && output == nil { throw Failure(.usage, "--check needs -o PATH: the generated file to compare") }
         let path = arguments.operands[0]
         // An invalid bundle: its findings and 1, nothing written.
-        let report = BundleValidateCommand.check(path: path, strict: false, stdin: invocation.io.stdinDescriptor)
+        // Read once (standard input cannot be read twice), through the one bundle loader.
+        let (report, read) = try BundleValidateCommand.check(path: path, strict: false, invocation: invocation)
         if let failure = report.failure { throw failure }
         if report.errors > 0 {
             BundleValidateCommand.writeText([report], style: invocation.options.stdoutStyle, to: invocation.io.stderr)
             invocation.io.stderr.writeLine("appdna: \(report.file): invalid bundle (\(BundleValidateCommand.plural(report.errors, "error"))); nothing generated")
             return .negative
         }
-        let input = try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor)
-        let document: JSONDocument
-        do { document = try JSONDocument(source: input.source) } catch { throw Failure(.malformedInput, "\(input.name): \(error)") }
+        let input = read!
+        let document = try BundleArgument.parse(input)
         let entries = RemoteConfigEntries(root: document.root)
         for change in entries.typeChanges {
             invocation.io.stderr.writeLine("appdna: warning: \(input.name): '\(change.key)' is \(change.remoteConfigType.rawValue) in remote_config but \(change.featureFlagsType.rawValue) in feature_flags; the accessor uses remote_config's type")

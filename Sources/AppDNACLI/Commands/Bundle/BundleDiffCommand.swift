@@ -9,30 +9,20 @@ enum BundleDiffCommand {
 
     static let flags = BundleDiffFlags.all
 
-    /// The operand that stands for the live bundle.
-    static let remote = "@remote"
-
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let oldPath = arguments.operand(0)!, newPath = arguments.operand(1)!
-        for path in [oldPath, newPath] where path.hasPrefix("@") && path != remote {
-            throw Failure(.usage, "'\(path)': the live bundle is spelled @remote (a file name starting with @ needs ./ before it)")
-        }
+        let remote = BundleArgument.remote
+        for path in [oldPath, newPath] { try BundleArgument.checkSpelling(path) }
         if oldPath == "-" && newPath == "-" { throw Failure(.usage, "OLD and NEW cannot both be '-' (standard input)") }
         if oldPath == remote && newPath == remote { throw Failure(.usage, "OLD and NEW cannot both be @remote") }
         let ignore = arguments[BundleDiffFlags.ignore]
-        let stdin = invocation.io.stdinDescriptor
         // Against @remote (always in the SDK file shape) a local file is laid out in that shape
         // too: one in the API's shape (`fetch --raw`, the documented curl command) must not
         // read as completely changed.
         let againstRemote = oldPath == remote || newPath == remote
-        func load(_ path: String) throws -> JSONDocument {
-            if path == remote { return try liveBundle(invocation) }
-            let document = try parse(try BundleInput.load(path: path, stdinDescriptor: stdin))
-            return againstRemote ? try sdkShape(document) : document
-        }
-        let old = try load(oldPath)
-        let new = try load(newPath)
+        let old = try BundleArgument.document(oldPath, invocation, sdkShape: againstRemote)
+        let new = try BundleArgument.document(newPath, invocation, sdkShape: againstRemote)
         let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
         let threshold = arguments[BundleDiffFlags.failOnSwitch]
         let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
@@ -52,38 +42,6 @@ enum BundleDiffCommand {
         // Exit 1 like diff(1); the contract wants a line on stderr for every non-zero exit.
         invocation.io.stderr.writeLine("appdna: the bundles differ (\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"))")
         return .negative
-    }
-
-    /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape (the
-    /// shape `bundle fetch` writes), so comparing it with the embedded file shows content
-    /// changes, not the API's wrapper.
-    static func liveBundle(_ invocation: Invocation) throws -> JSONDocument {
-        let connection = try LiveBundleConnection(invocation)
-        let response = try connection.downloadBundle()
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(bytes: response.body)
-        } catch {
-            throw Failure(.unavailable, "@remote: the response of \(connection.base)\(BundleFetchCommand.bundlePath) is not JSON: \(error.message)")
-        }
-        return try sdkShape(document)
-    }
-
-    /// `document` in the SDK file shape (what `bundle fetch` writes); not an object: as it is.
-    static func sdkShape(_ document: JSONDocument) throws -> JSONDocument {
-        guard document.root.kind == .object else { return document }
-        return try JSONDocument(bytes: BundleFileShape.sdkFileBytes(document.root))
-    }
-
-    static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {
-        do {
-            return try JSONDocument(source: input.source)
-        } catch {
-            let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
-            let findings = BundleValidator.validate(source: input.source, shift: shift)
-            let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
-            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "'appdna bundle validate \(input.name == BundleInput.stdinName ? "-" : input.name)' lists every problem")
-        }
     }
 
     static func render(_ node: JSONNode?) -> String { BundleDiff.show(node, limit: 80) }

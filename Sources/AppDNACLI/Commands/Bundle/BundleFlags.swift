@@ -30,7 +30,7 @@ enum BundleValidateFlags {
                                        default: "text", .choice(Format.self))
     static let json = OutputFlags.json("Same as --format json")
 
-    static let all: [FlagSpec] = [strict.spec, format.spec, json.spec]
+    static let all: [FlagSpec] = [strict.spec, format.spec, json.spec] + APIFlags.wholeCommand
 }
 
 enum BundleDiffFlags {
@@ -83,5 +83,5 @@ enum BundleCodegenFlags {
                                       completion: .file, .text)
     static let check = Flag.switch("check", "CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write")
 
-    static let all: [FlagSpec] = [language.spec, output.spec, check.spec]
+    static let all: [FlagSpec] = [language.spec, output.spec, check.spec] + APIFlags.wholeCommand
 }

@@ -3,7 +3,7 @@ import AppDNACore
 /// `appdna bundle validate FILE…`: every rule of the contract, reported per file.
 enum BundleValidateCommand {
     static let operands = [
-        OperandSpec("FILE", "Bundle files to check; '-' reads standard input", variadic: true, completion: .file),
+        OperandSpec("FILE", "Bundle files to check; '-' reads standard input, @remote the live bundle", variadic: true, completion: .file),
     ]
 
     static let flags = BundleValidateFlags.all
@@ -34,7 +34,8 @@ enum BundleValidateCommand {
                 if usedStdin { throw Failure(.usage, "'-' (standard input) is given more than once") }
                 usedStdin = true
             }
-            reports.append(check(path: path, strict: strict, stdin: invocation.io.stdinDescriptor))
+            try BundleArgument.checkSpelling(path)
+            reports.append(try check(path: path, strict: strict, invocation: invocation).report)
         }
         switch format {
         case .json: writeJSON(reports, strict: strict, to: invocation.stdout)
@@ -66,13 +67,21 @@ enum BundleValidateCommand {
 
     static func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-    static func check(path: String, strict: Bool, stdin: Int32) -> Report {
+    /// The findings for the bundle `path` names (a file, '-' or @remote, read once through
+    /// `BundleArgument`), and its bytes for a caller that goes on to use them (codegen).
+    /// A file that cannot be read is that file's report (the others are still checked); a
+    /// live bundle that cannot be fetched stops the command with the fetch's own status.
+    static func check(path: String, strict: Bool, invocation: Invocation) throws -> (report: Report, input: BundleInput?) {
         let input: BundleInput
         do {
-            input = try BundleInput.load(path: path, stdinDescriptor: stdin)
-        } catch {
-            return Report(file: path == "-" ? BundleInput.stdinName : path, findings: [], failure: error)
+            input = try BundleArgument.input(path, invocation)
+        } catch let failure as Failure where path != BundleArgument.remote {
+            return (Report(file: path == "-" ? BundleInput.stdinName : path, findings: [], failure: failure), nil)
         }
+        return (check(input, strict: strict), input)
+    }
+
+    static func check(_ input: BundleInput, strict: Bool) -> Report {
         let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
         let findings = BundleValidator.validate(source: input.source, shift: shift).map { finding -> BundleFinding in
             var f = finding

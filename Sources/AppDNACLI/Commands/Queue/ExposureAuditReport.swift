@@ -4,9 +4,9 @@ import AppDNACore
 /// queue order (text), or the `exposure_audit` JSON field (README; only ever added to).
 enum ExposureAuditReport {
     /// The `--bundle FILE` the audit compares with, read once.
-    static func audit(_ arguments: ParsedArguments) throws -> ExposureAudit? {
-        guard let path = arguments[QueueInspectFlags.bundle] else { return nil }
-        let document = try BucketSetup.readBundle(path)
+    static func audit(_ invocation: Invocation) throws -> ExposureAudit? {
+        guard let path = invocation.arguments[QueueInspectFlags.bundle] else { return nil }
+        let document = try BundleArgument.document(path, invocation)
         return ExposureAudit(bundle: document.root)
     }
 

@@ -8,11 +8,11 @@ enum QueueInspectFlags {
     static let since = Flag.optional("since", value: "TIME", "With --events: only events at or after TIME (ms since 1970, or ISO 8601)", .time)
     static let until = Flag.optional("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)", .time)
     static let now = Flag.optional("now", value: "TIME", "The time ages and the 7-day horizon are measured from (default: now)", .time)
-    static let bundle = Flag.optional("bundle", value: "FILE", "Audit experiment exposures: recompute each event's variants from this config bundle",
+    static let bundle = Flag.optional("bundle", value: "FILE", "Audit experiment exposures: recompute each event's variants from this config bundle (a file, or @remote for the live bundle)",
                                       completion: .file, .text)
     static let json = OutputFlags.json("Print one JSON document (with --events: one JSON object per line)")
 
-    static let all: [FlagSpec] = [events.spec, name.spec, user.spec, since.spec, until.spec, now.spec, bundle.spec, json.spec]
+    static let all: [FlagSpec] = [events.spec, name.spec, user.spec, since.spec, until.spec, now.spec, bundle.spec, json.spec] + APIFlags.wholeCommand
 }
 
 enum QueueReplayFlags {

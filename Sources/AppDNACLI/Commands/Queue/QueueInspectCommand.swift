@@ -56,7 +56,7 @@ enum QueueInspectCommand {
             return status
         }
         let inspector = QueueInspector(now: now)
-        inspector.exposureAudit = try ExposureAuditReport.audit(arguments)
+        inspector.exposureAudit = try ExposureAuditReport.audit(invocation)
         let summary = try inspector.inspect(sources)
         if arguments[QueueInspectFlags.json] {
             QueueInspectReport.writeJSON(summary, audit: inspector.exposureAudit, to: invocation.stdout)

@@ -29,8 +29,9 @@ enum WarehouseFlags {
 
     /// The experiments of the bundle at `path` named by --experiment (all, in bundle order,
     /// when none is named); an unknown id is a usage error with the closest id suggested.
-    static func experiments(_ arguments: ParsedArguments, bundlePath path: String) throws -> [ExperimentDefinition] {
-        let document = try BucketSetup.readBundle(path)
+    static func experiments(_ invocation: Invocation, bundlePath path: String) throws -> [ExperimentDefinition] {
+        let arguments = invocation.arguments
+        let document = try BundleArgument.document(path, invocation)
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }

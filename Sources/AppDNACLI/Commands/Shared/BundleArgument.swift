@@ -1,0 +1,70 @@
+import AppDNACore
+
+/// The one way every command reads the bundle it is given (`bundle validate|diff|codegen`,
+/// `bucket --bundle`, `queue inspect --bundle`, `bucket --sql`): a file, `-` for standard
+/// input, or `@remote` for the live bundle, fetched as `bundle fetch` does (the command's
+/// --key-file, --timeout and --retries) and laid out in the SDK file shape. One wording for
+/// every failure: `NAME:LINE:COLUMN: what is wrong`, with a pointer to `bundle validate`.
+enum BundleArgument {
+    /// The operand that stands for the live bundle.
+    static let remote = "@remote"
+
+    /// A spelling of the live bundle other than `@remote` is refused before anything is read
+    /// (a file whose name starts with @ is written ./@name).
+    static func checkSpelling(_ path: String) throws {
+        if path.hasPrefix("@") && path != remote {
+            throw Failure(.usage, "'\(path)': the live bundle is spelled @remote (a file name starting with @ needs ./ before it)")
+        }
+    }
+
+    /// The bytes of the bundle `path` names, unparsed (for `bundle validate`, which reports
+    /// syntax errors as findings).
+    static func input(_ path: String, _ invocation: Invocation) throws -> BundleInput {
+        try checkSpelling(path)
+        if path == remote {
+            let document = try liveBundle(invocation)
+            return BundleInput(name: remote, source: ByteSource(try BundleFileShape.sdkFileBytes(document.root)), skippedLines: 0, skippedColumns: 0)
+        }
+        return try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor)
+    }
+
+    /// The bundle `path` names, parsed; `sdkShape` lays a file in the API's shape out as the
+    /// SDK file (what `@remote` always is), so the two compare by content.
+    static func document(_ path: String, _ invocation: Invocation, sdkShape: Bool = false) throws -> JSONDocument {
+        try checkSpelling(path)
+        if path == remote { return try liveBundle(invocation) }
+        let document = try parse(try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor))
+        return sdkShape ? try Self.sdkShape(document) : document
+    }
+
+    /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape.
+    static func liveBundle(_ invocation: Invocation) throws -> JSONDocument {
+        let connection = try LiveBundleConnection(invocation)
+        let response = try connection.downloadBundle()
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(bytes: response.body)
+        } catch {
+            throw Failure(.unavailable, "@remote: the response of \(connection.base)\(BundleFetchCommand.bundlePath) is not JSON: \(error.message)")
+        }
+        return try sdkShape(document)
+    }
+
+    /// `document` in the SDK file shape (what `bundle fetch` writes); not an object: as it is.
+    static func sdkShape(_ document: JSONDocument) throws -> JSONDocument {
+        guard document.root.kind == .object else { return document }
+        return try JSONDocument(bytes: BundleFileShape.sdkFileBytes(document.root))
+    }
+
+    /// Parses `input`; on a syntax error, the validator's first finding (its wording) and where.
+    static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {
+        do {
+            return try JSONDocument(source: input.source)
+        } catch {
+            let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
+            let findings = BundleValidator.validate(source: input.source, shift: shift)
+            let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
+            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "'appdna bundle validate \(input.name == BundleInput.stdinName ? "-" : input.name)' lists every problem")
+        }
+    }
+}
