@@ -18,6 +18,11 @@ public final class QueueInspector {
     private var candidates: Set<UInt64> = []
     /// When set, every live event is also checked against a bundle (`queue inspect --bundle`).
     public var exposureAudit: ExposureAudit?
+    /// iOS NDJSON queues are read through the tape fast path (`forEachNDJSONLine`, parallel,
+    /// no Strings for ordinary events); off, they go through `IOSQueueReader` item by item like
+    /// every other format. Both must give the same summary: `QueueInspectPathsTests` holds them
+    /// to it, byte for byte, over every kind of line.
+    var readsNDJSONThroughTheTape = true
 
     public init(now: Int64, horizonDays: Int64 = 7, listLimit: Int = 1000) {
         summary = QueueSummary(now: now, horizon: now - horizonDays * Self.day)
@@ -28,7 +33,7 @@ public final class QueueInspector {
     public func inspect(_ sources: [QueueSource]) throws(Failure) -> QueueSummary {
         for source in sources {
             var part = QueueSourceSummary(path: source.path, format: source.format)
-            if source.format == .iosNDJSON {
+            if source.format == .iosNDJSON && readsNDJSONThroughTheTape {
                 try inspectNDJSON(source.path, into: &part)
             } else {
                 try source.read { item in
@@ -167,7 +172,7 @@ public final class QueueInspector {
             return true
         }
         for source in sources {
-            if source.format == .iosNDJSON {
+            if source.format == .iosNDJSON && readsNDJSONThroughTheTape {
                 // The same items as `read`, the ordinary events through the fast path.
                 let path = source.path
                 try forEachNDJSONLine(path) { record, line, number, cancelled, pending, reader in
