@@ -82,6 +82,7 @@ public struct ArgumentParser {
         // One rule for `appdna` and `appdna GROUP` alone: the help of what was typed, status 0.
         guard let command else { return .help(path: path, globals: parsed) }
         try checkOperands(parsed.operands, expected: command.operandsGiven(parsed), for: command)
+        parsed.declare(command: command.name, flags: command.flags + table.globalFlags)
         return .run(command, parsed)
     }
 

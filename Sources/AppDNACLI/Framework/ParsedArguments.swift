@@ -8,8 +8,23 @@ public struct ParsedArguments: Sendable {
     /// The same values after each flag's validation step (`FlagSpec.convert`), read through
     /// a typed `Flag` descriptor: `arguments[APIFlags.retries]` is an `Int`.
     private var typed: [String: [any Sendable]] = [:]
+    /// The flags the command declares (set by the parser) and the undeclared ones it read.
+    private var declared: Set<String>? = nil  // not an id: ASCII flag names
+    private var command = ""
+    private let undeclaredReads = UndeclaredReads()
 
     public init() {}
+
+    /// From now on, reading a flag outside `flags` is a bug that `Runner` reports (70) after
+    /// the command returns: a command that reads a flag it forgot to declare would otherwise
+    /// silently get the default, whatever the user typed.
+    mutating func declare(command: String, flags: [FlagSpec]) {
+        self.command = command
+        declared = Set(flags.map(\.long))
+    }
+
+    /// The undeclared flags read so far, as "--name" (empty when the command is sound).
+    var undeclaredFlagsRead: [String] { undeclaredReads.names }
 
     /// Validates `value` with the flag's own step and stores both the text and the typed value.
     mutating func record(_ flag: FlagSpec, value: String?) throws(Failure) {
@@ -27,7 +42,8 @@ public struct ParsedArguments: Sendable {
 
     /// The typed value of `flag`: its default (or nil, false, []) when not given.
     public subscript<Value>(flag: Flag<Value>) -> Value {
-        flag.read(typed[flag.spec.long] ?? [])
+        if let declared, !declared.contains(flag.spec.long) { undeclaredReads.add("--" + flag.spec.long) }
+        return flag.read(typed[flag.spec.long] ?? [])
     }
 
     mutating func appendOperand(_ operand: String) {
@@ -52,4 +68,13 @@ public struct ParsedArguments: Sendable {
     public func operand(_ index: Int) -> String? {
         index < operands.count ? operands[index] : nil
     }
+}
+
+/// Where `ParsedArguments` notes an undeclared read: a class, because the arguments are a
+/// value read from many places (copies share it).
+final class UndeclaredReads: @unchecked Sendable {
+    private let lock = PthreadLock()
+    private var list: [String] = []
+    func add(_ name: String) { lock.locked { if !list.contains(name) { list.append(name) } } }  // not an id: flag names
+    var names: [String] { lock.locked { list } }
 }

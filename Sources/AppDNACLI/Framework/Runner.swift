@@ -45,7 +45,13 @@ public enum Runner {
             case .run(let command, let arguments):
                 let invocation = Invocation(command: command, arguments: arguments, io: io,
                                             options: GlobalOptions(arguments, io: io))
-                return try command.run(invocation)
+                let outcome = Result { try command.run(invocation) }
+                // A flag read but not declared is a bug in the command, whatever it returned.
+                if !arguments.undeclaredFlagsRead.isEmpty {
+                    reportUndeclaredReads(arguments, command: command, io: io)
+                    return .internalError
+                }
+                return try outcome.get()
             }
         } catch let error as ClassifiedError {
             report(error, io: io)
@@ -54,6 +60,14 @@ public enum Runner {
             io.stderr.writeLine("appdna: internal error: \(error)")
             return .internalError
         }
+    }
+
+    /// Says so when the command read a flag it does not declare (`ParsedArguments`); the
+    /// command's status then becomes 70.
+    static func reportUndeclaredReads(_ arguments: ParsedArguments, command: CommandSpec, io: CommandIO) {
+        let names = arguments.undeclaredFlagsRead
+        guard !names.isEmpty else { return }
+        io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(names.joined(separator: ", ")), which it does not declare (it got the default, whatever was typed)")
     }
 
     static func report(_ error: ClassifiedError, io: CommandIO) {

@@ -45,7 +45,7 @@ enum WebhookCommand {
     @Sendable static func verify(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let explain = arguments[WebhookVerifyFlags.explain]
-        let source = try WebhookInputs.bodySource(invocation)
+        let source = try WebhookInputs.bodySource(invocation, takesRequestDump: true)
         try WebhookInputs.signatureFlagsCheck(arguments)
         let secrets = try WebhookInputs.secrets(invocation)
 
@@ -147,7 +147,7 @@ enum WebhookCommand {
     static let signFlags = SecretFlags.specs(rotation: false, stdinNote: "the body must then be a file") + [WebhookSignFlags.json.spec]
 
     @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
-        let source = try WebhookInputs.bodySource(invocation)
+        let source = try WebhookInputs.bodySource(invocation, takesRequestDump: false)
         let secrets = try WebhookInputs.secrets(invocation)
         guard secrets.count == 1 else {
             throw Failure(.usage, "webhook sign signs with one secret; \(secrets.count) were given")

@@ -21,11 +21,13 @@ enum WebhookInputs {
         }
     }
 
-    /// Checks the flag combinations that cannot work, before anything is read.
-    static func bodySource(_ invocation: Invocation) throws -> BodySource {
+    /// Checks the flag combinations that cannot work, before anything is read. Only `verify`
+    /// takes a request dump (`--request`); `sign` has the body alone.
+    static func bodySource(_ invocation: Invocation, takesRequestDump: Bool) throws -> BodySource {
         let arguments = invocation.arguments
         let operand = arguments.operand(0)
-        if let request = arguments[WebhookVerifyFlags.request] {
+        let orRequest = takesRequestDump ? " or --request FILE" : ""
+        if takesRequestDump, let request = arguments[WebhookVerifyFlags.request] {
             if let operand {
                 throw Failure(.usage, "give the body either as BODY ('\(operand)') or inside --request \(request), not both")
             }
@@ -35,10 +37,10 @@ enum WebhookInputs {
         if case .stdin = source {
             if readsSecretFromStdin(arguments) {
                 throw Failure(.usage, "--secret-stdin reads the secret from standard input, so the body cannot come from it too",
-                              hint: "give the body as a file (BODY) or --request FILE")
+                              hint: "give the body as a file (BODY)\(orRequest)")
             }
             if operand == nil && invocation.io.stdinIsTerminal {
-                throw Failure(.usage, "no body given: pass BODY (a file), '-' for standard input, or --request FILE",
+                throw Failure(.usage, "no body given: pass BODY (a file)\(takesRequestDump ? "," : " or") '-' for standard input\(orRequest)",
                               hint: "see 'appdna help \(invocation.command.name)'")
             }
         }
