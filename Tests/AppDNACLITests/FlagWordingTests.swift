@@ -94,3 +94,21 @@ final class FlagWordingTests: XCTestCase {
         XCTAssertEqual(FlagWording.bodyLimit(1 << 20), "the 1 MiB limit (--max-body)")
     }
 }
+
+/// Range errors say what help says: "1 or more", never 9223372036854775807.
+final class RangeWordingTests: XCTestCase {
+    func testEveryOpenRangeIsWordedAsInHelp() {
+        var checked = 0
+        for command in CommandTable.appdna.commands {
+            for flag in command.flags where flag.takesValue && (flag.range ?? "").hasSuffix(" or more") {
+                guard let lower = Int(flag.range!.split(separator: " ")[0]) else { continue }
+                let run = runCLI(command.path + ["--\(flag.long)", String(lower - 1)])
+                XCTAssertEqual(run.status, 64, "\(command.name) --\(flag.long)")
+                XCTAssertTrue(run.stderr.contains("\(lower) or more"), "\(command.name) --\(flag.long): \(run.stderr)")
+                XCTAssertFalse(run.stderr.contains(String(Int.max)), "\(command.name) --\(flag.long): \(run.stderr)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 2)
+    }
+}

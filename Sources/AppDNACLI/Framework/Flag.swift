@@ -51,11 +51,14 @@ public struct FlagValue<Value: Sendable>: Sendable {
 
     /// A whole number within `range`.
     public static func integer(_ range: ClosedRange<Int>) -> FlagValue<Int> {
-        // An open upper end reads as "0 or more" rather than 0-9223372036854775807.
-        let shown = range.upperBound == Int.max ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
+        // An open upper end reads as "0 or more" rather than 0-9223372036854775807, in help
+        // and in the error alike.
+        let open = range.upperBound == Int.max
+        let shown = open ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
+        let words = open ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
         return FlagValue<Int>(range: shown, bounds: Double(range.lowerBound)...Double(range.upperBound), choices: nil, sample: "\(range.lowerBound)") { long, text throws(Failure) in
             guard let number = Int(text), range.contains(number) else {
-                throw Failure(.usage, "--\(long) takes a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+                throw Failure(.usage, "--\(long) takes a whole number \(words), not '\(text)'")
             }
             return number
         }
