@@ -135,8 +135,8 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
     /// one byte to a pipe, which is all a signal handler may safely do. A second signal, while
-    /// requests are still being finished, exits at once (status 130): every acknowledged
-    /// delivery is already recorded.
+    /// requests are still being finished, exits at once with 128 + that signal (130 for
+    /// SIGINT, 143 for SIGTERM): every acknowledged delivery is already recorded.
     public func stopOnInterrupt() {
         SignalWake.descriptor = wakeWrite
         // Prepared now: a signal handler must not allocate.
@@ -144,19 +144,15 @@ public final class HTTPServer: @unchecked Sendable {
         let message = UnsafeMutablePointer<UInt8>.allocate(capacity: farewell.count)
         message.initialize(from: farewell, count: farewell.count)
         SignalWake.farewell = (UnsafePointer(message), farewell.count)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        SignalHandling.install({ signal in
             SignalWake.received += 1
             if SignalWake.received > 1 {
                 _ = write(2, SignalWake.farewell.bytes, SignalWake.farewell.count)
-                _exit(130)
+                _exit(128 + signal)  // 130 for SIGINT, 143 for SIGTERM: the signal that came
             }
             var byte: UInt8 = 1
             _ = write(SignalWake.descriptor, &byte, 1)
-        }
-        sigemptyset(&action.sa_mask)
-        sigaction(SIGINT, &action, nil)
-        sigaction(SIGTERM, &action, nil)
+        }, for: [SIGINT, SIGTERM])
     }
 
     /// Stops accepting; `serve` returns once the connections' in-flight requests are answered.

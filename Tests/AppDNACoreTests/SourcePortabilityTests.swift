@@ -28,6 +28,7 @@ final class SourcePortabilityTests: XCTestCase {
         (#"\bfcntl\([^,]+,\s*\d+"#, "a bare fcntl command number is Linux's numbering"),
         (#"\bmadvise\([^)]*,\s*\d+\s*(/\*[^*]*\*/\s*)?\)"#, "a bare madvise advice number is Linux's numbering"),
         (#"\b__errno_location\b|\bprogram_invocation_name\b"#, "glibc-only symbols"),
+        (#"\b__sigaction_handler\b"#, "glibc's name for sigaction's handler union: Darwin's is __sigaction_u (SignalHandling)"),
     ]
 
     struct Finding: Equatable, CustomStringConvertible {

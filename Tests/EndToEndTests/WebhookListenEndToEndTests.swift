@@ -64,8 +64,8 @@ final class WebhookListenEndToEndTests: XCTestCase {
         var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
         /// SIGTERM, then waits for the exit.
-        func stop() -> Int32 {
-            kill(process.processIdentifier, SIGTERM)
+        func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+            kill(process.processIdentifier, signal)
             process.waitUntilExit()
             return process.terminationStatus
         }
@@ -473,24 +473,29 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("stopped: 1 received, 1 valid"), listener.stderr)
     }
 
-    func testASecondSignalQuitsAtOnce() throws {
-        let listener = try startListener(["--secret-file", secretPath])
-        let stalled = """
-        import socket,sys,time
-        s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
-        s.sendall(b'POST / HTTP/1.1\\r\\nContent-Length: 100\\r\\n\\r\\n{')
-        print('sent', flush=True); time.sleep(20)
-        """
-        let (_, output) = try startPython(stalled, [String(listener.port)])
-        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "sent\n")
-        usleep(100_000)
-        kill(listener.process.processIdentifier, SIGTERM)
-        usleep(300_000)
-        XCTAssertTrue(listener.process.isRunning, "the first signal waits for the request under way")
-        let started = Date()
-        XCTAssertEqual(listener.stop(), 130)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2)
-        XCTAssertTrue(listener.stderr.contains("appdna: interrupted again"), listener.stderr)
+    /// The second signal ends the listener at once with 128 + that signal: 143 for SIGTERM,
+    /// 130 for SIGINT, whichever came first.
+    func testASecondSignalQuitsAtOnceWithItsOwnStatus() throws {
+        for (first, second, expected) in [(SIGTERM, SIGTERM, Int32(143)), (SIGINT, SIGINT, Int32(130)), (SIGINT, SIGTERM, Int32(143))] {
+            let listener = try startListener(["--secret-file", secretPath])
+            let stalled = """
+            import socket,sys,time
+            s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
+            s.sendall(b'POST / HTTP/1.1\\r\\nContent-Length: 100\\r\\n\\r\\n{')
+            print('sent', flush=True); time.sleep(20)
+            """
+            let (helper, output) = try startPython(stalled, [String(listener.port)])
+            XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "sent\n")
+            usleep(100_000)
+            kill(listener.process.processIdentifier, first)
+            usleep(300_000)
+            XCTAssertTrue(listener.process.isRunning, "the first signal waits for the request under way")
+            let started = Date()
+            XCTAssertEqual(listener.stop(second), expected, "\(first) then \(second)")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2)
+            XCTAssertTrue(listener.stderr.contains("appdna: interrupted again"), listener.stderr)
+            helper.terminate()
+        }
     }
 
     func testTriggerExitStatusesAndOutputs() throws {

@@ -26,7 +26,7 @@ enum WebhookListenCommand {
     with Transfer-Encoding get 400 and are not forwarded. A bad request is answered and \
     logged, and the listener carries on.
     Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
-    summary line goes to stderr; a second Ctrl-C quits at once (status 130). Exit status: 0 after \
+    summary line goes to stderr; a second Ctrl-C or SIGTERM quits at once (status 130 for SIGINT, 143 for SIGTERM). Exit status: 0 after \
     a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
     """
 
