@@ -13,7 +13,12 @@ let package = Package(
         .library(name: "AppDNACore", targets: ["AppDNACore"]),
     ],
     targets: [
-        // Values and typed errors only: never prints, never exits.
+        // The domain (bundles, experiments, queues, webhooks, hashing, JSON, codegen, warehouse
+        // SQL) as values and typed errors, over a thin platform layer in Core/Platform: files,
+        // threads, locks, clocks, disk sync, signals and the dlopen'ed system libraries, each
+        // spelled once per C library (Glibc, Musl, Darwin; re-exported to the modules above).
+        // It never prints and never exits; it reads the environment only for the documented
+        // library overrides (APPDNA_LIBSQLITE3…) and TMPDIR. Sockets belong to AppDNANet.
         .target(name: "AppDNACore", dependencies: ["CSHA256"]),
         // SHA-256 block function with the x86 SHA extensions, chosen at run time; the portable
         // Swift code in AppDNACore is the fallback and the reference (see Sources/CSHA256).

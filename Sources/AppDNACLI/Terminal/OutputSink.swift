@@ -78,20 +78,6 @@ public final class OutputSink: @unchecked Sendable {
         lock.locked { append(bytes) }
     }
 
-    /// Appends straight into the buffer; for hot loops that format bytes themselves. `body`
-    /// runs under the lock: it must not use the sink itself.
-    public func withBuffer(_ body: (inout [UInt8]) -> Void) {
-        lock.locked {
-            guard failure == 0 else { return }
-            if fileDescriptor == nil {
-                body(&capturedBytes)
-                return
-            }
-            body(&buffer)
-            if buffer.count >= flushThreshold { flushLocked() }
-        }
-    }
-
     /// The text and its newline in one step: lines from several threads never interleave.
     public func writeLine(_ text: String = "") {
         var line = text

@@ -17,4 +17,9 @@ public enum ProcessEnvironment {
         }
         return result
     }
+
+    /// One variable, without building the whole dictionary.
+    public static func value(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
 }

@@ -38,7 +38,7 @@ public enum SQLite {
         var names = ["libsqlite3.so.0", "libsqlite3.so"]
         #endif
         // APPDNA_LIBSQLITE3 replaces the search with one file (see SystemLibrary).
-        if let override = getenv(SystemLibrary.sqlite.overrideVariable).map({ String(cString: $0) }), !override.isEmpty {
+        if let override = ProcessEnvironment.value(SystemLibrary.sqlite.overrideVariable), !override.isEmpty {
             names = [override]
         }
         var handle: UnsafeMutableRawPointer? = nil
@@ -102,12 +102,6 @@ public final class SQLiteDatabase {
 
     public var errorMessage: String { api.errmsg(handle).map { String(cString: $0) } ?? "unknown error" }
 
-    /// Runs SQL that returns no rows (several statements allowed).
-    public func execute(_ sql: String) throws(Failure) {
-        let status = api.exec(handle, sql, nil, nil, nil)
-        if status != SQLite.ok { throw Failure(.malformedInput, errorMessage) }
-    }
-
     public func prepare(_ sql: String) throws(Failure) -> SQLiteStatement {
         var statement: OpaquePointer? = nil
         let status = api.prepare(handle, sql, -1, &statement, nil)
@@ -135,15 +129,6 @@ public final class SQLiteStatement {
         if status == SQLite.done { return false }
         throw Failure(.malformedInput, database.errorMessage)
     }
-
-    public func reset() { _ = database.api.reset(handle) }
-
-    public func bind(_ index: Int32, _ text: String) {
-        // SQLITE_TRANSIENT: SQLite copies the text.
-        _ = database.api.bindText(handle, index, text, -1, UnsafeRawPointer(bitPattern: -1))
-    }
-
-    public func bind(_ index: Int32, _ value: Int64) { _ = database.api.bindInt64(handle, index, value) }
 
     public func int64(_ column: Int32) -> Int64 { database.api.columnInt64(handle, column) }
 

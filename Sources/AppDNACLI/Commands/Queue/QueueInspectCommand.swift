@@ -103,32 +103,11 @@ enum QueueInspectCommand {
     }
 }
 
-/// The `--events` filters.
-struct EventFilter {
-    let names: Set<String>
-    let user: String?
-    let since: Int64?
-    let until: Int64?
-
+extension EventFilter {
+    /// The filters as the flags give them.
     init(_ arguments: ParsedArguments) {
-        names = Set(arguments[QueueInspectFlags.name])
-        user = arguments[QueueInspectFlags.user]
-        since = arguments[QueueInspectFlags.since]
-        until = arguments[QueueInspectFlags.until]
-    }
-
-    /// Any filter given: it implies --events.
-    var isActive: Bool { !names.isEmpty || user != nil || since != nil || until != nil }
-
-    func accepts(_ fields: EventFields) -> Bool {
-        if !names.isEmpty, !names.contains(fields.name ?? "") { return false }
-        if let user, fields.anonID != user && fields.userID != user { return false }
-        if since != nil || until != nil {
-            guard let ts = fields.timestamp else { return false }
-            if let since, ts < since { return false }
-            if let until, ts > until { return false }
-        }
-        return true
+        self.init(names: arguments[QueueInspectFlags.name], user: arguments[QueueInspectFlags.user],
+                  since: arguments[QueueInspectFlags.since], until: arguments[QueueInspectFlags.until])
     }
 }
 

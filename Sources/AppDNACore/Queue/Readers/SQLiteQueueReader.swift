@@ -157,10 +157,3 @@ struct TemporaryCopy {
         if let failure { throw failure }
     }
 }
-
-extension ProcessEnvironment {
-    /// One variable, without building the whole dictionary.
-    static func value(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
-}

@@ -1,18 +1,17 @@
-import AppDNACore
-
-/// The verdict `webhook listen` reaches for one received request: the same verifier and
+/// The verdict on one received webhook delivery (`webhook listen`): the same verifier and
 /// secrets as `webhook verify`, and on a mismatch the same diagnoses as `verify --explain`.
-struct DeliveryCheck {
-    let event: String
-    let id: String
-    let matchedSecret: Int?
+/// Values only; the CLI words the verdict (`verdictText`).
+public struct DeliveryCheck: Sendable {
+    public let event: String
+    public let id: String
+    public let matchedSecret: Int?
     /// Why the delivery is invalid (nil when valid).
-    let problem: String?
-    let diagnoses: [MismatchDiagnosis]
+    public let problem: String?
+    public let diagnoses: [MismatchDiagnosis]
 
-    var isValid: Bool { matchedSecret != nil }
+    public var isValid: Bool { matchedSecret != nil }
 
-    init(headers: [RawHTTPRequest.Field], body: [UInt8], secrets: [WebhookSecret]) {
+    public init(headers: [RawHTTPRequest.Field], body: [UInt8], secrets: [WebhookSecret]) {
         let fields: (id: String?, type: String?) = body.count <= WebhookBodyShape.maxCheckedBytes ? Self.idAndType(body) : (nil, nil)
         let eventHeader = HeaderName.first("X-AppDNA-Event", in: headers, nameOf: \.name).map { HeaderText.trimmed($0.value) }
         event = eventHeader ?? fields.type ?? "-"
@@ -46,22 +45,8 @@ struct DeliveryCheck {
     }
 
     /// The body's `id` and `type`, when it is a JSON object.
-    static func idAndType(_ body: [UInt8]) -> (id: String?, type: String?) {
+    public static func idAndType(_ body: [UInt8]) -> (id: String?, type: String?) {
         guard let document = try? JSONDocument(bytes: body), document.root.kind == .object else { return (nil, nil) }
         return (document.root["id"]?.string, document.root["type"]?.string)
-    }
-
-    /// "valid (secret 1 of 2, from …)" or "invalid: … [diagnosis-id: sentence]".
-    func verdictText(secrets: [WebhookSecret]) -> String {
-        if let matchedSecret { return "valid (\(VerifyReport.secretLabel(matchedSecret, secrets)))" }
-        var text = "invalid: " + (problem ?? "")
-        if diagnoses.isEmpty {
-            if problem?.hasPrefix("the signature does not match") == true {
-                text += "; none of the known mistakes reproduces it (a different secret, or the body was changed)"
-            }
-        } else {
-            text += "; " + diagnoses.map { "\($0.id): \($0.sentence)" }.joined(separator: "; ")
-        }
-        return text
     }
 }

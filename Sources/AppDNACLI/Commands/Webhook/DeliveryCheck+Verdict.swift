@@ -1,0 +1,17 @@
+import AppDNACore
+
+extension DeliveryCheck {
+    /// "valid (secret 1 of 2, from …)" or "invalid: … [diagnosis-id: sentence]".
+    func verdictText(secrets: [WebhookSecret]) -> String {
+        if let matchedSecret { return "valid (\(VerifyReport.secretLabel(matchedSecret, secrets)))" }
+        var text = "invalid: " + (problem ?? "")
+        if diagnoses.isEmpty {
+            if problem?.hasPrefix("the signature does not match") == true {
+                text += "; none of the known mistakes reproduces it (a different secret, or the body was changed)"
+            }
+        } else {
+            text += "; " + diagnoses.map { "\($0.id): \($0.sentence)" }.joined(separator: "; ")
+        }
+        return text
+    }
+}
