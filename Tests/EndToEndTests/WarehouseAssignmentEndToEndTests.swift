@@ -141,6 +141,7 @@ schema = "user_id String, platform Nullable(String), country Nullable(String), a
 if dialect == "duckdb":
     import duckdb
     con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")  # its bar would go to stdout, before the result
     con.execute("CREATE TABLE users AS SELECT * FROM read_json(?, format='newline_delimited', columns={" +
                 ", ".join(f"'{c.split()[0]}': '{'BIGINT' if 'Int64' in c else 'VARCHAR'}'" for c in schema.split(", ")) + "})", [data])
     got = con.execute(query).fetchall()
