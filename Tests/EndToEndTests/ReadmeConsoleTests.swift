@@ -194,12 +194,22 @@ final class ReadmeConsoleTests: XCTestCase {
         XCTAssertEqual(outputs.count, block.commands.count + 1, "\(document):\(block.startLine): \(result)")
         if report {
             for (command, output) in zip(block.commands, outputs) {
-                let expected = command.expected.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address)
+                let expected = Self.withAddress(address, in: command.expected)
                 XCTAssertEqual(Self.masked(output), Self.masked(expected),
                                "\(document):\(block.startLine): `\(command.line)` printed:\n\(output)")
             }
         }
-        return outputs.dropLast().map { $0.replacingOccurrences(of: address, with: Self.fakeAPIPlaceholder) }
+        return outputs.dropLast().map { Self.withPlaceholder(address, in: $0) }
+    }
+
+    /// The placeholder's `host:port` stands for the server's too (messages that name the peer).
+    static func withAddress(_ address: String, in text: String) -> String {
+        text.replacingOccurrences(of: fakeAPIPlaceholder, with: address)
+            .replacingOccurrences(of: fakeAPIPlaceholder.dropFirst(7), with: address.dropFirst(7))
+    }
+
+    static func withPlaceholder(_ address: String, in text: String) -> String {
+        text.replacingOccurrences(of: address.dropFirst(7), with: fakeAPIPlaceholder.dropFirst(7))
     }
 
     func runBash(_ script: String, directory: URL, environment: [String: String]) throws -> String {
