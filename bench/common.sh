@@ -122,3 +122,12 @@ bench_check_load() {
 }
 # unreliable_mark: the suffix every ratio gets when the load check was overridden.
 unreliable_mark() { [[ "$BENCH_UNRELIABLE" == 1 ]] && printf ' (unreliable: loaded machine)'; return 0; }
+
+# ensure_big_bundle PATH SIZE_MB: makes PATH with make_big_bundle.py once (deterministic), again
+# when the generator is newer.
+ensure_big_bundle() {
+    if [[ ! -s "$1" || "$BENCH_DIR/make_big_bundle.py" -nt "$1" ]]; then
+        note "generating a ${2} MB bundle into $1"
+        python3 "$BENCH_DIR/make_big_bundle.py" "$1" "$2"
+    fi
+}

@@ -17,10 +17,7 @@ need jq "install jq (apt-get install -y jq)"
 ensure_hyperfine
 ensure_appdna
 
-if [[ ! -s "$BUNDLE" || "$BENCH_DIR/make_big_bundle.py" -nt "$BUNDLE" ]]; then
-    note "generating a ${SIZE_MB} MB bundle into $BUNDLE"
-    python3 "$BENCH_DIR/make_big_bundle.py" "$BUNDLE" "$SIZE_MB"
-fi
+ensure_big_bundle "$BUNDLE" "$SIZE_MB"
 bytes=$(stat -c %s "$BUNDLE")
 experiments=$(jq -r '.experiments.experiments | length' "$BUNDLE")
 # The last experiment: it sits near the end of the file, so the lookup walks the whole map.

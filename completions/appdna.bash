@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -51,7 +51,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -60,7 +60,7 @@ _appdna() {
     if (( help_topic )); then
         case "$path" in
             "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage" -- "$cur") ;;
-            "bundle") _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur") ;;
+            "bundle") _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
             "api") _appdna_reply < <(compgen -W "serve" -- "$cur") ;;
@@ -98,7 +98,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "fetch validate diff" -- "$cur")
+                _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur")
             fi ;;
         "bundle fetch")
             case "$prev" in
@@ -117,6 +117,16 @@ _appdna() {
             esac
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--strict --format --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
+        "bundle codegen")
+            case "$prev" in
+                --language) _appdna_reply < <(compgen -W "swift" -- "$cur"); return 0 ;;
+                --output|-o) _appdna_files; return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--language --output -o --check --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;

@@ -14,7 +14,11 @@ final class ColorPolicyTests: XCTestCase {
 
     func testStylerOnlyWrapsWhenEnabled() {
         XCTAssertEqual(Styler(enabled: false).apply(.red, "x"), "x")
-        XCTAssertEqual(Styler(enabled: true).apply(.red, "x"), "\u{1B}[31mx\u{1B}[0m")
+        // The styler marks its sequences; the sink writes them as ESC (TerminalText).
+        XCTAssertEqual(Styler(enabled: true).apply(.red, "x"), TerminalText.escape + "[31mx" + TerminalText.escape + "[0m")
+        let sink = OutputSink(capturingAsTerminal: true)
+        sink.write(Styler(enabled: true).apply(.red, "x"))
+        XCTAssertEqual(sink.capturedText, "\u{1B}[31mx\u{1B}[0m")
     }
 
     func testCommandsColourOnATerminalOnly() {

@@ -107,7 +107,7 @@ struct BundleGenerator {
         case 1: return .bool(chance(0.5))
         case 2: return .number(JSONNumber(int(-5...5)))
         case 3: return .number(JSONNumber(Double(int(0...100)) / 8))
-        case 4: return .string(pick(["a", "b", "c", "é", "x/y", "t~1", ""]))
+        case 4: return .string(pick(["a", "b", "c", "é", "e\u{301}", "x/y", "t~1", ""]))
         default: return .string("s\(int(0...9))")
         }
     }
@@ -120,14 +120,15 @@ struct BundleGenerator {
         case 2: return .array((0..<int(0...4)).map { _ in value(depth: depth - 1) })
         default:
             var object = JSONObject()
-            for _ in 0..<int(0...5) { object[pick(["a", "b", "c", "d", "e/f", "g~h"])] = value(depth: depth - 1) }
+            for _ in 0..<int(0...5) { object[pick(["a", "b", "c", "d", "e/f", "g~h", "café", "cafe\u{301}"])] = value(depth: depth - 1) }
             return .object(object)
         }
     }
 
     mutating func keyedArray(depth: Int) -> JSONValue {
         let field = pick(["id", "key", "name"])
-        let ids = Array(Set((0..<int(0...7)).map { _ in "k\(int(0...9))" })).sorted()
+        // "ké" twice, NFC and NFD: two ids to devices, one to Swift's ==.
+        let ids = Array(Set((0..<int(0...7)).map { _ in ["k\(int(0...7))", "ké", "ke\u{301}"][int(0...2)] }.map { ByteKey($0) })).sorted().map(\.text)
         return .array(ids.map { id in .object(JSONObject([(field, .string(id)), ("v", scalar()), ("w", value(depth: max(0, depth - 1)))])) })
     }
 
@@ -155,7 +156,7 @@ struct BundleGenerator {
         switch node {
         case var .object(object):
             if object.isEmpty || chance(0.2) {
-                if chance(0.5), let key = object.keys.randomElement(using: &rng) { object[key] = nil } else { object[pick(["a", "b", "z", "new"])] = value(depth: 2) }
+                if chance(0.5), let key = object.keys.randomElement(using: &rng) { object[key] = nil } else { object[pick(["a", "b", "z", "new", "café", "cafe\u{301}"])] = value(depth: 2) }
                 return .object(object)
             }
             let key = object.keys.randomElement(using: &rng)!

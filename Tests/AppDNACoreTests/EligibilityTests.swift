@@ -62,7 +62,8 @@ final class EligibilityTests: XCTestCase {
         XCTAssertEqual(try firstFailure(none, ios), "traffic_allocation")
         XCTAssertNil(try firstFailure(all, ios))
         XCTAssertEqual(try firstFailure(nan, ios), "traffic_allocation")
-        XCTAssertEqual(try firstFailure(nan, UserContext()), "traffic_allocation", "no one is in, whatever the platform")
+        XCTAssertNil(try firstFailure(nan, UserContext(platform: "android")), "Android does not apply traffic allocation, however malformed")
+        XCTAssertNil(try firstFailure(nan, UserContext(platform: "ios", sdkVersion: "1.0.77")), "nor iOS before 1.0.78")
         // Brute force: about 30 % of users are in at 0.3.
         let experiment = try experiment(#"{"status":"running","salt":"s","traffic_allocation":0.3}"#)
         let inCount = (0..<20_000).filter { Eligibility.evaluate(experiment, userID: "user-\($0)", context: ios).allSatisfy(\.passed) }.count

@@ -157,12 +157,12 @@ final class ExposureAuditTests: XCTestCase {
         return (events, planted)
     }
 
-    func audit(_ text: String, named name: String) throws -> ExposureAudit {
+    func audit(_ text: String, named name: String, bundle: String = ExposureAuditTests.bundle) throws -> ExposureAudit {
         let directory = try QueueFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = try QueueFixtures.write(text, to: directory.appendingPathComponent(name))
         let inspector = QueueInspector(now: QueueFixtures.baseTime)
-        let audit = ExposureAudit(bundle: try JSONDocument(bytes: Array(Self.bundle.utf8)).root, listLimit: 100)
+        let audit = ExposureAudit(bundle: try JSONDocument(bytes: Array(bundle.utf8)).root, listLimit: 100)
         inspector.exposureAudit = audit
         _ = try inspector.inspect(try QueueSource.sources(at: path))
         return audit
@@ -245,5 +245,54 @@ final class ExposureAuditTests: XCTestCase {
         let audit = try audit(event.json + "\n" + QueueFixtures.tombstone([1]) + "\n", named: "pending_events.json")
         XCTAssertEqual(audit.checked, 0)
         XCTAssertEqual(audit.mismatchCount, 0)
+    }
+
+    /// Devices hash bytes: an exposure recorded under the NFD spelling of an experiment id is
+    /// not one of the bundle's NFC experiment, and an NFD variant id is not the NFC one.
+    func testIdsAreMatchedByTheirBytesNotByCanonicalEquivalence() throws {
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        let bundle = """
+        {"bundle_version": 7, "experiments": {"\(nfc)-exp": {"status": "running", "salt": "s",
+          "variants": [{"id": "\(nfc)", "weight": 1}]}}}
+        """
+        var events: [String] = []
+        var renamed = Event(id: QueueFixtures.id(1), user: "u1", anon: QueueFixtures.anon, exposures: [("\(nfd)-exp", nfc)])
+        renamed.bundleVersion = 7
+        events.append(renamed.json)
+        var variant = Event(id: QueueFixtures.id(2), user: "u2", anon: QueueFixtures.anon, exposures: [("\(nfc)-exp", nfd)])
+        variant.bundleVersion = 7
+        events.append(variant.json)
+        var agreeing = Event(id: QueueFixtures.id(3), user: "u3", anon: QueueFixtures.anon, exposures: [("\(nfc)-exp", nfc)])
+        agreeing.bundleVersion = 7
+        events.append(agreeing.json)
+        for name in ["pending_events.ndjson", "pending_events.json"] {
+            let text = name.hasSuffix(".ndjson") ? events.joined(separator: "\n") + "\n" : "[" + events.joined(separator: ",") + "]"
+            let audit = try audit(text, named: name, bundle: bundle)
+            XCTAssertEqual(audit.checked, 3, name)
+            XCTAssertEqual(audit.agreeing, 1, name)
+            XCTAssertEqual(audit.mismatches.map(\.cause), [.experimentMissing, .unexplained], name)
+            XCTAssertTrue(audit.mismatches[0].detail.contains("only in Unicode normalisation: NFD vs NFC"), audit.mismatches[0].detail)
+            XCTAssertTrue(audit.mismatches[1].detail.contains("only in Unicode normalisation: NFD vs NFC"), audit.mismatches[1].detail)
+        }
+    }
+
+    /// iOS SDKs before 1.0.78 ignore traffic allocation: a user outside the share who got a
+    /// variant there agrees. A blank user id is hashed as the anonymous id, as the SDK does.
+    func testOldIOSIgnoresTrafficAllocationAndABlankUserIdFallsBackToTheAnonymousId() throws {
+        var k = 0, user = ""
+        repeat { k += 1; user = "outside-\(k)" } while referenceMurmur3(Array("upsell.up.\(user).allocation".utf8), seed: 0) % 10_000 < 5_000
+        var old = Event(id: QueueFixtures.id(1), user: user, anon: QueueFixtures.anon, exposures: [("onboarding", Self.reference(user, "onboarding"))])
+        old.platform = "ios"; old.sdk = "1.0.77"; old.exposures.append(("upsell", Self.reference(user, "upsell")))
+        var new = old
+        new.id = QueueFixtures.id(2); new.sdk = "1.0.78"
+        var blank = Event(id: QueueFixtures.id(3), user: " ", anon: QueueFixtures.anon, exposures: [("onboarding", Self.reference(QueueFixtures.anon, "onboarding"))])
+        blank.platform = "android"
+        var empty = blank
+        empty.id = QueueFixtures.id(4); empty.user = ""
+        let text = [old, new, blank, empty].map(\.json).joined(separator: "\n") + "\n"
+        let audit = try audit(text, named: "pending_events.ndjson")
+        XCTAssertEqual(audit.checked, 6)
+        XCTAssertEqual(audit.mismatches.map(\.eventID), [QueueFixtures.id(2)], "only the 1.0.78 device applies the allocation")
+        XCTAssertEqual(audit.mismatches.first?.cause, .notEligible)
     }
 }

@@ -210,7 +210,7 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
             assert word in names, word
         print(checked)
         """
-        XCTAssertEqual(try python(check, stdin: result.stdout).trimmingCharacters(in: .whitespacesAndNewlines), "313")
+        XCTAssertEqual(try python(check, stdin: result.stdout).trimmingCharacters(in: .whitespacesAndNewlines), "324", "24 fixed cases (13 hazards, 11 porting edges) and 300 generated")
     }
 
     /// 0.5/0.5 → 0.3/0.7 moves exactly 2000 of 10000 buckets (20 %).
@@ -277,6 +277,7 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
         let audit = object["exposure_audit"] as! [String: Any]
+        XCTAssertEqual(audit["bundle_version"] as? Int, 42, "an integer, as in the bundle")
         XCTAssertEqual(audit["checked"] as? Int, 8)
         XCTAssertEqual(audit["agreeing"] as? Int, 2)
         let mismatches = audit["mismatches"] as! [[String: Any]]

@@ -30,6 +30,13 @@ extension CommandTable {
                 row per user and experiment). A rule whose input was not given (--platform, \
                 --country, --app-version, --installed-at, --trait) is not checked: the verdict is \
                 "unknown", naming the flag that would settle it, and the variant is still shown. \
+                A rule no user can pass (platforms that are not a list, new_users_only that is not \
+                true/false, an unknown trait operator, 'in' without a list, gt/gte/lt/lte against a \
+                non-number) fails even without input. Traffic allocation is applied only by iOS SDK \
+                1.0.78 and later: Android and older iOS ignore it, even when it is not a number. \
+                A bundle number equals a --trait that parses as the same number (5 and 5.0); \
+                platform names compare without case. Ids are compared by their UTF-8 bytes: an id \
+                in NFD is not the NFC one. The decisions: docs/assignment-rules.md.
                 --vectors prints golden cases for SDK ports (both schemes) as JSON.
                 """,
                 operands: BucketCommand.operands,
@@ -84,6 +91,24 @@ extension CommandTable {
                 ],
                 references: [BundleValidateCommand.findingCodes],
                 run: BundleValidateCommand.run),
+            CommandSpec(
+                ["bundle", "codegen"],
+                summary: "Generate typed Swift accessors for the bundle's remote config and experiments",
+                discussion: """
+                Validates FILE, then writes one typed property per remote-config key (remote_config, else \
+                feature_flags, as the SDK picks; the bundle's value is the default) and one enum per experiment \
+                (its variant ids plus unknown(String)), read through the AppDNAValueSource protocol so the code \
+                needs no SDK. Names follow one rule with _2, _3 … for collisions (docs/codegen.md). Same bundle, \
+                same bytes. Exit 1 when the bundle is invalid (nothing written) or, with --check, when PATH is \
+                stale or missing; 73 when PATH cannot be created.
+                """,
+                operands: BundleCodegenCommand.operands,
+                flags: BundleCodegenFlags.all,
+                examples: [
+                    ExampleSpec("appdna bundle codegen appdna-config.json -o Sources/App/AppDNAConfig.swift", "Write the accessors."),
+                    ExampleSpec("appdna bundle codegen --check appdna-config.json -o Sources/App/AppDNAConfig.swift", "In CI: fail when the committed accessors are stale."),
+                ],
+                run: BundleCodegenCommand.run),
             CommandSpec(
                 ["bundle", "diff"],
                 summary: "Show what changed between two bundles and what it does to users",

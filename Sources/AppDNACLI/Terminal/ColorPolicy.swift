@@ -24,6 +24,7 @@ public struct Styler: Sendable {
     }
 
     public func apply(_ style: Style, _ text: String) -> String {
-        enabled ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
+        // The sink turns the marker into ESC (and escapes any ESC that came with `text`).
+        enabled ? "\(TerminalText.escape)[\(style.rawValue)m\(text)\(TerminalText.escape)[0m" : text
     }
 }

@@ -69,6 +69,12 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) {
+        // Controls from bundles and queues are shown escaped on a terminal; the tool's own
+        // colour and progress markers become ESC and CR (TerminalText).
+        if let rendered = TerminalText.rendered(bytes, terminal: isTerminal) {
+            rendered.withUnsafeBytes { raw in lock.locked { append(raw) } }
+            return
+        }
         lock.locked { append(bytes) }
     }
 

@@ -4,6 +4,8 @@ import AppDNANet
 /// `[#########...........]  1200/5000 events` on a terminal stderr, at most ten times a second.
 /// Thread-safe: workers update it and print notes above it while the main thread clears it.
 final class ProgressBar: @unchecked Sendable {
+    /// Back to the start of the line and erase it (markers the sink turns into CR and ESC).
+    static let eraseLine = TerminalText.carriageReturn + TerminalText.escape + "[K"
     let total: Int
     let enabled: Bool
     let sink: OutputSink
@@ -31,7 +33,7 @@ final class ProgressBar: @unchecked Sendable {
             let filled = total > 0 ? min(width, done * width / total) : width
             let percent = total > 0 ? done * 100 / total : 100
             shown = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] \(done)/\(total) \(unit) \(percent)%"
-            sink.write("\r" + shown)
+            sink.write(TerminalText.carriageReturn + shown)
             sink.flush()
         }
     }
@@ -42,7 +44,7 @@ final class ProgressBar: @unchecked Sendable {
             if shown.isEmpty {
                 sink.writeLine(line)
             } else {
-                sink.write("\r\u{1B}[K" + line + "\n" + "\r" + shown)
+                sink.write(Self.eraseLine + line + "\n" + TerminalText.carriageReturn + shown)
             }
             sink.flush()
         }
@@ -52,7 +54,7 @@ final class ProgressBar: @unchecked Sendable {
         guard enabled else { return }
         lock.locked {
             guard !shown.isEmpty else { return }
-            sink.write("\r\u{1B}[K")
+            sink.write(Self.eraseLine)
             sink.flush()
             shown = ""
         }

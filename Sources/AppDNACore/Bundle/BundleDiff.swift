@@ -25,6 +25,9 @@ public struct BundleDiff {
         public var buckets: Int? = nil
         /// The experiment the note is about (assignment and salt notes), for the CI gate.
         public var experiment: String? = nil
+        /// The experiment's id in OLD when it differs from `experiment` (a rename in Unicode
+        /// normalisation only), so the gate reads its old status under the old bytes.
+        public var previousExperiment: String? = nil
     }
 
     public let structure: JSONDiff
@@ -51,22 +54,48 @@ public struct BundleDiff {
     }
 
     private mutating func experimentNotes(_ before: BundleModel, _ after: BundleModel) {
+        // Keyed by bytes: an id re-encoded in another Unicode normalisation is another
+        // experiment to every device (its bytes are hashed), though Swift's == calls it equal.
         let oldList = before.experimentList, newList = after.experimentList
-        var oldByID: [String: BundleModel.Located] = [:]
-        for (id, e) in oldList { oldByID[id] = e }
-        var newIDs = Set<String>()
+        var oldByID: [ByteKey: BundleModel.Located] = [:]
+        for (id, e) in oldList { oldByID[ByteKey(id)] = e }
+        let newIDs = Set(newList.map { ByteKey($0.id) })
+        // An id that is new in bytes but reads like an old one that is gone: renamed only in
+        // Unicode normalisation.
+        func lookalike(of id: String, among list: [(id: String, experiment: BundleModel.Located)], goneFrom ids: Set<ByteKey>) -> (id: String, experiment: BundleModel.Located)? {
+            list.first { !ids.contains(ByteKey($0.id)) && ByteIdentity.normalisationDifference(id, from: $0.id) != nil }
+        }
         for (id, located) in newList {
-            newIDs.insert(id)
-            guard let previous = oldByID[id] else {
-                notes.append(Note(kind: .experimentAdded, path: located.pointer, message: "experiment \"\(id)\" added"))
+            guard let previous = oldByID[ByteKey(id)] else {
+                let old = lookalike(of: id, among: oldList, goneFrom: newIDs)
+                let why = old.flatMap { ByteIdentity.normalisationDifference(id, from: $0.id) }.map { " (it \($0): a new experiment to devices, which hash the bytes)" } ?? ""
+                notes.append(Note(kind: .experimentAdded, path: located.pointer, message: "experiment \"\(id)\" added\(why)"))
+                if let old, old.experiment.node.kind == .object, located.node.kind == .object {
+                    renamedExperimentNote(from: old.id, old.experiment, to: id, located)
+                }
                 continue
             }
             guard previous.node.kind == .object, located.node.kind == .object, !JSONDiff.equal(previous.node, located.node) else { continue }
             compareExperiment(id: id, previous, located)
         }
-        for (id, e) in oldList where !newIDs.contains(id) {
-            notes.append(Note(kind: .experimentRemoved, path: e.pointer, message: "experiment \"\(id)\" removed: devices stop assigning it"))
+        let oldIDs = Set(oldList.map { ByteKey($0.id) })
+        for (id, e) in oldList where !newIDs.contains(ByteKey(id)) {
+            let why = lookalike(of: id, among: newList, goneFrom: oldIDs).flatMap { ByteIdentity.normalisationDifference(id, from: $0.id) }.map { " (it \($0))" } ?? ""
+            notes.append(Note(kind: .experimentRemoved, path: e.pointer, message: "experiment \"\(id)\" removed\(why): devices stop assigning it"))
         }
+    }
+
+    /// An experiment whose id changed only in Unicode normalisation keeps its users' ids but
+    /// not their hashes (devices hash `experiment.salt.user`, and a blank salt is the id): every
+    /// user is re-randomised, like a salt change. The gate sees it through this note.
+    private mutating func renamedExperimentNote(from oldID: String, _ previous: BundleModel.Located, to id: String, _ current: BundleModel.Located) {
+        let a = ExperimentDefinition(id: oldID, node: previous.node), b = ExperimentDefinition(id: id, node: current.node)
+        let share = AssignmentChange.expectedShareAfterResalt(old: a.allocation, new: b.allocation)
+        var note = Note(kind: .saltChanged, path: current.pointer,
+                        message: "\"\(id)\" was \"\(oldID)\" (\(ByteIdentity.form(of: oldID)) → \(ByteIdentity.form(of: id))): devices hash the id's bytes, so every user is re-randomised; about \(NumberText.sentencePercent(share)) change variant",
+                        share: share, experiment: id)
+        note.previousExperiment = oldID
+        notes.append(note)
     }
 
     private mutating func compareExperiment(id: String, _ previous: BundleModel.Located, _ current: BundleModel.Located) {
@@ -82,9 +111,11 @@ public struct BundleDiff {
             notes.append(Note(kind: .statusChanged, path: path.appending(key: "status"),
                               message: "\"\(id)\" status \(Self.show(previous.node["status"])) → \(Self.show(current.node["status"]))\(effect)"))
         }
-        let oldIDs = a.variants.map(\.variant), newIDs = b.variants.map(\.variant)
+        // Variant ids by bytes: devices report the variant id as written, and analytics joins on it.
+        let oldIDs = a.variants.map { ByteKey($0.variant) }, newIDs = b.variants.map { ByteKey($0.variant) }
         for v in newIDs where !oldIDs.contains(v) {
-            notes.append(Note(kind: .variantAdded, path: path.appending(key: "variants"), message: "\"\(id)\" variant \"\(v)\" added"))
+            let why = oldIDs.lazy.compactMap { ByteIdentity.normalisationDifference(v.text, from: $0.text) }.first.map { " (it \($0))" } ?? ""
+            notes.append(Note(kind: .variantAdded, path: path.appending(key: "variants"), message: "\"\(id)\" variant \"\(v)\" added\(why)"))
         }
         for v in oldIDs where !newIDs.contains(v) {
             notes.append(Note(kind: .variantRemoved, path: path.appending(key: "variants"), message: "\"\(id)\" variant \"\(v)\" removed: its users move to other variants"))
@@ -92,10 +123,12 @@ public struct BundleDiff {
         let oldAllocation = a.allocation, newAllocation = b.allocation
         let oldSalt = BucketingScheme.sdk.effectiveSalt(a.salt, experiment: id)
         let newSalt = BucketingScheme.sdk.effectiveSalt(b.salt, experiment: id)
-        if oldSalt != newSalt {
+        let saltChanged = !ByteIdentity.same(oldSalt, newSalt)
+        if saltChanged {
             let share = AssignmentChange.expectedShareAfterResalt(old: oldAllocation, new: newAllocation)
+            let lookalike = ByteIdentity.normalisationDifference(newSalt, from: oldSalt).map { " (the new salt \($0))" } ?? ""
             notes.append(Note(kind: .saltChanged, path: path.appending(key: "salt"),
-                              message: "\"\(id)\" salt \(Self.show(previous.node["salt"])) → \(Self.show(current.node["salt"])): every user is re-randomised; about \(NumberText.sentencePercent(share)) change variant (1 − Σ p_old·p_new over the buckets each variant owns); traffic allocation is re-drawn too",
+                              message: "\"\(id)\" salt \(Self.show(previous.node["salt"])) → \(Self.show(current.node["salt"]))\(lookalike): every user is re-randomised; about \(NumberText.sentencePercent(share)) change variant (1 − Σ p_old·p_new over the buckets each variant owns); traffic allocation is re-drawn too",
                               share: share, experiment: id))
         } else {
             let change = AssignmentChange(old: oldAllocation, new: newAllocation)
@@ -107,10 +140,10 @@ public struct BundleDiff {
             }
         }
         let t0 = AssignmentChange.allocationThreshold(a.trafficAllocation), t1 = AssignmentChange.allocationThreshold(b.trafficAllocation)
-        if t0 != t1 || oldSalt != newSalt && (t0 != 10_000 || t1 != 10_000) {
+        if t0 != t1 || saltChanged && (t0 != 10_000 || t1 != 10_000) {
             let message: String
             var note = Note(kind: .trafficAllocationChanged, path: path.appending(key: "traffic_allocation"), message: "")
-            if oldSalt == newSalt {
+            if !saltChanged {
                 let entering = max(0, t1 - t0), leaving = max(0, t0 - t1)
                 message = "\"\(id)\" traffic allocation \(t0) → \(t1) of 10000 buckets: " + (entering > 0
                     ? "\(NumberText.sentencePercent(Double(entering) / 10_000)) of all users enter the experiment"

@@ -17,8 +17,12 @@ public enum BundleExperiments {
         }
         guard let node = experiments[id], node.kind == .object else {
             let known = experiments.members.map(\.key)
-            let listing = known.isEmpty ? "it has none" : "it has " + known.prefix(10).joined(separator: ", ") + (known.count > 10 ? ", …" : "")
-            throw Failure(.usage, "\(file): no experiment '\(id)' in the bundle; \(listing)")
+            // Looked up by bytes; an id that reads like one in the bundle is said to differ.
+            let lookalike = known.lazy.compactMap { ByteIdentity.normalisationDifference(id, from: $0) }.first
+                .map { " ('\(id)' \($0); devices hash the bytes)" } ?? ""
+            let shown = ByteIdentity.labelled(Array(known.prefix(10)))
+            let listing = known.isEmpty ? "it has none" : "it has " + shown.joined(separator: ", ") + (known.count > 10 ? ", …" : "")
+            throw Failure(.usage, "\(file): no experiment '\(id)' in the bundle\(lookalike); \(listing)")
         }
         return ExperimentDefinition(id: id, node: node)
     }

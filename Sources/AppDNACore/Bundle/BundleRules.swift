@@ -47,6 +47,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
     case weightSum = "E014"
     case trafficAllocation = "E015"
     case activeFlow = "E016"
+    case platformsType = "E017"
+    case targetingRule = "E018"
     case bundleVersionMissing = "W001"
     case status = "W002"
     case blankSalt = "W003"
@@ -55,6 +57,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
     case contentWrapper = "W006"
     case apiSectionName = "W007"
     case unsafeInteger = "W008"
+    case lookalikeID = "W009"
+    case platformCase = "W010"
 
     public var code: String { rawValue }
 
@@ -79,6 +83,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .weightSum: return "an experiment's weights do not sum to 1 (±1e-9)"
         case .trafficAllocation: return "traffic_allocation is not a number in 0..1"
         case .activeFlow: return "onboarding.active_flow_id does not name a flow in onboarding.flows"
+        case .platformsType: return "platforms is not a list of platform names: devices run the experiment nowhere (fails closed)"
+        case .targetingRule: return "a targeting rule no user can pass (not the type the SDK reads, unknown operator, 'in' without a list, gt/gte/lt/lte against a non-number): devices assign no one"
         case .bundleVersionMissing: return "bundle_version is missing"
         case .status: return "an experiment's status is missing or not running, paused or completed"
         case .blankSalt: return "an experiment's salt is missing, empty or blank (old iOS and Android assign differently)"
@@ -87,6 +93,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .contentWrapper: return "the bundle is the API response shape with a content wrapper (the SDK loads only bundle_version)"
         case .apiSectionName: return "a section has its API name (onboarding_flows, in_app_messages), which the SDK does not read"
         case .unsafeInteger: return "an integer beyond 2^53 (Android and JavaScript lose precision)"
+        case .platformCase: return "a platform name is not lower case (devices compare without case; other tools may not)"
+        case .lookalikeID: return "two experiment ids, variant ids of one experiment or flag keys differ only in Unicode normalisation (NFC vs NFD): one text to people, two ids to devices"
         }
     }
 }

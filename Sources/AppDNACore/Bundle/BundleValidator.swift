@@ -5,17 +5,18 @@
 /// still checked; where a key repeats, the last value is the one checked (as most readers do).
 public struct BundleValidator {
     public static let weightSumTolerance = VariantWeights.sumTolerance
-    public static let statuses: Set<String> = ["running", "paused", "completed"]
+    public static let statuses: Set<String> = ["running", "paused", "completed"]  // not an id: ASCII words, which no other bytes are canonically equal to
     /// 2^53: the largest integer every double-based reader holds exactly.
     public static let maxSafeInteger = "9007199254740992"
-    /// The rules read nothing nested deeper than a variant's members in the API shape
-    /// (content.experiments.experiments.ID.variants[i].weight: depth 7), so containers at
-    /// depth 7 or more need no children on the tape; payloads are most of a bundle's values.
-    static let childrenReadAboveDepth = 7
+    /// The rules read nothing nested deeper than a trait rule's members in the API shape
+    /// (content.experiments.experiments.ID.targeting.user_traits[i].value[j]: depth 9), so
+    /// containers at depth 9 or more need no children on the tape; payloads are most of a
+    /// bundle's values.
+    static let childrenReadAboveDepth = 9
     /// Members of an experiment or a variant the rules never look into (an experiment is at
     /// depth 3 in the SDK shape, 4 in the API shape): in a bundle of many small experiments
     /// these are a good part of the values.
-    static let unreadKeys = ["payload", "platforms"]
+    static let unreadKeys = ["payload"]
     static let unreadKeysFromDepth = 4
 
     private var findings: [BundleFinding] = []
@@ -170,10 +171,85 @@ public struct BundleValidator {
             // experiment, and only the few with findings need one.
             for member in experiments.node.members {
                 checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
+                if let variants = member.value["variants"], variants.kind == .array {
+                    let ids = variants.elements.enumerated().compactMap { index, variant in
+                        variant["id"].flatMap { node in node.string.map { ($0, node, experiments.pointer.appending(key: member.key).appending(key: "variants").appending(index: index).appending(key: "id")) } }
+                    }
+                    checkLookalikes(ids, what: "variant id", of: " of \(Self.quoted(member.key))")
+                }
             }
+            checkLookalikes(experiments.node.members.map { ($0.key, $0.keyNode, experiments.pointer.appending(key: $0.key)) }, what: "experiment id")
+        }
+        if let flags = bundle.flags, flags.node.kind == .object {
+            checkLookalikes(flags.node.members.map { ($0.key, $0.keyNode, flags.pointer.appending(key: $0.key)) }, what: "flag key")
         }
         checkFlags(bundle)
         checkOnboarding(bundle)
+    }
+
+    /// W009: ids that read the same but are different bytes (NFC and NFD spellings). Devices
+    /// hash and compare the bytes, so these are two experiments, variants or flags; people (and
+    /// Swift's ==) see one. Only ids with non-ASCII bytes can differ this way, so ASCII ids cost
+    /// one scan.
+    private mutating func checkLookalikes(_ ids: [(text: String, node: JSONNode, pointer: JSONPointer)], what: String, of owner: String = "") {
+        var firstByForm: [ByteKey: String] = [:]
+        for (text, node, pointer) in ids where text.utf8.contains(where: { $0 >= 0x80 }) {
+            let form = ByteKey(UnicodeForms.nfc(text))
+            guard let first = firstByForm[form] else {
+                firstByForm[form] = text
+                continue
+            }
+            if let difference = ByteIdentity.normalisationDifference(text, from: first) {
+                add(.lookalikeID, "\(what) \(Self.quoted(text))\(owner) \(difference): devices treat them as two", at: node, pointer)
+            }
+        }
+    }
+
+    /// E017, E018, W010: platform and targeting rules that devices fail closed, so no user is
+    /// assigned (the same judgement as `Eligibility`, which `bucket` and the audit use).
+    private mutating func checkEligibilityRules(id: String, node: JSONNode, pointer: @autoclosure () -> JSONPointer) {
+        if let platforms = node["platforms"], platforms.kind != .null {
+            if platforms.kind != .array || platforms.elements.contains(where: { $0.kind != .string }) {
+                add(.platformsType, "platforms of \(Self.quoted(id)) must be a list of platform names, not \(Self.show(platforms)): devices run it nowhere",
+                    at: platforms, pointer().appending(key: "platforms"))
+            } else {
+                for (index, name) in platforms.elements.enumerated() {
+                    if let text = name.string, text != text.lowercased() {  // not an id: a platform name's case
+                        add(.platformCase, "platform \(Self.show(name)) of \(Self.quoted(id)) is not lower case: write \"\(text.lowercased())\" (devices compare without case; other tools may not)",
+                            at: name, pointer().appending(key: "platforms").appending(index: index))
+                    }
+                }
+            }
+        }
+        guard let targeting = node["targeting"], targeting.kind != .null else { return }
+        var targetingPointer: JSONPointer { pointer().appending(key: "targeting") }
+        guard targeting.kind == .object else {
+            add(.targetingRule, "targeting of \(Self.quoted(id)) must be an object, not \(Self.kindName(targeting)): devices assign no one", at: targeting, targetingPointer)
+            return
+        }
+        if let countries = targeting["countries"], countries.kind != .null, countries.kind != .array {
+            add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list, not \(Self.show(countries)): devices assign no one", at: countries, targetingPointer.appending(key: "countries"))
+        }
+        if let version = targeting["min_app_version"], version.kind != .null, version.string.flatMap(Targeting.versionParts) == nil {
+            add(.targetingRule, "targeting.min_app_version of \(Self.quoted(id)) must be a version such as \"2.1.0\", not \(Self.show(version)): devices assign no one",
+                at: version, targetingPointer.appending(key: "min_app_version"))
+        }
+        if let newUsers = targeting["new_users_only"], newUsers.kind != .null, newUsers.kind != .bool {
+            add(.targetingRule, "targeting.new_users_only of \(Self.quoted(id)) must be true or false, not \(Self.show(newUsers)): devices assign no one",
+                at: newUsers, targetingPointer.appending(key: "new_users_only"))
+        }
+        if let traits = targeting["user_traits"], traits.kind != .null {
+            guard traits.kind == .array else {
+                add(.targetingRule, "targeting.user_traits of \(Self.quoted(id)) must be a list, not \(Self.kindName(traits)): devices assign no one", at: traits, targetingPointer.appending(key: "user_traits"))
+                return
+            }
+            for (index, rule) in traits.elements.enumerated() {
+                if let why = TraitRule.unsatisfiable(rule.value) {
+                    add(.targetingRule, "trait rule \(index) of \(Self.quoted(id)): \(why): no user can pass it, devices assign no one",
+                        at: rule, targetingPointer.appending(key: "user_traits").appending(index: index))
+                }
+            }
+        }
     }
 
     private mutating func checkBundleVersion(_ bundle: BundleModel) {
@@ -220,6 +296,7 @@ public struct BundleValidator {
             add(.experimentType, "experiment \(Self.quoted(id)) must be an object, not \(Self.kindName(node))", at: node, pointer)
             return
         }
+        checkEligibilityRules(id: id, node: node, pointer: pointer)
         // Status.
         if let status = node["status"] {
             if Self.isKnownStatus(status) {

@@ -18,7 +18,7 @@ public struct SwitchingShare: Sendable, Equatable {
         return diff.notes.compactMap { note in
             guard note.kind == .assignmentChanged || note.kind == .saltChanged,
                   let id = note.experiment, let share = note.share else { return nil }
-            let before = status(old, id), after = status(new, id)
+            let before = status(old, note.previousExperiment ?? id), after = status(new, id)
             return SwitchingShare(experiment: id, share: share, buckets: note.buckets,
                                   running: before == "running" && after == "running", status: after)
         }

@@ -6,18 +6,23 @@ public struct UserContext: Sendable {
     public var appVersion: String?
     public var traits: [String: String]
     public var installedAtMs: Int64?
+    /// The SDK version the device runs (the audit reads it from the event): traffic allocation
+    /// is applied only by iOS SDKs from `Eligibility.trafficAllocationSinceIOS`. nil: unknown,
+    /// taken to be the newest.
+    public var sdkVersion: String?
     /// Whether `traits` are all the user has: then a trait rule on an absent trait fails
     /// (or, for `exists: false`, passes) instead of being left unchecked.
     public var traitsComplete: Bool
 
     public init(platform: String? = nil, country: String? = nil, appVersion: String? = nil,
-                traits: [String: String] = [:], installedAtMs: Int64? = nil, traitsComplete: Bool = false) {
+                traits: [String: String] = [:], installedAtMs: Int64? = nil, traitsComplete: Bool = false, sdkVersion: String? = nil) {
         self.platform = platform
         self.country = country
         self.appVersion = appVersion
         self.traits = traits
         self.installedAtMs = installedAtMs
         self.traitsComplete = traitsComplete
+        self.sdkVersion = sdkVersion
     }
 }
 
@@ -118,10 +123,16 @@ public enum Eligibility {
             return outcomes
         }
 
+        if experiment.platformsAreMalformed {
+            _ = add("platform", false, "platforms is not a list of platform names: fails closed (no device runs it)")
+            return outcomes
+        }
         if let platforms = experiment.platforms {
             let listed = platforms.joined(separator: ", ")
             if let platform = context.platform {
-                guard add("platform", platforms.contains(platform.lowercased()), "\(platform) " + (platforms.contains(platform.lowercased()) ? "is" : "is not") + " in [\(listed)]") else {
+                // Case-insensitive on both sides: "iOS" in the bundle is --platform ios.
+                let listedHere = platforms.contains { $0.lowercased() == platform.lowercased() }  // not an id: platform names, compared case-insensitively
+                guard add("platform", listedHere, "\(platform) " + (listedHere ? "is" : "is not") + " in [\(listed)]") else {
                     return outcomes
                 }
             } else {
@@ -138,20 +149,37 @@ public enum Eligibility {
         return outcomes
     }
 
+    /// The first iOS SDK version that applies traffic allocation (the newest the platform facts
+    /// read, 1.0.78). Android and older iOS SDKs ignore `traffic_allocation`.
+    public static let trafficAllocationSinceIOS = [1, 0, 78]
+
+    /// Whether the device applies traffic allocation: iOS from `trafficAllocationSinceIOS` (an
+    /// unknown or unreadable SDK version counts as the newest), other non-Android platforms as
+    /// the newest iOS; Android never. nil when no platform is known.
+    public static func appliesTrafficAllocation(platformLowercased: String?, sdkVersion: String?) -> Bool? {
+        guard let platform = platformLowercased else { return nil }
+        if platform == "android" { return false }
+        if platform == "ios", let version = sdkVersion.flatMap(Targeting.versionParts) {
+            return Targeting.compareVersions(version, trafficAllocationSinceIOS) >= 0
+        }
+        return true
+    }
+
     /// Traffic allocation, the one rule that depends on the user (nil when the experiment has
-    /// none). Only the newest iOS SDK applies it: out on those devices, in elsewhere, so
-    /// without a platform a user outside the share is `unknown`.
+    /// none). Only iOS SDKs from 1.0.78 apply it: out on those devices, in elsewhere, so
+    /// without a platform a user outside the share is `unknown`. A value that is not a finite
+    /// number keeps everyone out where it is applied, and changes nothing where it is not.
     public static func allocationRule(_ experiment: ExperimentDefinition, userID: String, context: UserContext) -> RuleOutcome? {
         guard let share = experiment.trafficAllocation, let (state, bucket, threshold) = allocationState(experiment, userID: userID, context: context) else { return nil }
-        guard share.isFinite else {
-            return RuleOutcome(rule: "traffic_allocation", passed: false, detail: "traffic_allocation is not a finite number: no one is in the experiment")
-        }
-        let detail = "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
+        let since = trafficAllocationSinceIOS.map(String.init).joined(separator: ".")
+        let detail = share.isFinite
+            ? "allocation bucket \(bucket) " + (bucket < threshold ? "<" : ">=") + " \(threshold) (traffic_allocation \(share))"
+            : "traffic_allocation is not a finite number: no one is in the experiment where it is applied"
         switch state {
         case .unknown:
-            return .unknown("traffic_allocation", detail + "; out on iOS devices that apply traffic allocation; no platform given", settledBy: .platform)
-        case .passed where bucket >= threshold:
-            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only the newest iOS SDK applies traffic allocation")
+            return .unknown("traffic_allocation", detail + "; out on iOS SDK >= \(since), in on Android and older iOS; no platform given", settledBy: .platform)
+        case .passed where !share.isFinite || bucket >= threshold:
+            return RuleOutcome(rule: "traffic_allocation", passed: true, detail: detail + "; not applied: only iOS SDK >= \(since) applies traffic allocation")
         default:
             return RuleOutcome(rule: "traffic_allocation", state: state, detail: detail)
         }
@@ -164,18 +192,19 @@ public enum Eligibility {
         guard let share = experiment.trafficAllocation else { return nil }
         let threshold = UInt32(AssignmentChange.allocationThreshold(share))
         let bucket = BucketingScheme.allocationBucket(user: userID, experiment: experiment.id, salt: experiment.salt)
-        return (allocationState(share: share, bucket: bucket, platformLowercased: context.platform?.lowercased()), bucket, threshold)
+        return (allocationState(share: share, bucket: bucket, platformLowercased: context.platform?.lowercased(), sdkVersion: context.sdkVersion),
+                bucket, threshold)
     }
 
     /// The traffic allocation verdict for a user whose allocation bucket is known (the audit
     /// hashes without making Strings); `platformLowercased` is the context's platform, lowercased.
-    public static func allocationState(share: Double, bucket: UInt32, platformLowercased: String?) -> RuleState {
-        guard share.isFinite else { return .failed }
-        if bucket < UInt32(AssignmentChange.allocationThreshold(share)) { return .passed }
-        switch platformLowercased {
-        case "android": return .passed
+    public static func allocationState(share: Double, bucket: UInt32, platformLowercased: String?, sdkVersion: String? = nil) -> RuleState {
+        let inside = share.isFinite && bucket < UInt32(AssignmentChange.allocationThreshold(share))
+        if inside { return .passed }
+        switch appliesTrafficAllocation(platformLowercased: platformLowercased, sdkVersion: sdkVersion) {
+        case false?: return .passed
         case nil: return .unknown
-        default: return .failed
+        case true?: return .failed
         }
     }
 

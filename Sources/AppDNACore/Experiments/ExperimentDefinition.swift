@@ -6,6 +6,9 @@ public struct ExperimentDefinition: Sendable {
     public let salt: String
     public let status: String?
     public let platforms: [String]?
+    /// `platforms` is there but is not a list of strings (`"platforms": "ios"`): devices read
+    /// no platform list from it, so the experiment runs nowhere (fails closed).
+    public let platformsAreMalformed: Bool
     public let variants: [(variant: String, weight: Double)]
     /// nil when absent (everyone); `.nan` when present but not a number (no one, like the SDK).
     public let trafficAllocation: Double?
@@ -17,9 +20,13 @@ public struct ExperimentDefinition: Sendable {
         self.id = id
         salt = node["salt"]?.string ?? ""
         status = node["status"]?.string
-        platforms = node["platforms"].flatMap { list in
+        let platformsNode = node["platforms"]
+        platforms = platformsNode.flatMap { list in
             list.kind == .array ? list.elements.compactMap(\.string) : nil
         }
+        platformsAreMalformed = platformsNode.map { list in
+            list.kind != .null && (list.kind != .array || list.elements.contains { $0.kind != .string })
+        } ?? false
         var variants: [(String, Double)] = []
         if let list = node["variants"], list.kind == .array {
             for (index, variant) in list.elements.enumerated() {

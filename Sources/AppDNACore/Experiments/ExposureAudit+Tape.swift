@@ -17,7 +17,7 @@ extension ExposureAudit {
         let byID: ByteKeyCache
         let context = ContextBytes()
 
-        init(_ experiments: [String: Prepared]) {
+        init(_ experiments: [ByteKey: Prepared]) {
             prepared = Array(experiments.values)
             var byID = ByteKeyCache()
             for (index, experiment) in prepared.enumerated() {
@@ -101,6 +101,9 @@ extension ExposureAudit.Judge {
         func bytes(_ start: Int, _ count: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + start, count: count) }
         // `user.user_id`, else `user.anon_id` (the fast path read both as unescaped strings).
         let user = f.hasUser ? bytes(f.userIDStart, f.userIDLength) : bytes(f.anonStart, f.anonLength)
+        // An empty or white-space user id means the anonymous id: `judge(event:)` decides (also
+        // for ids of white space and non-ASCII bytes only, which may be Unicode white space).
+        if f.hasUser && user.allSatisfy({ $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) || $0 >= 0x80 }) { return nil }
         let state = self.tape, context = state.context
         context.update(platform: f.platformLength >= 0 ? bytes(f.platformStart, f.platformLength) : nil,
                        country: f.countryLength >= 0 ? bytes(f.countryStart, f.countryLength) : nil,

@@ -84,7 +84,8 @@ public final class ExposureAudit {
     }
 
     public let bundleVersion: String?
-    let definitions: [String: ExperimentDefinition]
+    /// By the ids' bytes: an exposure recorded for `cafe\u{301}-exp` is not one of `café-exp`.
+    let definitions: [ByteKey: ExperimentDefinition]
     let listLimit: Int
     /// Judges events on this thread (the general path and non-NDJSON queues).
     private lazy var judge = makeJudge()
@@ -102,10 +103,10 @@ public final class ExposureAudit {
     /// `root` is a config bundle of either shape.
     public init(bundle root: JSONNode, listLimit: Int = 1000) {
         bundleVersion = root["bundle_version"]?.numberText
-        var definitions: [String: ExperimentDefinition] = [:]
+        var definitions: [ByteKey: ExperimentDefinition] = [:]
         if let map = BundleExperiments.map(in: root) {
             for member in map.members where member.value.kind == .object {
-                definitions[member.key] = ExperimentDefinition(id: member.key, node: member.value)
+                definitions[ByteKey(member.key)] = ExperimentDefinition(id: member.key, node: member.value)
             }
         }
         self.definitions = definitions
@@ -144,11 +145,11 @@ extension ExposureAudit {
     /// Judges events against the bundle: one per thread.
     final class Judge {
         let bundleVersion: String?
-        let experiments: [String: Prepared]
+        let experiments: [ByteKey: Prepared]
         /// The experiments by the bytes of their ids, and the last event's context.
         let tape: TapeState
 
-        init(bundleVersion: String?, experiments: [String: Prepared]) {
+        init(bundleVersion: String?, experiments: [ByteKey: Prepared]) {
             self.bundleVersion = bundleVersion
             self.experiments = experiments
             tape = TapeState(experiments)
@@ -169,13 +170,15 @@ extension ExposureAudit {
             guard let exposures = event["context"]?["experiment_exposures"], exposures.kind == .array, exposures.count > 0 else { return nil }
             var result = LineResult()
             let user = event["user"]
-            guard let userID = user?["user_id"]?.string ?? user?["anon_id"]?.string else {
+            // The SDK hashes the anonymous id when the user id is empty or only white space.
+            let identified = user?["user_id"]?.string.flatMap { BucketingScheme.isBlank($0) ? nil : $0 }
+            guard let userID = identified ?? user?["anon_id"]?.string else {
                 result.skipped = exposures.count
                 return result
             }
             let device = event["device"]
             let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
-                                      appVersion: device?["app_version"]?.string)
+                                      appVersion: device?["app_version"]?.string, sdkVersion: device?["sdk_version"]?.string)
             for exposure in exposures.elements {
                 guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
                 let recorded = exposure["variant"]?.string
@@ -199,9 +202,10 @@ extension ExposureAudit {
             var sdkVersion: String? { device?["sdk_version"]?.string }
             var otherBundle: Bool { eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false }
             var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
-            guard let prepared = experiments[experiment] else {
+            guard let prepared = experiments[ByteKey(experiment)] else {
+                let lookalike = experiments.keys.lazy.compactMap { ByteIdentity.normalisationDifference(experiment, from: $0.text) }.first
                 return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")
-                    : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle")
+                    : (nil, .experimentMissing, "no experiment '\(experiment)' in the bundle" + (lookalike.map { "; it \($0), and devices hash the bytes" } ?? ""))
             }
             // The fast path decides without wording any rule (or copying the definition): most
             // exposures agree.
@@ -212,7 +216,9 @@ extension ExposureAudit {
             }
             let bucket = prepared.bucket(userID)
             let expected = mayAssign ? prepared.allocation.variant(forBucket: bucket) : nil
-            if recorded == expected { return nil }
+            // By bytes: an NFD variant id recorded where the bundle says NFC is another variant
+            // to analytics, which joins on the id as written.
+            if ByteIdentity.same(recorded, expected) { return nil }
 
             let definition = prepared.definition
 
@@ -241,6 +247,9 @@ extension ExposureAudit {
             }
             if let failed = Eligibility.evaluate(definition, userID: userID, context: context).first(where: \.failed) {
                 return (expected, .notEligible, "\(failed.rule): \(failed.detail)")
+            }
+            if let recorded, let expected, let lookalike = ByteIdentity.normalisationDifference(recorded, from: expected) {
+                return (expected, .unexplained, "the recorded variant \(lookalike): devices and analytics compare the bytes")
             }
             return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
         }

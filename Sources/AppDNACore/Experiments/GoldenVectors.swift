@@ -12,8 +12,12 @@ public enum GoldenVectors {
         public let trafficAllocation: Double?
     }
 
-    /// The fixed cases, one per hazard, always first.
-    public static let fixed: [Case] = [
+    /// The fixed cases, one per hazard, always first: the hazards of real ids, then the edges
+    /// that catch the porting bugs `PortingBugVectorTests` plants.
+    public static let fixed: [Case] = hazards + edges
+
+    /// Ids, salts and weights that have tripped real ports.
+    static let hazards: [Case] = [
         Case(name: "ascii", user: "user_12345", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
              variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
         Case(name: "non-ascii user id, NFC (precomposed e-acute)", user: "caf\u{E9}-user", experiment: "onboarding-v2", salt: "s1",
@@ -41,6 +45,46 @@ public enum GoldenVectors {
         Case(name: "empty user id", user: "", experiment: "exp_paywall_v3", salt: "a8f3c9d2",
              variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil),
     ]
+
+    /// Users placed on the bucket edges where wrong ports part from devices. Each user is the
+    /// first "PREFIX-N" that lands in the wanted bucket (found by hashing, so the cases are the
+    /// same on every run): a few tens of thousands of hashes, well under a millisecond each.
+    static let edges: [Case] = {
+        func user(_ prefix: String, experiment: String, salt: String, where wanted: (BucketAssignment) -> Bool) -> String {
+            var n = 0
+            while true {
+                let candidate = "\(prefix)-\(n)"
+                if wanted(BucketingScheme.sdk.assign(user: candidate, experiment: experiment, salt: salt)) { return candidate }
+                n += 1
+            }
+        }
+        func at(_ bucket: UInt32, _ prefix: String, _ experiment: String, _ salt: String) -> String {
+            user(prefix, experiment: experiment, salt: salt) { $0.bucket == bucket }
+        }
+        var cases: [Case] = []
+        // Truncation vs rounding: 0.57 * 10000 is 5699.999…, so the first variant owns buckets
+        // 0…5698; a port that rounds gives it 5699 too.
+        let rounding: [(String, Double)] = [("treatment", 0.57), ("control", 0.43)]
+        for (bucket, note) in [(5698, "the last bucket of treatment"), (5699, "control on devices; treatment in a port that rounds 5699.999… up"), (5700, "control either way")] {
+            cases.append(Case(name: "truncation edge: bucket \(bucket), \(note)", user: at(UInt32(bucket), "trunc", "rounding-edge", "r1"),
+                              experiment: "rounding-edge", salt: "r1", variants: rounding, trafficAllocation: nil))
+        }
+        // Weights summing under 1: a user in the gap gets the last variant (no "no variant").
+        cases.append(Case(name: "weights sum to 0.6: bucket 8000 is in the gap, devices give the last variant", user: at(8000, "gap", "gap-test", "g1"),
+                          experiment: "gap-test", salt: "g1", variants: [("a", 0.3), ("b", 0.3)], trafficAllocation: nil))
+        // Every edge of a three-way split, and the bucket just below it.
+        let thirds: [(String, Double)] = [("a", 1.0 / 3), ("b", 1.0 / 3), ("c", 1.0 / 3)]
+        for bucket in [0, 3332, 3333, 6665, 6666, 9999] {
+            cases.append(Case(name: "edge of a three-way split: bucket \(bucket)", user: at(UInt32(bucket), "edge", "edges-test", "e1"),
+                              experiment: "edges-test", salt: "e1", variants: thirds, trafficAllocation: nil))
+        }
+        // A hash with the top bit set, in the second variant: a signed 32-bit % gives a negative
+        // bucket, and the walk puts it in the first variant.
+        cases.append(Case(name: "hash >= 2^31 (a signed % gives a negative bucket)",
+                          user: user("signed", experiment: "signed-test", salt: "s9") { $0.hash >= 1 << 31 && $0.bucket >= 5000 },
+                          experiment: "signed-test", salt: "s9", variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: nil))
+        return cases
+    }()
 
     /// The fixed cases, then `count` generated from `seed`.
     public static func cases(count: Int, seed: UInt64) -> [Case] {

@@ -18,7 +18,7 @@ public enum SelfTest {
         for vector in BuiltInVectors.sdk {
             let assignment = BucketingScheme.sdk.assign(user: vector.user, experiment: vector.experiment, salt: vector.salt)
             let variant = VariantAllocation(weights: vector.weights.map { ($0.0, $0.1) }).variant(forBucket: assignment.bucket)
-            let passed = assignment.hash == vector.hash && assignment.bucket == vector.bucket && variant == vector.variant
+            let passed = assignment.hash == vector.hash && assignment.bucket == vector.bucket && ByteIdentity.same(variant, vector.variant)
             results.append(Result(name: "sdk \(vector.experiment)/\(vector.user)/salt \"\(vector.salt)\"", passed: passed,
                                   detail: "expected \(vector.hash)/\(vector.bucket)/\(vector.variant), got \(assignment.hash)/\(assignment.bucket)/\(variant ?? "none")"))
         }

@@ -56,7 +56,13 @@ enum Targeting {
     }
 
     static func newUsers(_ value: JSONValue?, _ context: UserContext, startedAtMs: Int64?) -> RuleOutcome? {
-        guard case .bool(true) = value ?? .null else { return nil }
+        switch value ?? .null {
+        case .null, .bool(false): return nil
+        case .bool(true): break
+        default:
+            // "true" as a string is not a boolean to the SDK's decoder: the rule fails closed.
+            return RuleOutcome(rule: "new_users_only", passed: false, detail: "new_users_only is not a boolean: fails closed")
+        }
         guard let started = startedAtMs else {
             return RuleOutcome(rule: "new_users_only", passed: false, detail: "new_users_only without started_at_ms: fails closed")
         }

@@ -1,7 +1,32 @@
 /// One `{trait, operator, value}` rule of `targeting.user_traits`.
-/// Operators: eq neq in exists gt gte lt lte. Traits typed on the command line are text, so
-/// eq/neq/in compare text (a JSON `true` or `3` matches "true" or "3"); gt…lte compare numbers.
+/// Operators: eq neq in exists gt gte lt lte. Traits typed on the command line are text:
+/// eq/neq/in compare a bundle number as a number when the given text parses as one (`5` equals
+/// `--trait n=5.0`), anything else as text (a JSON `true` matches "true"); gt…lte compare numbers.
+/// A rule no value can pass (unknown operator, `in` without a list, gt…lte against a non-number)
+/// fails closed whether or not the trait was given: devices never assign it.
 enum TraitRule {
+    static let operators: Set<String> = ["eq", "neq", "in", "exists", "gt", "gte", "lt", "lte"]  // not an id: ASCII operator names
+
+    /// Why no value can pass this rule (nil when some value can): the validator reports it
+    /// (E018) and `evaluate` fails it closed.
+    static func unsatisfiable(_ rule: JSONValue) -> String? {
+        guard case .object(let fields) = rule, case .string? = fields["trait"], case .string(let op)? = fields["operator"] else {
+            return "a trait rule lacks trait or operator"
+        }
+        let expected = fields["value"] ?? .null
+        switch op {
+        case "exists": return nil
+        case "eq", "neq": return text(expected) == nil ? "'\(op)' needs a string, number or boolean value" : nil
+        case "in":
+            guard case .array = expected else { return "'in' needs a list" }
+            return nil
+        case "gt", "gte", "lt", "lte":
+            return text(expected).flatMap(Double.init) == nil ? "'\(op)' needs a number, not \(text(expected).map { "'\($0)'" } ?? "a list or object")" : nil
+        default:
+            return "unknown operator '\(op)'"
+        }
+    }
+
     static func evaluate(_ rule: JSONValue, context: UserContext) -> RuleOutcome {
         let traits = context.traits
         guard case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
@@ -9,6 +34,9 @@ enum TraitRule {
             return RuleOutcome(rule: "user_traits", passed: false, detail: "a trait rule lacks trait or operator: fails closed")
         }
         let name = "trait \(trait)"
+        if let why = unsatisfiable(rule) {
+            return RuleOutcome(rule: name, passed: false, detail: "\(why): no value passes, fails closed")
+        }
         let expected = fields["value"] ?? .null
         let actual = traits[trait]
         func outcome(_ passed: Bool, _ detail: String) -> RuleOutcome {
@@ -28,16 +56,17 @@ enum TraitRule {
         }
         switch op {
         case "eq", "neq":
-            guard let wanted = text(expected) else { return outcome(false, "value is not a scalar: fails closed") }
-            let equal = actual == wanted
+            let wanted = text(expected)!
+            let equal = matches(actual, expected)
             return outcome(equal == (op == "eq"), "\(trait)=\(actual) \(op) \(wanted)")
         case "in":
             guard case .array(let options) = expected else { return outcome(false, "'in' needs a list: fails closed") }
             let words = options.compactMap(text)
-            return outcome(words.contains(actual), "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
-        case "gt", "gte", "lt", "lte":
-            guard let wanted = text(expected).flatMap(Double.init), let have = Double(actual) else {
-                return outcome(false, "\(trait)=\(actual) \(op) \(text(expected) ?? "?"): not numbers, fails closed")
+            return outcome(options.contains { matches(actual, $0) }, "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
+        default:  // gt gte lt lte, with a numeric value (checked by `unsatisfiable`)
+            let wanted = text(expected).flatMap(Double.init)!
+            guard let have = Double(actual) else {
+                return outcome(false, "\(trait)=\(actual) \(op) \(text(expected)!): not a number, fails closed")
             }
             let passed: Bool
             switch op {
@@ -47,9 +76,16 @@ enum TraitRule {
             default: passed = have <= wanted
             }
             return outcome(passed, "\(trait)=\(actual) \(op) \(text(expected)!)")
-        default:
-            return outcome(false, "unknown operator '\(op)': fails closed")
         }
+    }
+
+    /// Whether the given text equals a bundle value: as numbers when the bundle value is a
+    /// number and the text parses as one (`5` and "5.0"), else as text, byte for byte.
+    static func matches(_ actual: String, _ expected: JSONValue) -> Bool {
+        if case .number(let number) = expected, let wanted = Double(number.text), let have = Double(actual) {
+            return have == wanted
+        }
+        return text(expected).map { ByteIdentity.same($0, actual) } ?? false
     }
 
     /// The text form of a scalar JSON value.

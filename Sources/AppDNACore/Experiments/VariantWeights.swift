@@ -22,7 +22,7 @@ public enum VariantWeights {
             guard (0...1).contains(weight) else {
                 throw Failure(.usage, "weight of '\(id)' is \(weightText); weights are between 0 and 1")
             }
-            if result.contains(where: { $0.variant == id }) {
+            if result.contains(where: { ByteIdentity.same($0.variant, id) }) {  // NFC and NFD are two variants to devices
                 throw Failure(.usage, "variant '\(id)' is listed twice")
             }
             result.append((id, weight))

@@ -120,14 +120,14 @@ public struct JSONDiff {
     /// Finds object members by key: linear for small objects, a dictionary for large ones.
     struct MemberLookup {
         let members: [(key: String, keyNode: JSONNode, value: JSONNode)]
-        let index: [String: Int]?
+        let index: [ByteKey: Int]?
 
         init(_ members: [(key: String, keyNode: JSONNode, value: JSONNode)]) {
             self.members = members
             if members.count > 16 {
-                var index: [String: Int] = [:]
+                var index: [ByteKey: Int] = [:]
                 index.reserveCapacity(members.count)
-                for (i, member) in members.enumerated() { index[member.key] = i }
+                for (i, member) in members.enumerated() { index[ByteKey(member.key)] = i }
                 self.index = index
             } else {
                 index = nil
@@ -135,8 +135,9 @@ public struct JSONDiff {
         }
 
         subscript(key: String) -> JSONNode? {
-            if let index { return index[key].map { members[$0].value } }
-            return members.last { $0.key == key }?.value
+            // By bytes: "café" and "cafe\u{301}" are two members (two experiments to a device).
+            if let index { return index[ByteKey(key)].map { members[$0].value } }
+            return members.last { ByteIdentity.same($0.key, key) }?.value
         }
     }
 
@@ -203,9 +204,9 @@ public struct JSONDiff {
 
     /// The identities of the elements, or nil when one is not an object or lacks a unique
     /// string or integer `field`.
-    static func identities(_ array: JSONNode, field: String) -> [String]? {
-        var seen = Set<String>()
-        var out: [String] = []
+    static func identities(_ array: JSONNode, field: String) -> [ByteKey]? {
+        var seen = Set<ByteKey>()
+        var out: [ByteKey] = []
         for element in array.elements {
             guard element.kind == .object, let value = element[field] else { return nil }
             let identity: String
@@ -216,8 +217,8 @@ public struct JSONDiff {
             } else {
                 return nil
             }
-            guard seen.insert(identity).inserted else { return nil }
-            out.append(identity)
+            guard seen.insert(ByteKey(identity)).inserted else { return nil }
+            out.append(ByteKey(identity))
         }
         return out
     }
@@ -225,9 +226,9 @@ public struct JSONDiff {
     private mutating func compareKeyedArrays(_ a: JSONNode, _ b: JSONNode, field: String, oldPath: JSONPointer, newPath: JSONPointer, patchPath: JSONPointer) {
         let oldIDs = Self.identities(a, field: field)!, newIDs = Self.identities(b, field: field)!
         let oldElements = Array(a.elements), newElements = Array(b.elements)
-        var oldIndex: [String: Int] = [:]
+        var oldIndex: [ByteKey: Int] = [:]
         for (i, id) in oldIDs.enumerated() { oldIndex[id] = i }
-        var newIndex: [String: Int] = [:]
+        var newIndex: [ByteKey: Int] = [:]
         for (j, id) in newIDs.enumerated() { newIndex[id] = j }
 
         // 1. Removals, from the end so earlier indices stay valid.
@@ -345,7 +346,7 @@ struct KeyedPlacement {
     var slotOfPlaced: [Int]
     var slotCount = 0
 
-    init(oldIDs: [String], newIDs: [String], oldIndex: [String: Int], newIndex: [String: Int], stable: Set<Int>) {
+    init(oldIDs: [ByteKey], newIDs: [ByteKey], oldIndex: [ByteKey: Int], newIndex: [ByteKey: Int], stable: Set<Int>) {
         var rankOfOld = [Int](repeating: -1, count: oldIDs.count)
         var rank = 0
         for (i, id) in oldIDs.enumerated() where newIndex[id] != nil {

@@ -33,6 +33,20 @@ public indirect enum JSONValue: Equatable, Sendable {
         guard case let .array(items) = self, items.indices.contains(index) else { return nil }
         return items[index]
     }
+
+    /// Equal when the same bytes would be written: strings compare by their UTF-8 bytes, not by
+    /// Swift's canonical equivalence (`"café"` and `"cafe\u{301}"` are different JSON).
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return ByteIdentity.same(x, y)
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x == y
+        default: return false
+        }
+    }
 }
 
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

@@ -24,11 +24,7 @@ final class ServeLog: @unchecked Sendable {
         let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
         let line: String
         if json {
-            var object = JSONObject()
-            object["time"] = .string(time)
-            object["peer"] = .string(request.peer)
-            object["method"] = .string(request.head.method)
-            object["target"] = .string(request.head.target)
+            var object = RequestLogFields.start(time: time, request)
             object["endpoint"] = .string(answer.endpoint)
             object["status"] = .integer(answer.response.status)
             object["injected"] = .bool(answer.injected)

@@ -59,7 +59,7 @@ enum BucketBatch {
                 // The same row either way; CSV quotes fields that need it, TSV marks "no variant" with "-".
                 rows.reserve(2 * line.count + 24 + variantFields.longest)
                 if format == .tsv {
-                    if let start = line.baseAddress { rows.uncheckedCopy(start, line.count) }
+                    appendTSVField(line, to: &rows)
                 } else {
                     appendCSVField(line, to: &rows)
                 }
@@ -158,7 +158,29 @@ enum BucketBatch {
             buffer.reserve(2 * field.count + 2)
             appendCSVField(field, to: &buffer)
         } else {
-            buffer.copy(field)
+            buffer.reserve(2 * field.count)
+            appendTSVField(field, to: &buffer)
+        }
+    }
+
+    /// One TSV field with tab, CR, LF and backslash written as `\t`, `\r`, `\n`, `\\` (the
+    /// escapes PostgreSQL's COPY and most TSV readers use), so an id holding a tab cannot add a
+    /// column, nor a CR or LF a row; the caller reserved `2 * count` bytes.
+    @inline(__always)
+    static func appendTSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
+        guard let start = field.baseAddress else { return }
+        guard field.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }) else {
+            buffer.uncheckedCopy(start, field.count)
+            return
+        }
+        for byte in field {
+            switch byte {
+            case 9: buffer.uncheckedByte(92); buffer.uncheckedByte(116)    // \t
+            case 10: buffer.uncheckedByte(92); buffer.uncheckedByte(110)   // \n
+            case 13: buffer.uncheckedByte(92); buffer.uncheckedByte(114)   // \r
+            case 92: buffer.uncheckedByte(92); buffer.uncheckedByte(92)    // \\
+            default: buffer.uncheckedByte(byte)
+            }
         }
     }
 

@@ -14,7 +14,7 @@ enum BucketFlags {
     static let trait = Flag.repeated("trait", value: "KEY=VALUE", "User context for --bundle: a user trait", .keyValue)
     static let installedAt = Flag.optional("installed-at", value: "TIME", "User context for --bundle: install time (ms since 1970, or ISO 8601)", .time)
     static let explain = Flag.switch("explain", "Show the bytes hashed, the hash, the variant ranges, the other scheme and portability warnings")
-    static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin", default: "tsv", .choice(BucketBatch.Format.self))
+    static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin (TSV writes a tab, CR, LF or backslash in a field as \\t, \\r, \\n, \\\\)", default: "tsv", .choice(BucketBatch.Format.self))
     static let summary = Flag.switch("summary", "For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test")
     static let find = Flag.optional("find", value: "VARIANT", "Print user ids that land in VARIANT (for QA)", .text)
 

@@ -73,3 +73,15 @@ extension FlagValue where Value == JSONPointer {
         }
     }
 }
+
+enum BundleCodegenFlags {
+    /// The languages `bundle codegen` writes (Kotlin is issue 21's next step).
+    enum Language: String, CaseIterable, Sendable { case swift }
+
+    static let language = Flag.defaulted("language", value: "LANGUAGE", "The language of the accessors", default: "swift", .choice(Language.self))
+    static let output = Flag.optional("output", short: "o", value: "PATH", "Write the accessors to PATH (default: standard output)",
+                                      completion: .file, .text)
+    static let check = Flag.switch("check", "CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write")
+
+    static let all: [FlagSpec] = [language.spec, output.spec, check.spec]
+}

@@ -9,7 +9,7 @@ enum DiffMarkdown {
 
     static func write(_ diff: BundleDiff, switching: [SwitchingShare], oldName: String, newName: String,
                       threshold: Double?, to out: OutputSink) {
-        out.writeLine("### appdna bundle diff: `\(code(oldName))` → `\(code(newName))`")
+        out.writeLine("### appdna bundle diff: \(code(oldName)) → \(code(newName))")
         out.writeLine()
         if diff.isEmpty {
             out.writeLine("No changes.")
@@ -22,7 +22,7 @@ enum DiffMarkdown {
             out.writeLine("|---|---|--:|---|" + (threshold == nil ? "" : "---|"))
             for entry in switching {
                 let how = entry.buckets.map { "exact: \($0) of 10000 buckets" } ?? "expected after a salt change"
-                var row = "| `\(code(entry.experiment))` | \(cell(entry.status ?? "-")) | \(NumberText.roundedPercent(entry.share)) | \(how) |"
+                var row = "| \(cellCode(entry.experiment)) | \(cell(entry.status ?? "-")) | \(NumberText.roundedPercent(entry.share)) | \(how) |"
                 if let threshold {
                     row += !entry.running ? " not running |" : entry.exceeds(percent: threshold) ? " **over \(NumberText.shortest(threshold))%** |" : " ok |"
                 }
@@ -44,7 +44,9 @@ enum DiffMarkdown {
         out.writeLine("<details><summary>\(changes.count) change\(changes.count == 1 ? "" : "s") to the JSON</summary>")
         out.writeLine()
         out.writeLine("~~~diff")
-        for line in changes { out.writeLine(line.replacingBackticks()) }
+        // Inside a ~~~ fence nothing is markup, and every line starts with its change marker,
+        // so no id can close the fence.
+        for line in changes { out.writeLine(line) }
         out.writeLine("~~~")
         out.writeLine()
         out.writeLine("</details>")
@@ -87,12 +89,42 @@ enum DiffMarkdown {
         return result
     }
 
-    /// Text inside backticks: a backtick would end the code span.
+    /// `text` as a code span that shows it exactly: fenced by one more backtick than its
+    /// longest run of backticks (CommonMark), padded when it starts or ends with one, and with
+    /// line breaks and other controls written as escapes (a raw newline would end the table
+    /// row or the line).
     static func code(_ text: String) -> String {
-        text.replacingBackticks()
+        var visible = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 10: visible += "\\n"
+            case 13: visible += "\\r"
+            case 9: visible += "\\t"
+            case 0..<0x20, 0x7F: visible += String(format2: scalar.value)
+            default: visible.unicodeScalars.append(scalar)
+            }
+        }
+        var longest = 0, run = 0
+        for character in visible.utf8 {
+            run = character == UInt8(ascii: "`") ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = visible.hasPrefix("`") || visible.hasSuffix("`") || visible.isEmpty ? " " : ""
+        return fence + pad + visible + pad + fence
+    }
+
+    /// A code span inside a table cell: GFM splits cells at `|` before it reads code spans, so
+    /// pipes are escaped there too (the rendered code shows a plain `|`).
+    static func cellCode(_ text: String) -> String {
+        code(text).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
     }
 }
 
 extension String {
-    func replacingBackticks() -> String { contains("`") ? String(map { $0 == "`" ? "'" : $0 }) : self }
+    /// `\x1B`-style text for a control character.
+    init(format2 value: UInt32) {
+        let digits = Array("0123456789ABCDEF")
+        self = "\\x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
+    }
 }

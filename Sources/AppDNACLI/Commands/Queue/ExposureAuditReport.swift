@@ -35,7 +35,7 @@ enum ExposureAuditReport {
 
     static func json(_ audit: ExposureAudit) -> JSONValue {
         [
-            "bundle_version": audit.bundleVersion.map(JSONValue.string) ?? .null,
+            "bundle_version": audit.bundleVersion.flatMap(JSONNumber.init(text:)).map(JSONValue.number) ?? .null,  // a number, as in the bundle
             "checked": .integer(audit.checked),
             "agreeing": .integer(audit.agreeing),
             "disagreeing": .integer(audit.mismatchCount),

@@ -126,11 +126,7 @@ enum WebhookListenCommand {
         let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.timedOut ? "timeout" : "failed") }
         let line: String
         if json {
-            var object = JSONObject()
-            object["time"] = .string(time)
-            object["peer"] = .string(request.peer)
-            object["method"] = .string(request.head.method)
-            object["target"] = .string(request.head.target)
+            var object = RequestLogFields.start(time: time, request)
             object["event"] = .string(check.event)
             object["id"] = .string(check.id)
             object["body_length"] = .integer(request.body.count)
