@@ -128,6 +128,9 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("bundle-diff", ["bundle", "diff", "--format", "json", bundle, "examples/experiments/appdna-config-next.json"])
         try add("bundle-diff", ["bundle", "diff", "--json", "examples/experiments/appdna-config-next.json", bundle])
         try add("bundle-diff", ["bundle", "diff", "--json", bundle, bundle])
+        try Data(#"{"bundle_version": 1, "list": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}"#.utf8).write(to: scratch.appendingPathComponent("bad/list-old.json"))
+        try Data(#"{"bundle_version": 2, "list": [{"id": "b"}, {"id": "c"}, {"id": "a"}]}"#.utf8).write(to: scratch.appendingPathComponent("bad/list-new.json"))
+        try add("bundle-diff", ["bundle", "diff", "--json", "bad/list-old.json", "bad/list-new.json"])
 
         // queue inspect.
         try add("queue-inspect", ["queue", "inspect", "examples/queues/pending_events.json", "--now", "2026-02-20T10:00:00Z", "--json"])
@@ -142,6 +145,8 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("webhook-verify", ["webhook", "verify", "examples/webhook/reserialised.json", "--explain", "--json",
                                    "--signature", "sha256=c79f194d7d9041535e7f31716634fea8d2a82e16af67296aea724d1273cf190a"] + secret)
         try add("webhook-verify", ["webhook", "verify", "examples/webhook/saved.json", "--json", "--secret-file", "examples/webhook-secret.txt",
+                                   "--signature", "sha256=c79f194d7d9041535e7f31716634fea8d2a82e16af67296aea724d1273cf190a"] + secret)
+        try add("webhook-verify", ["webhook", "verify", "examples/webhook/delivery.http", "--json",
                                    "--signature", "sha256=c79f194d7d9041535e7f31716634fea8d2a82e16af67296aea724d1273cf190a"] + secret)
         try add("webhook-sign", ["webhook", "sign", "examples/webhook/body.json", "--json"] + secret)
 
@@ -164,9 +169,11 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         XCTAssertEqual(server.stop(), 0, server.stderr)
         outputs.append(Output(schema: "api-serve", command: "appdna api serve --json", text: server.requestLines.joined(separator: "\n") + "\n", lines: true))
 
-        // webhook listen: a valid delivery, an invalid one, and a refused request; the
-        // deliveries come from webhook trigger, whose reports are checked too.
-        let listener = try APIServeProcess(["--max-body", "1KiB", "--json"] + secret, directory: scratch, command: ["webhook", "listen"])
+        // webhook listen: a valid delivery (forwarded to a handler that is down), an invalid one,
+        // and a refused request; the deliveries come from webhook trigger, whose reports are
+        // checked too.
+        let listener = try APIServeProcess(["--max-body", "1KiB", "--forward-to", "http://127.0.0.1:9/handler", "--json"] + secret,
+                                           directory: scratch, command: ["webhook", "listen"])
         let hook = listener.baseURL + "/webhooks"
         try add("webhook-trigger", ["webhook", "trigger", "subscription.renewed", "--to", hook, "--json"] + secret)
         try add("webhook-trigger", ["webhook", "trigger", "user.created", "--to", hook, "--json", "--secret-file", "examples/webhook-secret.txt"])
@@ -181,12 +188,15 @@ final class JSONSchemaEndToEndTests: XCTestCase {
 
     /// python3 with `jsonschema` (scripts/install-test-tools installs it), or a skip that says why.
     static func requireValidator() throws -> String {
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        // Every python3 on PATH (pyenv shims first, as a shell finds them), then the usual places.
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = (path.split(separator: ":").map { $0 + "/python3" } + ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"])
+            .filter { FileManager.default.isExecutableFile(atPath: $0) }
         var reason = "python3 is not installed"
-        if let python {
+        for python in candidates {
             let probe = try ProcessRunner.run(python, ["-c", "import jsonschema"], environment: nil)
             if probe.status == 0 { return python }
-            reason = "Python's jsonschema is not installed (\(probe.stderr.split(separator: "\n").last ?? ""))"
+            reason = "Python's jsonschema is not installed for \(candidates.joined(separator: ", "))"
         }
         if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(reason): scripts/install-test-tools installs it") }
         print("JSONSchemaEndToEndTests skipped: \(reason); scripts/install-test-tools installs it")
