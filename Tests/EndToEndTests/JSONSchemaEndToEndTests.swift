@@ -35,6 +35,11 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         // Every schema is exercised: a schema no command's output is checked against proves nothing.
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.schemas.path).filter { $0.hasSuffix(".schema.json") }
         XCTAssertEqual(Set(outputs.map { $0.schema + ".schema.json" }), Set(files))
+        // …and listed in docs/json.md, where users look for them.
+        let guide = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/json.md"), encoding: .utf8)
+        for file in files {
+            XCTAssertTrue(guide.contains("(schemas/\(file))"), "docs/json.md does not link \(file)")
+        }
     }
 
     /// A field the schema does not describe fails, at the top and deep inside; so does a
