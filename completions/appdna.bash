@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--dead-letter|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--state-dir|--status-413-over|--time|--timeout|--to|--trait|--until|--user|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--country-column|--dead-letter|--experiment|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -90,9 +90,18 @@ _appdna() {
                 --count) COMPREPLY=(); return 0 ;;
                 --prefix) COMPREPLY=(); return 0 ;;
                 --seed) COMPREPLY=(); return 0 ;;
+                --sql) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
+                --table) COMPREPLY=(); return 0 ;;
+                --experiment) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --platform-column) COMPREPLY=(); return 0 ;;
+                --country-column) COMPREPLY=(); return 0 ;;
+                --app-version-column) COMPREPLY=(); return 0 ;;
+                --installed-at-column) COMPREPLY=(); return 0 ;;
+                --trait-column) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --sql --table --experiment --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle")
             if [[ "$cur" == -* ]]; then

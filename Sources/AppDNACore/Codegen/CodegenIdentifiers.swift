@@ -16,7 +16,7 @@
 public enum CodegenIdentifiers {
     /// The identifier for every key, in the order given; `reserved` names are never handed out
     /// (e.g. the names the generated type itself declares).
-    public static func names(for keys: [String], reserved: Set<String> = []) -> [String] {
+    public static func names(for keys: [String], reserved: Set<String> = []) -> [String] {  // not an id: reserved and taken are generated ASCII identifiers
         let order = keys.indices.sorted { keys[$0].utf8.lexicographicallyPrecedes(keys[$1].utf8) }
         var taken = reserved
         var result = [String](repeating: "", count: keys.count)
@@ -73,7 +73,7 @@ public enum CodegenIdentifiers {
 
     /// Swift and Kotlin keywords (hard and the soft ones that break in common positions),
     /// plus `Type`/`Self`/`self` that Swift resolves specially.
-    static let keywords: Set<String> = [
+    static let keywords: Set<String> = [  // not an id: ASCII keywords
         // Swift
         "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import",
         "init", "inout", "internal", "let", "open", "operator", "private", "precedencegroup",

@@ -1,7 +1,8 @@
 /// One `{trait, operator, value}` rule of `targeting.user_traits`.
 /// Operators: eq neq in exists gt gte lt lte. Traits typed on the command line are text:
-/// eq/neq/in compare a bundle number as a number when the given text parses as one (`5` equals
-/// `--trait n=5.0`), anything else as text (a JSON `true` matches "true"); gt…lte compare numbers.
+/// eq/neq/in compare a bundle number as a number when the given text is one (`5` equals
+/// `--trait n=5.0`; `numberPattern`), anything else as text (a JSON `true` matches "true");
+/// gt…lte compare numbers.
 /// A rule no value can pass (unknown operator, `in` without a list, gt…lte against a non-number)
 /// fails closed whether or not the trait was given: devices never assign it.
 enum TraitRule {
@@ -21,7 +22,7 @@ enum TraitRule {
             guard case .array = expected else { return "'in' needs a list" }
             return nil
         case "gt", "gte", "lt", "lte":
-            return text(expected).flatMap(Double.init) == nil ? "'\(op)' needs a number, not \(text(expected).map { "'\($0)'" } ?? "a list or object")" : nil
+            return text(expected).flatMap(number) == nil ? "'\(op)' needs a number, not \(text(expected).map { "'\($0)'" } ?? "a list or object")" : nil
         default:
             return "unknown operator '\(op)'"
         }
@@ -64,8 +65,8 @@ enum TraitRule {
             let words = options.compactMap(text)
             return outcome(options.contains { matches(actual, $0) }, "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
         default:  // gt gte lt lte, with a numeric value (checked by `unsatisfiable`)
-            let wanted = text(expected).flatMap(Double.init)!
-            guard let have = Double(actual) else {
+            let wanted = text(expected).flatMap(number)!
+            guard let have = number(actual) else {
                 return outcome(false, "\(trait)=\(actual) \(op) \(text(expected)!): not a number, fails closed")
             }
             let passed: Bool
@@ -82,10 +83,38 @@ enum TraitRule {
     /// Whether the given text equals a bundle value: as numbers when the bundle value is a
     /// number and the text parses as one (`5` and "5.0"), else as text, byte for byte.
     static func matches(_ actual: String, _ expected: JSONValue) -> Bool {
-        if case .number(let number) = expected, let wanted = Double(number.text), let have = Double(actual) {
+        if case .number(let value) = expected, let wanted = number(value.text), let have = number(actual) {
             return have == wanted
         }
         return text(expected).map { ByteIdentity.same($0, actual) } ?? false
+    }
+
+    /// What reads as a number in a trait: decimal digits with an optional sign, point and
+    /// exponent, nothing else (no spaces, hex, `inf` or `nan`), so that the warehouse SQL can
+    /// apply the same grammar (`SQLEligibility`) and agree row for row.
+    public static let numberPattern = "[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][+-]?[0-9]+)?"
+
+    /// `text` as a number under `numberPattern`, else nil.
+    static func number(_ text: String) -> Double? {
+        var bytes = text.utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let digits = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }
+        bytes = bytes.dropFirst(digits.count)
+        var fraction = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            bytes = bytes.dropFirst(fraction)
+        }
+        guard digits.count + fraction > 0 else { return nil }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            let exponent = bytes.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+            guard exponent > 0 else { return nil }
+            bytes = bytes.dropFirst(exponent)
+        }
+        return bytes.isEmpty ? Double(text) : nil
     }
 
     /// The text form of a scalar JSON value.

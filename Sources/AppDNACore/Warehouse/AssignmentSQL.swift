@@ -1,0 +1,69 @@
+/// `appdna bucket --sql DIALECT --bundle FILE`: one query that returns, for every user of a
+/// table and every experiment, `user_id, experiment, bucket, variant, eligible` with the values
+/// `bucket - --bundle FILE --format ndjson` prints (bucket and variant from the chosen scheme;
+/// eligibility from status, platforms, targeting and traffic allocation as devices judge them,
+/// see docs/assignment-rules.md).
+public struct AssignmentSQL {
+    public let dialect: SQLDialect
+    public let scheme: BucketingScheme
+    public let columns: WarehouseColumns
+
+    public init(dialect: SQLDialect, scheme: BucketingScheme, columns: WarehouseColumns) {
+        self.dialect = dialect
+        self.scheme = scheme
+        self.columns = columns
+    }
+
+    /// The query for `experiments` (in this order), one UNION ALL branch each.
+    public func query(_ experiments: [ExperimentDefinition]) -> String {
+        let branches = experiments.map(branch)
+        return branches.joined(separator: "\nUNION ALL\n") + "\n"
+    }
+
+    private func branch(_ experiment: ExperimentDefinition) -> String {
+        let sql = WarehouseSQL(dialect: dialect)
+        let user = columns.user
+        let bucket = "(\(sql.hash(of: hashedString(experiment, user: user))) % \(scheme.bucketCount))"
+        let rules = SQLEligibility(sql: sql, columns: columns).rules(experiment)
+        let (eligible, mayAssign) = SQLRuleVerdict.eligibleColumn(rules)
+        let variant = variantExpression(experiment, bucket: "bucket")
+        return """
+        SELECT user_id, \(sql.literal(experiment.id)) AS experiment, bucket, \
+        CASE WHEN \(mayAssign) THEN \(variant) ELSE \(sql.nullString) END AS variant, \(eligible) AS eligible
+        FROM (SELECT \(user) AS user_id, \(bucket) AS bucket\(contextColumns) FROM \(columns.table)) AS \(sql.alias)
+        """
+    }
+
+    /// The context columns carried through the inner select under their own names (the rules
+    /// read them by name).
+    private var contextColumns: String {
+        var names = [columns.platform, columns.country, columns.appVersion, columns.installedAt].compactMap { $0 }
+        names += columns.traits.map(\.column)
+        var seen: [String] = []
+        for name in names where !seen.contains(name) && name != columns.user { seen.append(name) }  // not an id: plain ASCII column names (SQLQuoting.isPlainIdentifier)
+        return seen.map { ", \($0)" }.joined()
+    }
+
+    /// The string devices hash, as SQL: the fixed part is one literal, the user id the column.
+    private func hashedString(_ experiment: ExperimentDefinition, user: String) -> String {
+        let sql = WarehouseSQL(dialect: dialect)
+        switch scheme {
+        case .sdk:
+            let prefix = experiment.id + "." + scheme.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
+            return "(\(sql.literal(prefix)) || \(user))"
+        case .docs:
+            return "(\(user) || \(sql.literal(experiment.id + experiment.salt)))"
+        }
+    }
+
+    /// The variant of `bucket`: each non-empty range in array order, the last variant
+    /// catching what no range claims; NULL without variants.
+    private func variantExpression(_ experiment: ExperimentDefinition, bucket: String) -> String {
+        let sql = WarehouseSQL(dialect: dialect)
+        let ranges = VariantAllocation(weights: experiment.variants, bucketCount: scheme.bucketCount).ranges
+        guard let last = ranges.last else { return sql.nullString }
+        let cases = ranges.dropLast().filter { $0.upper > $0.lower }.map { "WHEN \(bucket) < \($0.upper) THEN \(sql.literal($0.variant))" }
+        if cases.isEmpty { return sql.literal(last.variant) }
+        return "CASE " + cases.joined(separator: " ") + " ELSE \(sql.literal(last.variant)) END"
+    }
+}

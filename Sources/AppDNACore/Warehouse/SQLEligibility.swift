@@ -1,0 +1,140 @@
+/// The eligibility rules of one experiment as SQL over a row (see `Eligibility`, which this
+/// mirrors rule for rule, and docs/assignment-rules.md): status, platforms, targeting
+/// (countries, min_app_version, new_users_only, user traits) and traffic allocation. What the
+/// bundle gets wrong fails closed for every row, as it does on devices.
+struct SQLEligibility {
+    let sql: WarehouseSQL
+    let columns: WarehouseColumns
+    /// The column holding the user id in the query the rules are placed in.
+    var userColumn = "user_id"
+
+    func rules(_ experiment: ExperimentDefinition) -> [SQLRuleVerdict] {
+        guard experiment.status == "running" else { return [.failedForAll] }
+        var rules: [SQLRuleVerdict] = []
+        if experiment.platformsAreMalformed { return [.failedForAll] }
+        if let platforms = experiment.platforms {
+            // Without case on both sides: "iOS" in the bundle matches a row's "ios".
+            rules.append(.on(columns.platform) { sql.isIn(sql.lowercased($0), platforms.map { $0.lowercased() }) })
+        }
+        if let targeting = experiment.targeting, targeting != .null {
+            rules += self.targeting(targeting, startedAtMs: experiment.startedAtMs)
+        }
+        if let share = experiment.trafficAllocation {
+            rules.append(allocation(experiment, share: share))
+        }
+        return rules
+    }
+
+    private func targeting(_ targeting: JSONValue, startedAtMs: Int64?) -> [SQLRuleVerdict] {
+        guard case .object(let fields) = targeting else { return [.failedForAll] }
+        var rules: [SQLRuleVerdict] = []
+        if let countries = fields["countries"], countries != .null {
+            guard case .array(let list) = countries else { return [.failedForAll] }
+            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
+            rules.append(.on(columns.country) { sql.isIn(sql.uppercased($0), codes) })
+        }
+        if let version = fields["min_app_version"], version != .null {
+            guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
+            rules.append(.on(columns.appVersion) { appVersionAtLeast($0, parts) })
+        }
+        switch fields["new_users_only"] ?? .null {
+        case .null, .bool(false): break
+        case .bool(true):
+            guard let started = startedAtMs else { return [.failedForAll] }
+            rules.append(.on(columns.installedAt) { "(\($0) >= \(started))" })
+        default:
+            return [.failedForAll]  // not a boolean: fails closed, as in `Targeting.newUsers`
+        }
+        if let traits = fields["user_traits"], traits != .null {
+            guard case .array(let list) = traits else { return [.failedForAll] }
+            rules += list.map(trait)
+        }
+        return rules
+    }
+
+    /// A version part as `Int(_:)` reads it (optional '+', or a negative zero); at most 18
+    /// digits so the engines' 64-bit integers hold it.
+    private static let versionPart = "\\+?[0-9]{1,18}|-0{1,18}"
+
+    /// `version` (text) is a version and, compared part by part with missing parts as 0, at
+    /// least `required`. Parts past `required`'s cannot make it smaller (they are >= 0).
+    private func appVersionAtLeast(_ version: String, _ required: [Int]) -> String {
+        let part = Self.versionPart
+        let wellFormed = sql.fullMatch(version, "(\(part))(\\.(\(part)))*")
+        var comparison = "TRUE"
+        for (index, wanted) in required.enumerated().reversed() {
+            let raw = sql.dotPart(version, index)
+            let value = "(CASE WHEN \(raw) = '' THEN 0 ELSE \(sql.bigint("replace(replace(\(raw), '+', ''), '-', '')")) END)"
+            comparison = "(CASE WHEN \(value) > \(wanted) THEN TRUE WHEN \(value) < \(wanted) THEN FALSE ELSE \(comparison) END)"
+        }
+        // An engine may evaluate the comparison of a malformed version before the match; the
+        // CASE keeps it from parsing one.
+        return "(CASE WHEN \(wellFormed) THEN \(comparison) ELSE FALSE END)"
+    }
+
+    private func trait(_ rule: JSONValue) -> SQLRuleVerdict {
+        // A rule no value can pass fails for every row, trait given or not (`TraitRule`).
+        guard TraitRule.unsatisfiable(rule) == nil, case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
+              case .string(let op)? = fields["operator"] else { return .failedForAll }
+        let expected = fields["value"] ?? .null
+        let column = columns.column(ofTrait: trait)
+        switch op {
+        case "exists":
+            // A NULL is a trait not given (unknown), so a given one exists.
+            return .on(column) { _ in expected == .bool(false) ? "FALSE" : "TRUE" }
+        case "eq", "neq":
+            return .on(column) { op == "eq" ? matches($0, expected) : "(NOT \(matches($0, expected)))" }
+        case "in":
+            guard case .array(let options) = expected else { return .failedForAll }
+            let scalars = options.filter { TraitRule.text($0) != nil }
+            return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
+        default:  // gt gte lt lte, against a number (`unsatisfiable` checked)
+            let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
+            let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
+            return .on(column) { "(\(number($0)) \(symbol) \(Self.doubleLiteral(wanted)))" }
+        }
+    }
+
+    /// The trait's text as a number under `TraitRule.numberPattern`, NULL when it is not one.
+    private func number(_ column: String) -> String {
+        "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) END)"
+    }
+
+    /// `TraitRule.matches`: as numbers when the bundle value is a number and the trait is one,
+    /// else as text, byte for byte.
+    private func matches(_ column: String, _ expected: JSONValue) -> String {
+        let text = sql.literal(TraitRule.text(expected) ?? "")
+        guard case .number(let value) = expected, let wanted = TraitRule.number(value.text) else {
+            return "(\(column) = \(text))"
+        }
+        return "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) = \(Self.doubleLiteral(wanted)) ELSE \(column) = \(text) END)"
+    }
+
+    private static func doubleLiteral(_ value: Double) -> String {
+        if value == .infinity { return "CAST('inf' AS DOUBLE)" }
+        if value == -.infinity { return "CAST('-inf' AS DOUBLE)" }
+        return "CAST(\(value) AS DOUBLE)"
+    }
+
+    /// Traffic allocation as iOS SDK 1.0.78 and later apply it (`Eligibility.allocationState`;
+    /// rows have no SDK version, so iOS rows count as the newest): in when the allocation
+    /// bucket is under the share; otherwise in on Android, out on other platforms, unknown
+    /// without one. A share that is not a finite number keeps no one in where it is applied.
+    private func allocation(_ experiment: ExperimentDefinition, share: Double) -> SQLRuleVerdict {
+        let inside: String
+        if share.isFinite {
+            let threshold = AssignmentChange.allocationThreshold(share)
+            let prefix = experiment.id + "." + BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
+            let bucket = "(\(sql.hash(of: "(\(sql.literal(prefix)) || \(userColumn) || '.allocation')")) % 10000)"
+            inside = "(\(bucket) < \(threshold))"
+        } else {
+            inside = "FALSE"
+        }
+        guard let platform = columns.platform else {
+            return SQLRuleVerdict(failed: "FALSE", unknown: "NOT \(inside)")
+        }
+        let android = "(\(sql.lowercased(platform)) = 'android')"
+        return SQLRuleVerdict(failed: "(NOT \(inside) AND \(platform) IS NOT NULL AND NOT \(android))",
+                              unknown: "(NOT \(inside) AND \(platform) IS NULL)")
+    }
+}

@@ -1,0 +1,43 @@
+/// Where the user context lives in the warehouse: the table and the columns the SQL reads.
+/// A context column left nil is unknown for every row, exactly as a context flag not given to
+/// `bucket` is; a NULL in a mapped column is unknown for that row.
+public struct WarehouseColumns: Sendable {
+    public var table: String
+    public var user: String
+    public var platform: String?
+    public var country: String?
+    public var appVersion: String?
+    /// Install time in milliseconds since 1970.
+    public var installedAt: String?
+    /// Trait name → column.
+    public var traits: [(trait: String, column: String)]
+
+    public init(table: String = "users", user: String = "user_id", platform: String? = nil, country: String? = nil,
+                appVersion: String? = nil, installedAt: String? = nil, traits: [(trait: String, column: String)] = []) {
+        self.table = table
+        self.user = user
+        self.platform = platform
+        self.country = country
+        self.appVersion = appVersion
+        self.installedAt = installedAt
+        self.traits = traits
+    }
+
+    /// A usage failure when a table or column name is not a plain identifier (names are not
+    /// quoted: see `SQLQuoting.isPlainIdentifier`).
+    public func validated() throws -> WarehouseColumns {
+        _ = try SQLQuoting.identifier(table, for: "table")
+        _ = try SQLQuoting.identifier(user, for: "user column")
+        for (role, name) in [("platform column", platform), ("country column", country), ("app version column", appVersion),
+                             ("installed-at column", installedAt)] {
+            if let name { _ = try SQLQuoting.identifier(name, for: role) }
+        }
+        for entry in traits { _ = try SQLQuoting.identifier(entry.column, for: "column of trait '\(entry.trait)'") }
+        return self
+    }
+
+    /// The column of `trait`, if mapped (the last mapping wins, as with repeated `--trait`).
+    func column(ofTrait trait: String) -> String? {
+        traits.last { Array($0.trait.utf8) == Array(trait.utf8) }?.column
+    }
+}
