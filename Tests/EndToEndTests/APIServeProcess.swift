@@ -2,9 +2,10 @@ import Foundation
 import XCTest
 
 /// `appdna api serve` running as a real process on a free loopback port, for the tests that
-/// need an AppDNA API (and for the README's blocks): started with `--port 0`, ready once it
+/// need an AppDNA API (and for the documents' blocks): started with `--port 0`, ready once it
 /// names its address on stderr, stopped with SIGINT (as Ctrl-C), after which its request
-/// lines (stdout) and summary (stderr) can be read.
+/// lines (stdout) and summary (stderr) can be read. `command` runs another server the same way
+/// (`webhook listen`).
 final class APIServeProcess {
     let process = Process()
     let baseURL: String
@@ -12,7 +13,8 @@ final class APIServeProcess {
     private let stderrPath: URL
     private(set) var stopped = false
 
-    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil,
+         command: [String] = ["api", "serve"]) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutPath = scratch.appendingPathComponent("stdout")
@@ -20,7 +22,7 @@ final class APIServeProcess {
         _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
         process.executableURL = Binary.url
-        process.arguments = ["api", "serve", "--port", "0"] + arguments
+        process.arguments = command + ["--port", "0"] + arguments
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = FileHandle.nullDevice
@@ -32,7 +34,7 @@ final class APIServeProcess {
         var found: String?
         while found == nil && Date() < deadline && process.isRunning {
             let text = (try? String(contentsOf: stderrPath, encoding: .utf8)) ?? ""
-            found = text.firstMatch(of: /at (http:\/\/127\.0\.0\.1:\d+)/).map { String($0.1) }
+            found = text.firstMatch(of: /(?:at|on) (http:\/\/127\.0\.0\.1:\d+)/).map { String($0.1) }
             if found == nil { usleep(20_000) }
         }
         guard let found else {

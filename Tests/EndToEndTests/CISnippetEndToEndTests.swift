@@ -3,14 +3,13 @@ import XCTest
 import LoopbackHTTPServer
 import TestSupport
 
-/// The README's Xcode build phase and GitHub Actions steps, taken verbatim from README.md and
+/// The CI guide's Xcode build phase and GitHub Actions steps, taken verbatim from docs/ci.md and
 /// run by the shells those systems use (Xcode: /bin/sh with SRCROOT and CONFIGURATION; GitHub:
 /// `bash --noprofile --norc -eo pipefail` in the workspace with GITHUB_ACTIONS=true) against
 /// the loopback API: up to date, a newer bundle, and the API down (kept, or failing the build).
 final class CISnippetEndToEndTests: XCTestCase {
     static let key = "adn_live_SNIPPETsecretKEY0123456789zz3f9a"
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    static let guide = repositoryRoot.appendingPathComponent("docs/ci.md")
     /// Where the snippets write the bundle, relative to SRCROOT / the workspace.
     static let bundlePath = "MyApp/Resources/appdna-config.json"
 
@@ -35,22 +34,22 @@ final class CISnippetEndToEndTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    // MARK: - the snippets, as written in README.md
+    // MARK: - the snippets, as written in docs/ci.md
 
     /// The body of the first fenced block with `language` after the heading `heading`.
     static func block(after heading: String, language: String) throws -> String {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let section = try XCTUnwrap(text.range(of: "\n" + heading + "\n"), "README.md has no \(heading)")
+        let text = try String(contentsOf: guide, encoding: .utf8)
+        let section = try XCTUnwrap(text.range(of: "\n" + heading + "\n"), "docs/ci.md has no \(heading)")
         let open = try XCTUnwrap(text.range(of: "\n```" + language + "\n", range: section.upperBound..<text.endIndex))
         let close = try XCTUnwrap(text.range(of: "\n```\n", range: open.upperBound..<text.endIndex))
         return String(text[open.upperBound..<close.lowerBound]) + "\n"
     }
 
-    static func xcodeScript() throws -> String { try block(after: "### Xcode build phase", language: "sh") }
+    static func xcodeScript() throws -> String { try block(after: "## Xcode build phase", language: "sh") }
 
     /// The `run:` of the GitHub Actions step named `name` (a one-line `run:` or a `run: |` block).
     static func githubRun(step name: String) throws -> (condition: String, script: String) {
-        let yaml = try block(after: "### GitHub Actions and Fastlane", language: "yaml")
+        let yaml = try block(after: "## GitHub Actions and Fastlane", language: "yaml")
         let steps = yaml.components(separatedBy: "\n- name: ").map { $0.hasPrefix("- name: ") ? String($0.dropFirst(8)) : $0 }
         let step = try XCTUnwrap(steps.first { $0.hasPrefix(name + "\n") }, "no step named \(name)")
         let lines = step.components(separatedBy: "\n")

@@ -2,17 +2,18 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// README.md cannot lie: every ```console block in it is run, and its output must be what the
-/// block shows, byte for byte. The rules (also in README.md, "Writing a console block"):
+/// README.md and the guides under docs/ cannot lie: every ```console block in them is run, and
+/// its output must be what the block shows, byte for byte. The rules (also in
+/// docs/development.md, "Writing a console block"):
 ///
 /// - A line starting with `$ ` is a command; the lines after it, up to the next `$ ` line or the
 ///   end of the block, are its output: stdout and stderr as they arrive in one stream (2>&1).
 /// - The commands of one block run in order in one bash process (so `$ export NAME=value` holds
 ///   for the rest of the block, and only for it), with the built `appdna` first on PATH, in a
 ///   scratch copy of the repository's `examples/` directory (`examples/...` paths work as from
-///   the repository root, and files a command writes do not land in the repository). Blocks run
-///   in README order and share that scratch directory (a replay's journal is there for the next
-///   block's resume).
+///   the repository root, and files a command writes do not land in the repository). Each
+///   document gets its own scratch copy; its blocks run in document order and share it (a
+///   replay's journal is there for the next block's resume).
 /// - `http://127.0.0.1:18791` stands for `appdna api serve` (started for the block on a free
 ///   port, serving examples/bundles/appdna-config.json and accepting only the key the block
 ///   exports as APPDNA_SDK_KEY, stopped with Ctrl-C after it); the test replaces it with the
@@ -85,15 +86,33 @@ final class ReadmeConsoleTests: XCTestCase {
         text.replacing(/\d+ events\/s/, with: "<rate>").replacing(/\d+(\.\d+)? m?s\b/, with: "<duration>")
     }
 
-    func testEveryConsoleBlockPrintsWhatItShows() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = Self.blocks(in: readme)
-        XCTAssertGreaterThan(blocks.count, 10)
+    /// README.md, then every guide in docs/ (sorted): the documents whose blocks are run.
+    static func documents() throws -> [String] {
+        let guides = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+        return ["README.md"] + guides
+    }
 
-        // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into README.md (as for
-        // the other generated files); review the diff before committing it.
+    func testEveryConsoleBlockPrintsWhatItShows() throws {
+        let documents = try Self.documents()
+        XCTAssertGreaterThan(documents.count, 5)
+        var total = 0
+        for document in documents {
+            total += try checkConsoleBlocks(of: document)
+        }
+        XCTAssertGreaterThan(total, 20)
+    }
+
+    /// Runs (and compares) every block of one document; how many blocks it has.
+    func checkConsoleBlocks(of document: String) throws -> Int {
+        let url = Self.repository.appendingPathComponent(document)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let blocks = Self.blocks(in: text)
+
+        // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into the document (as
+        // for the other generated files); review the diff before committing it.
         let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
-        let outputs = try runAll(blocks, report: !update)
+        let outputs = try runAll(blocks, of: document, report: !update)
         if update {
             var replacements: [(Range<Int>, [String])] = []
             for (block, blockOutputs) in zip(blocks, outputs) {
@@ -104,47 +123,50 @@ final class ReadmeConsoleTests: XCTestCase {
                     replacements.append((command.outputLines, lines))
                 }
             }
-            var lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             for (range, output) in replacements.reversed() { lines.replaceSubrange(range, with: output) }
-            try lines.joined(separator: "\n").write(to: Self.repository.appendingPathComponent("README.md"), atomically: false, encoding: .utf8)
+            try lines.joined(separator: "\n").write(to: url, atomically: false, encoding: .utf8)
         }
+        return blocks.count
     }
 
-    /// Every block in README order, in one fresh scratch copy of `examples/` (removed after);
-    /// each block's commands' outputs.
-    func runAll(_ blocks: [Block], report: Bool) throws -> [[String]] {
+    /// Every block of a document in order, in one fresh scratch copy of `examples/` (removed
+    /// after); each block's commands' outputs.
+    func runAll(_ blocks: [Block], of document: String, report: Bool) throws -> [[String]] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
                                          to: scratch.appendingPathComponent("examples"))
         return try blocks.map { block in
-            XCTAssertFalse(block.commands.isEmpty, "README.md:\(block.startLine): a console block without a `$ ` command")
-            return try check(block, in: scratch, report: report)
+            XCTAssertFalse(block.commands.isEmpty, "\(document):\(block.startLine): a console block without a `$ ` command")
+            return try check(block, of: document, in: scratch, report: report)
         }
     }
 
-    /// The README's examples can be run again and again: the same output each time (the
+    /// The documents' examples can be run again and again: the same output each time (the
     /// blocks that send events, the replay journal's resume included), and the checkout as it
     /// was (the replay state and written files stay in the scratch copy).
-    func testRunningTheREADMETwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
+    func testRunningTheDocumentsTwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git"),
               FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
             throw XCTSkip("needs git and a checkout to compare git status")
         }
-        let status = { try ProcessRunner.run("/usr/bin/git", ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md"],
+        let status = { try ProcessRunner.run("/usr/bin/git", ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"],
                                              environment: nil).stdout }
         let before = try status()
-        let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8))
-        let first = try runAll(blocks, report: false).map { $0.map(Self.masked) }
-        let second = try runAll(blocks, report: false).map { $0.map(Self.masked) }
-        XCTAssertEqual(first, second)
-        XCTAssertEqual(try status(), before, "running the README's blocks changed the checkout")
+        for document in try Self.documents() {
+            let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8))
+            let first = try runAll(blocks, of: document, report: false).map { $0.map(Self.masked) }
+            let second = try runAll(blocks, of: document, report: false).map { $0.map(Self.masked) }
+            XCTAssertEqual(first, second, document)
+        }
+        XCTAssertEqual(try status(), before, "running the documents' blocks changed the checkout")
     }
 
-    /// Runs the block and compares (when `report`); returns each command's output as the README
-    /// would show it (the fake's address put back as the placeholder).
-    func check(_ block: Block, in directory: URL, report: Bool) throws -> [String] {
+    /// Runs the block and compares (when `report`); returns each command's output as the
+    /// document would show it (the fake's address put back as the placeholder).
+    func check(_ block: Block, of document: String, in directory: URL, report: Bool) throws -> [String] {
         let script = block.commands.map(\.line).joined(separator: "\n")
         var server: APIServeProcess?
         if script.contains(Self.fakeAPIPlaceholder) {
@@ -155,7 +177,7 @@ final class ReadmeConsoleTests: XCTestCase {
             server = try APIServeProcess(["--bundle", "examples/bundles/appdna-config.json", "--key-from-env"] + faults,
                                          environment: ["APPDNA_SDK_KEY": key], directory: directory)
         }
-        defer { XCTAssertEqual(server?.stop() ?? 0, 0, "README.md:\(block.startLine): api serve: \(server?.stderr ?? "")") }
+        defer { XCTAssertEqual(server?.stop() ?? 0, 0, "\(document):\(block.startLine): api serve: \(server?.stderr ?? "")") }
         let address = server?.baseURL ?? Self.fakeAPIPlaceholder
 
         // One bash for the block; a separator byte after each command splits the output.
@@ -169,15 +191,25 @@ final class ReadmeConsoleTests: XCTestCase {
         // Output without a final newline (`cat` of a file without one) gets one: a block cannot
         // show the difference.
         let outputs = result.components(separatedBy: separator).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
-        XCTAssertEqual(outputs.count, block.commands.count + 1, "README.md:\(block.startLine): \(result)")
+        XCTAssertEqual(outputs.count, block.commands.count + 1, "\(document):\(block.startLine): \(result)")
         if report {
             for (command, output) in zip(block.commands, outputs) {
-                let expected = command.expected.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address)
+                let expected = Self.withAddress(address, in: command.expected)
                 XCTAssertEqual(Self.masked(output), Self.masked(expected),
-                               "README.md:\(block.startLine): `\(command.line)` printed:\n\(output)")
+                               "\(document):\(block.startLine): `\(command.line)` printed:\n\(output)")
             }
         }
-        return outputs.dropLast().map { $0.replacingOccurrences(of: address, with: Self.fakeAPIPlaceholder) }
+        return outputs.dropLast().map { Self.withPlaceholder(address, in: $0) }
+    }
+
+    /// The placeholder's `host:port` stands for the server's too (messages that name the peer).
+    static func withAddress(_ address: String, in text: String) -> String {
+        text.replacingOccurrences(of: fakeAPIPlaceholder, with: address)
+            .replacingOccurrences(of: fakeAPIPlaceholder.dropFirst(7), with: address.dropFirst(7))
+    }
+
+    static func withPlaceholder(_ address: String, in text: String) -> String {
+        text.replacingOccurrences(of: address.dropFirst(7), with: fakeAPIPlaceholder.dropFirst(7))
     }
 
     func runBash(_ script: String, directory: URL, environment: [String: String]) throws -> String {

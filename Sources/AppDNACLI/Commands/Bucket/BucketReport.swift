@@ -1,7 +1,7 @@
 import AppDNACore
 
 /// One user's assignment, in text (aligned `label  value` lines) or as one JSON document.
-/// The JSON fields are documented in the README and only ever added to.
+/// The JSON fields are documented in docs/schemas/bucket.schema.json and only ever added to.
 enum BucketReport {
     static func run(_ invocation: Invocation, setup: BucketSetup, user: String) -> ExitStatus {
         let arguments = invocation.arguments

@@ -19,7 +19,7 @@ enum BundleValidateCommand {
         var valid: Bool { failure == nil && errors == 0 }
     }
 
-    /// Every code with what it checks, for `--help` and the man page (the README has examples).
+    /// Every code with what it checks, for `--help` and the man page (docs/ci.md has examples).
     static let findingCodes = ReferenceTable("Finding codes (stable: added, never renumbered)",
                                              rows: BundleRule.allCases.map { ($0.code, $0.summary) })
 

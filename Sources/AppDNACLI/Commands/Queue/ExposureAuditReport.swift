@@ -1,7 +1,7 @@
 import AppDNACore
 
 /// The exposure audit's part of `queue inspect --bundle`: a summary line and the mismatches in
-/// queue order (text), or the `exposure_audit` JSON field (README; only ever added to).
+/// queue order (text), or the `exposure_audit` JSON field (docs/schemas/queue-inspect.schema.json; only ever added to).
 enum ExposureAuditReport {
     /// The `--bundle FILE` the audit compares with, read once.
     static func audit(_ invocation: Invocation) throws -> ExposureAudit? {

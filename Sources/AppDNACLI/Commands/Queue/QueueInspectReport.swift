@@ -1,7 +1,7 @@
 import AppDNACore
 
-/// What `queue inspect` prints: rows of text, or one JSON document (fields in the README; only
-/// ever added to).
+/// What `queue inspect` prints: rows of text, or one JSON document (fields in
+/// docs/schemas/queue-inspect.schema.json; only ever added to).
 enum QueueInspectReport {
     /// Lists in the text report show this many entries; --json shows up to the inspector's limit.
     static let textListLimit = 20

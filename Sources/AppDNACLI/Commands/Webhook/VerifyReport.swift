@@ -1,7 +1,7 @@
 import AppDNACore
 
-/// What `webhook verify` prints: rows of text, or one JSON document (fields documented in the
-/// README; only ever added to).
+/// What `webhook verify` prints: rows of text, or one JSON document (fields documented in
+/// docs/schemas/webhook-verify.schema.json; only ever added to).
 struct VerifyReport {
     let verification: WebhookVerification
     let secrets: [WebhookSecret]
