@@ -17,7 +17,10 @@ final class SwiftAccessorCompileTests: XCTestCase {
         return """
         {"bundle_version": 42, "remote_config": {\(config.joined(separator: ", "))},
          "experiments": {"onboarding-v2": {"salt": "s", "variants": [{"id": "control", "weight": 50}, {"id": "class", "weight": 25}, {"id": "treatment-b", "weight": 25}]},
-                         "self": {"salt": "t", "variants": [{"id": "a", "weight": 100}]}}}
+                         "self": {"salt": "t", "variants": [{"id": "a", "weight": 100}]}},
+         "paywalls": {"premium-annual": {}, "class": {}, "caf\\u00e9": {}, "cafe\\u0301": {}},
+         "onboarding": {"active_flow_id": "welcome", "flows": {"welcome": {}, "2nd flow": {}}},
+         "messages": {"messages": {"promo.spring": {}}}, "surveys": {"nps": {}, "": {}}}
         """
     }()
 
@@ -44,6 +47,8 @@ final class SwiftAccessorCompileTests: XCTestCase {
               c.nested, c.list, c.nothing, c.quoteBackSlash, c.big, c.k0, c.k499,
               String(describing: c.experiments.onboardingV2), String(describing: c.experiments.self_))
     }
+    print(AppDNAIDs.Paywalls.premiumAnnual, AppDNAIDs.Paywalls.class_, Array(AppDNAIDs.Paywalls.cafeU301.utf8).count, Array(AppDNAIDs.Paywalls.cafUE9.utf8).count,
+          AppDNAIDs.OnboardingFlows.welcome, AppDNAIDs.OnboardingFlows._2ndFlow, AppDNAIDs.Messages.promoSpring, AppDNAIDs.Surveys.nps, "[\(AppDNAIDs.Surveys.key)]")
     """#
 
     func testGeneratedSwiftCompilesAndReadsThroughSourceAndDefaults() throws {
@@ -65,6 +70,7 @@ final class SwiftAccessorCompileTests: XCTestCase {
         XCTAssertEqual(run.stdout, """
         true false false c 7 1.5 dot uni empty {"a":{"b":[1,2]}} ["x"] null q"\\ 9007199254740993 0 499 nil nil
         false true true C 8 2.5 DOT UNI EMPTY {} ["x"] null q"\\ 9007199254740993 0 -1 Optional(Reader.AppDNAExperiments.OnboardingV2.class_) Optional(Reader.AppDNAExperiments.Self_.unknown("new-one"))
+        premium-annual class 6 5 welcome 2nd flow promo.spring nps []
 
         """)
     }

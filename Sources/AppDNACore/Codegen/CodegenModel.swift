@@ -1,0 +1,79 @@
+/// What `bundle codegen` generates, decided once for every language: the remote-config
+/// accessors, the experiments with their variant cases, and the id constants of paywalls,
+/// onboarding flows, in-app messages and surveys, each with its identifier
+/// (`CodegenIdentifiers`). Ids are deduplicated and ordered by their UTF-8 bytes, so the same
+/// bundle gives the same bytes in every language.
+public struct CodegenModel: Sendable {
+    public struct Experiment: Sendable {
+        public let id: String
+        /// The accessor's name; the type's name is the same with a capital (`typeName`).
+        public let name: String
+        public let typeName: String
+        public let variants: [(id: String, name: String)]
+    }
+
+    /// One group of id constants (`Paywalls`, `OnboardingFlows`, `Messages`, `Surveys`).
+    public struct IDGroup: Sendable {
+        public let typeName: String
+        /// The bundle section it comes from, for the doc comment.
+        public let section: String
+        public let ids: [(id: String, name: String)]
+    }
+
+    public let bundleVersion: String
+    public let config: RemoteConfigEntries
+    /// The accessor name of each `config.entries` element, in the same order.
+    public let configNames: [String]
+    public let experiments: [Experiment]
+    public let idGroups: [IDGroup]
+
+    public init(root: JSONNode) {
+        bundleVersion = root["bundle_version"]?.numberText ?? root["content"]?["bundle_version"]?.numberText ?? "unknown"
+        config = RemoteConfigEntries(root: root)
+        configNames = CodegenIdentifiers.names(for: config.entries.map(\.key), reserved: ["source", "experiments", "ids"])
+
+        var found: [(id: String, variants: [String])] = []
+        var seen = Set<ByteKey>()
+        if let map = BundleExperiments.map(in: root) {
+            for member in map.members where member.value.kind == .object && seen.insert(ByteKey(member.key)).inserted {
+                found.append((member.key, ExperimentDefinition(id: member.key, node: member.value).variants.map(\.variant)))
+            }
+        }
+        found.sort { ByteKey($0.id) < ByteKey($1.id) }
+        let names = CodegenIdentifiers.names(for: found.map(\.id), reserved: ["source"])
+        experiments = zip(found, names).map { experiment, name in
+            let variants = Self.unique(experiment.variants)
+            let cases = CodegenIdentifiers.names(for: variants, reserved: ["unknown", "id", "of"])
+            return Experiment(id: experiment.id, name: name, typeName: Self.typeName(name), variants: Array(zip(variants, cases)))
+        }
+
+        var groups: [IDGroup] = []
+        for (section, typeName) in [("paywalls", "Paywalls"), ("onboarding", "OnboardingFlows"), ("messages", "Messages"), ("surveys", "Surveys")] {
+            guard var node = BundleFileShape.section(section, in: root), node.kind == .object else { continue }
+            if section == "onboarding" {
+                guard let flows = node["flows"], flows.kind == .object else { continue }
+                node = flows
+            } else if let inner = node[section], inner.kind == .object {
+                node = inner  // {"paywalls": {"paywalls": {…}}}
+            }
+            let ids = Self.unique(node.members.map(\.key))
+            guard !ids.isEmpty else { continue }
+            groups.append(IDGroup(typeName: typeName, section: section == "onboarding" ? "onboarding.flows" : section,
+                                  ids: Array(zip(ids, CodegenIdentifiers.names(for: ids)))))
+        }
+        idGroups = groups
+    }
+
+    /// Distinct by bytes, in byte order.
+    static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<ByteKey>()
+        return ids.filter { seen.insert(ByteKey($0)).inserted }.sorted { ByteKey($0) < ByteKey($1) }
+    }
+
+    /// A type name: the accessor's name with a capital, `_` added when that is a keyword or a
+    /// name Swift reserves for members (`Type`, `Self`, `Protocol`).
+    static func typeName(_ name: String) -> String {
+        let result = CodegenIdentifiers.uppercasingFirst(name)
+        return CodegenIdentifiers.keywords.contains(result) ? result + "_" : result
+    }
+}
