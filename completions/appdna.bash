@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--country-column|--dead-letter|--experiment|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--country-column|--dead-letter|--experiment|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -137,14 +137,15 @@ _appdna() {
             fi ;;
         "bundle codegen")
             case "$prev" in
-                --language) _appdna_reply < <(compgen -W "swift" -- "$cur"); return 0 ;;
+                --language) _appdna_reply < <(compgen -W "swift kotlin" -- "$cur"); return 0 ;;
                 --output|-o) _appdna_files; return 0 ;;
+                --package) COMPREPLY=(); return 0 ;;
                 --key-file) _appdna_files; return 0 ;;
                 --timeout) COMPREPLY=(); return 0 ;;
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--language --output -o --check --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--language --output -o --check --package --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;

@@ -17,7 +17,8 @@ final class SourceIdentityTests: XCTestCase {
         "AppDNACore/Experiments/VariantWeights.swift", "AppDNACore/Experiments/SelfTest.swift",
         "AppDNACore/JSON/JSONDiff.swift", "AppDNACore/JSON/JSONObject.swift",
         "AppDNACore/Codegen/CodegenIdentifiers.swift", "AppDNACore/Codegen/RemoteConfigEntries.swift",
-        "AppDNACore/Codegen/SwiftAccessorRenderer.swift",
+        "AppDNACore/Codegen/SwiftAccessorRenderer.swift", "AppDNACore/Codegen/KotlinAccessorRenderer.swift",
+        "AppDNACore/Codegen/CodegenModel.swift",
         "AppDNACore/Warehouse/AssignmentSQL.swift", "AppDNACore/Warehouse/SQLEligibility.swift",
         "AppDNACore/Warehouse/WarehouseColumns.swift", "AppDNACLI/Commands/Shared/WarehouseFlags.swift",
     ]

@@ -96,20 +96,7 @@ public enum SwiftAccessorRenderer {
 
     /// A Swift string literal holding exactly the scalars of `text` (no normalisation).
     static func literal(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u{" + String(scalar.value, radix: 16) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        QuotedLiteral.quoted(text, quote: "\"", escapes: ["\\": "\\\\", "\"": "\\\""]) { "\\u{" + String($0, radix: 16) + "}" }
     }
 
     /// A key as shown inside a doc comment: backticks and line breaks escaped so that a

@@ -18,20 +18,9 @@ public enum SQLQuoting {
     /// ClickHouse and Spark: `\\`, `\'` and, for control characters, `\xHH` (ClickHouse) or
     /// `\uXXXX` (Spark, which has no `\x`).
     private static func backslashLiteral(_ text: String, unicodeEscape: Bool) -> String {
-        var out = "'"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "'": out += "\\'"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    out += unicodeEscape ? "\\u" + hex(scalar.value, digits: 4) : "\\x" + hex(scalar.value, digits: 2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedLiteral.quoted(text, quote: "'", escapes: ["\\": "\\\\", "'": "\\'"]) { value in
+            unicodeEscape ? "\\u" + QuotedLiteral.hex(value, digits: 4) : "\\x" + QuotedLiteral.hex(value, digits: 2)
         }
-        return out + "'"
     }
 
     /// DuckDB (standard SQL): a quote is doubled, a backslash is itself; a control character
@@ -74,10 +63,5 @@ public enum SQLQuoting {
             throw Failure(.usage, "\(role) '\(name)' is not a plain SQL identifier (letters, digits, '_', optionally db.table)")
         }
         return name
-    }
-
-    private static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

@@ -26,7 +26,15 @@ enum BundleCodegenCommand {
         for change in entries.typeChanges {
             invocation.io.stderr.writeLine("appdna: warning: \(input.name): '\(change.key)' is \(change.remoteConfigType.rawValue) in remote_config but \(change.featureFlagsType.rawValue) in feature_flags; the accessor uses remote_config's type")
         }
-        let generated = Array(SwiftAccessorRenderer.render(root: document.root).utf8)
+        let model = CodegenModel(root: document.root)
+        let generated: [UInt8]
+        switch arguments[BundleCodegenFlags.language] {
+        case .swift:
+            if arguments.given(BundleCodegenFlags.package.spec) { throw Failure(.usage, "--package is for --language kotlin (Swift has modules, not packages)") }
+            generated = Array(SwiftAccessorRenderer.render(model).utf8)
+        case .kotlin:
+            generated = Array(KotlinAccessorRenderer.render(model, package: try Self.kotlinPackage(arguments[BundleCodegenFlags.package])).utf8)
+        }
         guard let output else {
             invocation.stdout.write(generated)
             return .success
@@ -44,6 +52,21 @@ enum BundleCodegenCommand {
         }
         try AtomicFile.replace(path: output, with: generated)
         return .success
+    }
+
+    /// A Kotlin package name: dot-separated identifiers (letters, digits, `_`, not starting
+    /// with a digit).
+    static func kotlinPackage(_ name: String) throws -> String {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = !parts.isEmpty && parts.allSatisfy { part in
+            guard let first = part.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+            return part.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+            }
+        }
+        guard valid else { throw Failure(.usage, "--package '\(name)' is not a Kotlin package name (such as com.example.app.appdna)") }
+        return name
     }
 
     /// The lines that differ, `-` old / `+` new, at most 20 of each (a CI log, not a patch).

@@ -75,13 +75,16 @@ extension FlagValue where Value == JSONPointer {
 }
 
 enum BundleCodegenFlags {
-    /// The languages `bundle codegen` writes (Kotlin is issue 21's next step).
-    enum Language: String, CaseIterable, Sendable { case swift }
+    /// The languages `bundle codegen` writes.
+    enum Language: String, CaseIterable, Sendable { case swift, kotlin }
 
     static let language = Flag.defaulted("language", value: "LANGUAGE", "The language of the accessors", default: "swift", .choice(Language.self))
     static let output = Flag.optional("output", short: "o", value: "PATH", "Write the accessors to PATH (default: standard output)",
                                       completion: .file, .text)
     static let check = Flag.switch("check", "CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write")
 
-    static let all: [FlagSpec] = [language.spec, output.spec, check.spec] + APIFlags.wholeCommand
+    static let package = Flag.defaulted("package", value: "NAME", "With --language kotlin: the package of the generated file",
+                                        default: KotlinAccessorRenderer.defaultPackage, .text)
+
+    static let all: [FlagSpec] = [language.spec, output.spec, check.spec, package.spec] + APIFlags.wholeCommand
 }

@@ -1,0 +1,27 @@
+/// A string literal of some language that holds exactly the scalars of a text: the one loop
+/// behind Swift and Kotlin literals in generated code and backslash-escaped SQL literals. Each
+/// language gives its quote, the scalars it escapes and how it writes a control character;
+/// everything else (non-ASCII included) is written as it is, never normalised.
+public enum QuotedLiteral {
+    public static func quoted(_ text: String, quote: Character, escapes: [Unicode.Scalar: String],
+                              control: (UInt32) -> String) -> String {
+        var out = String(quote)
+        for scalar in text.unicodeScalars {
+            if let escaped = escapes[scalar] {
+                out += escaped
+            } else if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += control(scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        out.append(quote)
+        return out
+    }
+
+    /// `value` as `digits` hexadecimal digits, zero-padded.
+    public static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}
