@@ -11,6 +11,9 @@ let package = Package(
     products: [
         .executable(name: "appdna", targets: ["appdna"]),
         .library(name: "AppDNACore", targets: ["AppDNACore"]),
+        // An app target lists it to validate its appdna-config.json and get typed accessors at
+        // build time (docs/codegen.md).
+        .plugin(name: "AppDNABundlePlugin", targets: ["AppDNABundlePlugin"]),
     ],
     targets: [
         // The domain (bundles, experiments, queues, webhooks, hashing, JSON, codegen, warehouse
@@ -40,6 +43,8 @@ let package = Package(
         .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
+        // The build-tool plugin: runs `appdna bundle codegen` on a target's appdna-config.json.
+        .plugin(name: "AppDNABundlePlugin", capability: .buildTool(), dependencies: ["appdna"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "TestSupport"], exclude: ["Golden"]),

@@ -23,7 +23,7 @@ enum BundleArgument {
         try checkSpelling(path)
         if path == remote {
             let document = try liveBundle(invocation)
-            return BundleInput(name: remote, source: ByteSource(try BundleFileShape.sdkFileBytes(document.root)), skippedLines: 0, skippedColumns: 0)
+            return BundleInput(name: remote, source: ByteSource(BundleFileShape.sdkFileBytes(document.root)), skippedLines: 0, skippedColumns: 0)
         }
         return try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor)
     }
