@@ -74,4 +74,16 @@ final class SwiftAccessorCompileTests: XCTestCase {
 
         """)
     }
+
+    /// A bundle with an empty remote config and nothing else still gives a file that compiles.
+    func testAnEmptyBundleGivesCodeThatCompiles() throws {
+        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let swiftc else { throw XCTSkip("swiftc not found at /opt/swift/usr/bin or /usr/bin") }
+        let generated = SwiftAccessorRenderer.render(root: try JSONDocument(bytes: Array(#"{"bundle_version": 1, "remote_config": {}}"#.utf8)).root)
+        let scratch = try ScratchDirectory("codegen-empty")
+        defer { scratch.remove() }
+        let file = try scratch.file("Accessors.swift", Array(generated.utf8))
+        let compile = try ProcessRunner.run(swiftc, ["-parse-as-library", "-typecheck", file], environment: nil)
+        XCTAssertEqual(compile.status, 0, compile.stderr + "\n" + generated)
+    }
 }
