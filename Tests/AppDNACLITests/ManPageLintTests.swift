@@ -96,3 +96,17 @@ final class ManPageLintTests: XCTestCase {
         }
     }
 }
+
+/// The man page follows the guides: one section per job, then ENVIRONMENT, FILES, EXIT STATUS.
+final class ManPageStructureTests: XCTestCase {
+    func testSectionsFollowTheJobs() {
+        let page = ManPageRenderer(table: .appdna).render()
+        let sections = page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) }
+        XCTAssertEqual(sections, ["NAME", "SYNOPSIS", "DESCRIPTION", "CONFIG BUNDLES", "EXPERIMENT ASSIGNMENT", "EVENT QUEUES", "WEBHOOKS",
+                                  "LOCAL API", "OTHER COMMANDS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"])
+        // Every command is in exactly one section.
+        for command in CommandTable.appdna.visibleCommands {
+            XCTAssertEqual(page.components(separatedBy: ".Ss appdna \(command.name)\n").count, 2, command.name)
+        }
+    }
+}

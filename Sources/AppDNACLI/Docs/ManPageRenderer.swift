@@ -25,8 +25,21 @@ public struct ManPageRenderer {
             out += flagItem(flag)
         }
         out += [".El", ".Pp", text("Durations and sizes, for every flag that takes one: " + UnitText.note)]
-        for command in table.visibleCommands {
-            out += commandSection(command)
+        // One section per job, in the order of the guides, then whatever no job claims.
+        var shown = Set<[String]>()
+        for job in Self.jobs {
+            let commands = table.visibleCommands.filter { $0.path.first == job.prefix }
+            guard !commands.isEmpty else { continue }
+            out += [".Sh \(job.title)", text(job.intro + " Guide: " + job.guide + ".")]
+            for command in commands {
+                out += commandSection(command)
+                shown.insert(command.path)
+            }
+        }
+        let others = table.visibleCommands.filter { !shown.contains($0.path) }
+        if !others.isEmpty {
+            out += [".Sh OTHER COMMANDS"]
+            for command in others { out += commandSection(command) }
         }
         out += [".Sh ENVIRONMENT", ".Bl -tag -width Ds"]
         for variable in table.environment {
@@ -35,6 +48,11 @@ public struct ManPageRenderer {
                 out += ["Read by", text(variable.usedBy.map { "\(table.programName) \($0.joined(separator: " "))" }
                     .joined(separator: ", ") + ".")]
             }
+        }
+        // mandoc's conventional order: ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES.
+        out += [".El", ".Sh FILES", ".Bl -tag -width Ds"]
+        for (file, meaning) in Self.files {
+            out += [".It Pa \(file)", text(meaning)]
         }
         out += [".El", ".Sh EXIT STATUS",
                 "The same for every command:",
@@ -53,6 +71,31 @@ public struct ManPageRenderer {
         }
         return out.joined(separator: "\n") + "\n"
     }
+
+    /// The jobs the guides are organised by: a man page section each, with its commands.
+    static let jobs: [(title: String, prefix: String, guide: String, intro: String)] = [
+        ("CONFIG BUNDLES", "bundle", "docs/ci.md and docs/codegen.md",
+         "Fetching the config bundle into the app's resources, checking and comparing bundles, and typed accessors for app code."),
+        ("EXPERIMENT ASSIGNMENT", "bucket", "docs/experiments.md, docs/assignment-rules.md and docs/warehouse.md",
+         "Reproducing and explaining the variant a user gets, exactly as devices compute it, for one user, a batch, or a warehouse."),
+        ("EVENT QUEUES", "queue", "docs/queues.md",
+         "Reading an event queue taken from a device, auditing its exposures, and delivering it."),
+        ("WEBHOOKS", "webhook", "docs/webhooks.md",
+         "Verifying, signing, receiving and sending webhook deliveries."),
+        ("LOCAL API", "api", "docs/local-api.md",
+         "The AppDNA API on this machine, for CI steps and SDK integrations."),
+    ]
+
+    /// The files the tool reads and writes by name.
+    static let files: [(String, String)] = [
+        ("appdna-config.json", "The config bundle an app ships; written by bundle fetch, read by every command that takes a bundle."),
+        ("pending_events.json", "The iOS SDK's event queue (NDJSON, or a legacy JSON array), read by queue inspect and queue replay."),
+        ("appdna_events.db", "The Android SDK's event queue (SQLite), read-only."),
+        ("ai.appdna.sdk.xml", "Android shared preferences holding an older SDK's queue, read-only."),
+        ("PATH.appdna-replay/", "queue replay's state directory beside the queue (or --state-dir): the journal of what was delivered, so a run resumes without sending twice, and the lock."),
+        ("PATH.appdna-replay/dead-letter.ndjson", "Events the API refused for good, with the reason (or --dead-letter)."),
+        ("~/.local/share/bash-completion/completions/appdna", "Where completions install puts bash's script (zsh: the first writable fpath entry or ~/.zsh/completions; fish: ~/.config/fish/completions)."),
+    ]
 
     func synopsis(_ command: CommandSpec) -> [String] {
         var lines = [".Nm", ".Cm \(command.name)"]
