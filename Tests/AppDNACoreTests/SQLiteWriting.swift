@@ -5,19 +5,19 @@
 /// dlopen'ed library the product reads with.
 extension SQLiteDatabase {
     /// Runs SQL that returns no rows (several statements allowed).
-    public func execute(_ sql: String) throws(Failure) {
+    func execute(_ sql: String) throws(Failure) {
         let status = api.exec(handle, sql, nil, nil, nil)
         if status != SQLite.ok { throw Failure(.malformedInput, errorMessage) }
     }
 }
 
 extension SQLiteStatement {
-    public func reset() { _ = database.api.reset(handle) }
+    func reset() { _ = database.api.reset(handle) }
 
-    public func bind(_ index: Int32, _ text: String) {
+    func bind(_ index: Int32, _ text: String) {
         // SQLITE_TRANSIENT: SQLite copies the text.
         _ = database.api.bindText(handle, index, text, -1, UnsafeRawPointer(bitPattern: -1))
     }
 
-    public func bind(_ index: Int32, _ value: Int64) { _ = database.api.bindInt64(handle, index, value) }
+    func bind(_ index: Int32, _ value: Int64) { _ = database.api.bindInt64(handle, index, value) }
 }
