@@ -185,7 +185,9 @@ extension CommandTable {
                 operands: QueueInspectCommand.operands,
                 flags: QueueInspectCommand.flags,
                 examples: QueueInspectCommand.examples,
-                alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH..."],
+                alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH...",
+                                    "--bundle FILE --sql DIALECT --exposures TABLE --srm [OPTIONS]"],
+                operandsGiven: QueueInspectCommand.operandsGiven,
                 run: QueueInspectCommand.run),
             CommandSpec(
                 ["queue", "replay"],

@@ -9,6 +9,11 @@ enum QueueInspectCommand {
 
     static let flags = QueueInspectFlags.all
 
+    /// With --sql the input is a warehouse table, not queue files.
+    @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
+        arguments[WarehouseFlags.sql] != nil ? [] : operands
+    }
+
     static let discussion = """
     Reads event queues taken from devices and says what is in them: the format (detected from \
     the content, not the name), live, cancelled (by a tombstone), malformed (with line numbers) \
@@ -30,6 +35,12 @@ enum QueueInspectCommand {
     directory and the copy is opened read-only. Memory stays bounded whatever the input size.
     Exit status: 0 the queues were read (findings are in the report), 65 a file is no queue \
     format or part of a database is unreadable, 66 a PATH is missing or holds no queue.
+    With --sql DIALECT --exposures TABLE --srm (and --bundle), prints instead a query for a \
+    warehouse (clickhouse, spark, duckdb) that checks each running experiment for a sample-ratio \
+    mismatch: per variant the distinct users in TABLE, the share of buckets devices give it, the \
+    chi-square statistic, its degrees of freedom and the p-value, srm = 1 when p < 0.001. The \
+    p-value is exact (the closed form of the chi-square tail for integer degrees of freedom; erfc \
+    is ClickHouse's own, elsewhere a Chebyshev fit with fractional error under 1.2e-7).
     """
 
     static let examples = [
@@ -43,6 +54,7 @@ enum QueueInspectCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
+        if let dialect = arguments[WarehouseFlags.sql] { return try sampleRatioSQL(invocation, dialect: dialect) }
         let now = arguments[QueueInspectFlags.now] ?? currentMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
@@ -72,6 +84,29 @@ enum QueueInspectCommand {
             if status == .success { status = .malformedInput }
         }
         return status
+    }
+
+    /// `--sql DIALECT --exposures TABLE --srm`: the SRM query for the bundle's experiments.
+    static func sampleRatioSQL(_ invocation: Invocation, dialect: SQLDialect) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        guard let path = arguments[QueueInspectFlags.bundle] else {
+            throw Failure(.usage, "--sql judges exposures against a bundle: give --bundle FILE")
+        }
+        guard let table = arguments[QueueInspectFlags.exposures] else {
+            throw Failure(.usage, "--sql reads recorded exposures from a warehouse table: give --exposures TABLE")
+        }
+        guard arguments[QueueInspectFlags.srm] else {
+            throw Failure(.usage, "--sql with --exposures writes the sample-ratio check: give --srm (the audit and duplicates queries are not written yet)")
+        }
+        if let operand = arguments.operands.first {
+            throw Failure(.usage, "--sql reads the exposures table, not queue files ('\(operand)')")
+        }
+        let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
+        let query = try SampleRatioSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
+                                       experimentColumn: arguments[QueueInspectFlags.experimentColumn],
+                                       variantColumn: arguments[QueueInspectFlags.variantColumn]).query(experiments)
+        invocation.stdout.write(query)
+        return .success
     }
 
     static func currentMilliseconds() -> Int64 {
