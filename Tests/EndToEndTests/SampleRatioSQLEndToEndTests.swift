@@ -90,4 +90,56 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
 
     func testClickHouse() throws { try run(dialect: "clickhouse", module: "chdb") }
     func testDuckDB() throws { try run(dialect: "duckdb", module: "duckdb") }
+
+    /// `--duplicates`: exposures after the first per (experiment, session, user), against the
+    /// same counts computed here in Python.
+    static let duplicatesScript = #"""
+    import sys, json, os, random, subprocess, tempfile, collections
+    appdna, bundle, dialect = sys.argv[1], sys.argv[2], sys.argv[3]
+    rng = random.Random(11)
+    rows = []
+    for i in range(3000):
+        exp = rng.choice(["fair", "skewed", "three", "quote'exp\\", "not-in-bundle"])
+        user, session = f"u{rng.randint(0, 400)}", f"s{rng.randint(0, 900)}"
+        for _ in range(rng.choice([1, 1, 1, 2, 5])):
+            rows.append({"user_id": user, "session_id": session, "experiment": exp, "variant": "x"})
+    per = collections.Counter((r["experiment"], r["session_id"], r["user_id"]) for r in rows if r["experiment"] != "not-in-bundle")
+    want = {}
+    for (e, s, u), n in per.items():
+        w = want.setdefault(e, [0, 0, 0, set()]); w[0] += 1; w[1] += n; w[2] += n - 1
+        if n > 1: w[3].add(u)
+    want = {e: (w[0], w[1], w[2], len(w[3])) for e, w in want.items()}
+    query = subprocess.run([appdna, "queue", "inspect", "--bundle", bundle, "--sql", dialect, "--exposures", "exposures", "--duplicates"],
+                           capture_output=True, check=True).stdout.decode()
+    tmp = tempfile.mkdtemp(); data = os.path.join(tmp, "exposures.ndjson")
+    with open(data, "w") as f:
+        for r in rows: f.write(json.dumps(r) + "\n")
+    cols = "user_id String, session_id String, experiment String, variant String"
+    if dialect == "duckdb":
+        import duckdb
+        con = duckdb.connect(); con.execute("SET enable_progress_bar = false")
+        con.execute("CREATE TABLE exposures AS SELECT * FROM read_json(?, format='newline_delimited', columns={'user_id': 'VARCHAR', 'session_id': 'VARCHAR', 'experiment': 'VARCHAR', 'variant': 'VARCHAR'})", [data])
+        got = {r[0]: tuple(int(x) for x in r[1:]) for r in con.execute(query).fetchall()}
+    else:
+        from chdb import session
+        s = session.Session(tmp + "/chdb")
+        s.query(f"CREATE TABLE exposures ({cols}) ENGINE = Memory")
+        s.query(f"INSERT INTO exposures SELECT * FROM file('{data}', JSONEachRow, '{cols}')")
+        out = s.query(query, "JSONEachRow").bytes().decode()
+        got = {o["experiment"]: (int(o["sessions"]), int(o["exposures"]), int(o["duplicate_exposures"]), int(o["users_with_duplicates"])) for o in map(json.loads, out.splitlines())}
+    print("same" if got == want else f"DIFF got {got} want {want}")
+    """#
+
+    func testDuplicatesOnBothEngines() throws {
+        for (dialect, module) in [("clickhouse", "chdb"), ("duckdb", "duckdb")] {
+            let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import \(module)"], environment: nil)
+            guard probe.status == 0 else { throw XCTSkip("python3 \(module) is not installed (scripts/install-test-tools installs it)") }
+            let scratch = try ScratchDirectory("duplicates")
+            defer { scratch.remove() }
+            let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
+            let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.duplicatesScript, Binary.url.path, bundle, dialect], environment: nil)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout, "same\n", dialect)
+        }
+    }
 }

@@ -86,7 +86,8 @@ enum QueueInspectCommand {
         return status
     }
 
-    /// `--sql DIALECT --exposures TABLE --srm`: the SRM query for the bundle's experiments.
+    /// `--sql DIALECT --exposures TABLE --srm|--duplicates`: the SRM or duplicate-exposure query
+    /// for the bundle's experiments.
     static func sampleRatioSQL(_ invocation: Invocation, dialect: SQLDialect) throws -> ExitStatus {
         let arguments = invocation.arguments
         guard let path = arguments[QueueInspectFlags.bundle] else {
@@ -95,16 +96,21 @@ enum QueueInspectCommand {
         guard let table = arguments[QueueInspectFlags.exposures] else {
             throw Failure(.usage, "--sql reads recorded exposures from a warehouse table: give --exposures TABLE")
         }
-        guard arguments[QueueInspectFlags.srm] else {
-            throw Failure(.usage, "--sql with --exposures writes the sample-ratio check: give --srm (the audit and duplicates queries are not written yet)")
+        let (srm, duplicates) = (arguments[QueueInspectFlags.srm], arguments[QueueInspectFlags.duplicates])
+        guard srm != duplicates else {
+            throw Failure(.usage, "--sql with --exposures writes one query: give --srm (sample-ratio check) or --duplicates (repeated exposures); the exposure audit is not written as SQL yet")
         }
         if let operand = arguments.operands.first {
             throw Failure(.usage, "--sql reads the exposures table, not queue files ('\(operand)')")
         }
         let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
-        let query = try SampleRatioSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
-                                       experimentColumn: arguments[QueueInspectFlags.experimentColumn],
-                                       variantColumn: arguments[QueueInspectFlags.variantColumn]).query(experiments)
+        let query = duplicates
+            ? try DuplicateExposuresSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
+                                        experimentColumn: arguments[QueueInspectFlags.experimentColumn],
+                                        sessionColumn: arguments[QueueInspectFlags.sessionColumn]).query(experiments)
+            : try SampleRatioSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
+                                 experimentColumn: arguments[QueueInspectFlags.experimentColumn],
+                                 variantColumn: arguments[QueueInspectFlags.variantColumn]).query(experiments)
         invocation.stdout.write(query)
         return .success
     }

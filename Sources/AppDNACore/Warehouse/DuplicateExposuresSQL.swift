@@ -1,0 +1,37 @@
+/// `queue inspect --bundle FILE --sql DIALECT --exposures TABLE --duplicates`: exposures
+/// repeated within a session. The SDK records one exposure per experiment per session, so every
+/// exposure of an experiment after the first in a session (of a user) is a duplicate — the
+/// most reported exposure problem, and one that inflates counts an SRM check relies on.
+/// Columns: `experiment, sessions, exposures, duplicate_exposures, users_with_duplicates`, one row
+/// per experiment of the bundle that has exposures.
+public struct DuplicateExposuresSQL {
+    public let dialect: SQLDialect
+    public let table: String
+    public let userColumn: String
+    public let experimentColumn: String
+    public let sessionColumn: String
+
+    public init(dialect: SQLDialect, table: String, userColumn: String, experimentColumn: String, sessionColumn: String) throws {
+        self.dialect = dialect
+        self.table = try SQLQuoting.identifier(table, for: "--exposures")
+        self.userColumn = try SQLQuoting.identifier(userColumn, for: "--user-column")
+        self.experimentColumn = try SQLQuoting.identifier(experimentColumn, for: "--experiment-column")
+        self.sessionColumn = try SQLQuoting.identifier(sessionColumn, for: "--session-column")
+    }
+
+    public func query(_ experiments: [ExperimentDefinition]) -> String {
+        let sql = WarehouseSQL(dialect: dialect)
+        // The bundle's experiments only, compared as the engine compares strings: byte for byte.
+        let ids = experiments.map { sql.literal($0.id) }
+        let filter = ids.isEmpty ? "1 = 0" : "\(experimentColumn) IN (\(ids.joined(separator: ", ")))"
+        return """
+        SELECT experiment, count(*) AS sessions, sum(n) AS exposures, sum(n - 1) AS duplicate_exposures,
+          count(DISTINCT CASE WHEN n > 1 THEN user_id END) AS users_with_duplicates
+        FROM (SELECT \(experimentColumn) AS experiment, \(sessionColumn) AS session_id, \(userColumn) AS user_id, count(*) AS n
+          FROM \(table) WHERE \(filter) GROUP BY \(experimentColumn), \(sessionColumn), \(userColumn)) AS per_session
+        GROUP BY experiment
+        ORDER BY experiment
+
+        """
+    }
+}
