@@ -314,6 +314,10 @@ final class BundleFetchInProcessTests: XCTestCase {
                 XCTAssertEqual(kept.stderrLines.count, 1, kept.stderr)
                 XCTAssertTrue(kept.stderr.hasPrefix(prefix), kept.stderr)
             }
+            // --json: a script that asked for a report gets one, saying the file was kept.
+            let json = fetch(ScriptedBundleAPI(clock: clock) { _, _ in reply }, ["--retries", "1", "--timeout", "5", "--keep-on-failure", "--json"])
+            XCTAssertEqual(json.status, 0, json.stderr)
+            XCTAssertTrue(json.stdout.contains("\"kept\": true") && json.stdout.contains("\"bundle_version\": 41") && json.stdout.contains("\"written\": false"), json.stdout)
             assertUntouched()
         }
         for status in [401, 403] {

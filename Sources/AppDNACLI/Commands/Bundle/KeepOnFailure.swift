@@ -13,6 +13,10 @@ enum KeepOnFailure {
             guard case let .valid(version) = ExistingBundleFile(path: output) else { throw error }
             let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
             invocation.io.stderr.writeLine(ciWarning(message, environment: invocation.io.environment))
+            // --json: a script is told what happened too (the file is the kept one).
+            BundleFetchCommand.report(invocation, ["path": .string(output), "written": false, "up_to_date": false,
+                                                   "bundle_version": .integer(Int(version)), "kept": true,
+                                                   "reason": .string(FlagWording.message(for: error))])
             return .success
         }
     }
