@@ -64,6 +64,20 @@ public struct CodegenModel: Sendable {
         idGroups = groups
     }
 
+    /// The bundle's value of `entry` as a literal of the target language, for the accessor's
+    /// default: `literal` quotes text (strings, and JSON text for objects, arrays and null),
+    /// `integer` writes an integer's text, `boolean` a boolean. Doubles are written as Swift
+    /// prints them (`1.5`, `1e+100`), which both languages read.
+    public static func defaultLiteral(_ entry: RemoteConfigEntries.Entry, literal: (String) -> String, integer: (String) -> String) -> String {
+        switch (entry.type, entry.defaultValue) {
+        case (.bool, .bool(let value)): return value ? "true" : "false"
+        case (.int, .number(let number)): return integer(number.text)
+        case (.double, .number(let number)): return number.double.map { "\($0)" } ?? "0.0"
+        case (.string, .string(let text)): return literal(text)
+        default: return literal(JSONWriter(sortKeys: false).writeString(entry.defaultValue))
+        }
+    }
+
     /// Distinct by bytes, in byte order.
     static func unique(_ ids: [String]) -> [String] {
         var seen = Set<ByteKey>()

@@ -85,15 +85,8 @@ public enum KotlinAccessorRenderer {
     }
 
     private static func defaultLiteral(_ entry: RemoteConfigEntries.Entry) -> String {
-        switch (entry.type, entry.defaultValue) {
-        case (.bool, .bool(let value)): return value ? "true" : "false"
-        case (.int, .number(let number)):
-            // Long.MIN_VALUE has no literal (its magnitude is not a Long).
-            return number.text == String(Int64.min) ? "Long.MIN_VALUE" : number.text + "L"
-        case (.double, .number(let number)): return number.double.map { "\($0)" } ?? "0.0"
-        case (.string, .string(let text)): return literal(text)
-        default: return literal(JSONWriter(sortKeys: false).writeString(entry.defaultValue))
-        }
+        // Long.MIN_VALUE has no literal (its magnitude is not a Long).
+        CodegenModel.defaultLiteral(entry, literal: literal) { $0 == String(Int64.min) ? "Long.MIN_VALUE" : $0 + "L" }
     }
 
     /// A Kotlin string literal holding exactly the scalars of `text`: `$` is escaped too (it

@@ -85,13 +85,7 @@ public enum SwiftAccessorRenderer {
     }
 
     private static func defaultLiteral(_ entry: RemoteConfigEntries.Entry) -> String {
-        switch (entry.type, entry.defaultValue) {
-        case (.bool, .bool(let value)): return value ? "true" : "false"
-        case (.int, .number(let number)): return number.text
-        case (.double, .number(let number)): return number.double.map { "\($0)" } ?? "0.0"
-        case (.string, .string(let text)): return literal(text)
-        default: return literal(JSONWriter(sortKeys: false).writeString(entry.defaultValue))
-        }
+        CodegenModel.defaultLiteral(entry, literal: literal) { $0 }
     }
 
     /// A Swift string literal holding exactly the scalars of `text` (no normalisation).
