@@ -48,6 +48,15 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
         con = duckdb.connect(); con.execute("SET enable_progress_bar = false")
         con.execute("CREATE TABLE exposures AS SELECT * FROM read_json(?, format='newline_delimited', columns={'user_id': 'VARCHAR', 'experiment': 'VARCHAR', 'variant': 'VARCHAR'})", [data])
         got = con.execute(query).fetchall()
+    elif dialect == "spark":
+        os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+        from pyspark.sql import SparkSession
+        spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+                 .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4").getOrCreate())
+        spark.sparkContext.setLogLevel("ERROR")
+        spark.read.schema("user_id STRING, experiment STRING, variant STRING").json(data).createOrReplaceTempView("exposures")
+        got = [tuple(r) for r in spark.sql(query).collect()]
+        spark.stop()
     else:
         from chdb import session
         s = session.Session(tmp + "/chdb")
@@ -90,6 +99,7 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
 
     func testClickHouse() throws { try run(dialect: "clickhouse", module: "chdb") }
     func testDuckDB() throws { try run(dialect: "duckdb", module: "duckdb") }
+    func testSpark() throws { try run(dialect: "spark", module: "pyspark") }
 
     /// `--duplicates`: exposures after the first per (experiment, session, user), against the
     /// same counts computed here in Python.

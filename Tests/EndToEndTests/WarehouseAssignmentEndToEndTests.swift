@@ -17,9 +17,11 @@ final class WarehouseAssignmentEndToEndTests: XCTestCase {
     func testClickHouseDocsScheme() throws { try compare(dialect: "clickhouse", scheme: "docs") }
     func testDuckDBSDKScheme() throws { try compare(dialect: "duckdb", scheme: "sdk") }
     func testDuckDBDocsScheme() throws { try compare(dialect: "duckdb", scheme: "docs") }
+    func testSparkSDKScheme() throws { try compare(dialect: "spark", scheme: "sdk") }
+    func testSparkDocsScheme() throws { try compare(dialect: "spark", scheme: "docs") }
 
     private func compare(dialect: String, scheme: String) throws {
-        let module = dialect == "clickhouse" ? "chdb" : dialect
+        let module = ["clickhouse": "chdb", "spark": "pyspark"][dialect] ?? dialect
         let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import \(module)"], environment: nil)
         guard probe.status == 0 else {
             throw XCTSkip("python3 module \(module) is not installed (scripts/install-test-tools installs it)")
@@ -145,6 +147,16 @@ if dialect == "duckdb":
     con.execute("CREATE TABLE users AS SELECT * FROM read_json(?, format='newline_delimited', columns={" +
                 ", ".join(f"'{c.split()[0]}': '{'BIGINT' if 'Int64' in c else 'VARCHAR'}'" for c in schema.split(", ")) + "})", [data])
     got = con.execute(query).fetchall()
+elif dialect == "spark":
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # loopback only
+    from pyspark.sql import SparkSession
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+             .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    ddl = ", ".join(f"{c.split()[0]} {'BIGINT' if 'Int64' in c else 'STRING'}" for c in schema.split(", "))
+    spark.read.schema(ddl).json(data).createOrReplaceTempView("users")
+    got = [(r["user_id"], r["experiment"], r["bucket"], r["variant"], r["eligible"]) for r in spark.sql(query).collect()]
+    spark.stop()
 elif dialect == "clickhouse":
     from chdb import session
     s = session.Session(tmp + "/chdb")
