@@ -21,6 +21,15 @@ from make_bundle_shapes import WORDS, config, number, text  # noqa: E402
 SPLITS = [[0.5, 0.5], [0.34, 0.33, 0.33], [0.25, 0.25, 0.25, 0.25], [0.7, 0.3], [0.57, 0.43]]
 
 
+def trait_rule(rng):
+    """A well-formed rule: each operator with the value type devices can pass (issue 23: a rule
+    no value can pass is a validation error, and codegen refuses an invalid bundle)."""
+    op = rng.choice(["eq", "in", "gt", "exists"])
+    value = {"eq": lambda: text(rng), "in": lambda: [text(rng), text(rng)], "gt": lambda: rng.randint(0, 100),
+             "exists": lambda: True}[op]()
+    return {"trait": rng.choice(WORDS), "operator": op, "value": value}
+
+
 def experiment(rng, n):
     """One experiment in the SDK file shape (platform-facts section 3)."""
     weights = rng.choice(SPLITS)
@@ -45,8 +54,7 @@ def experiment(rng, n):
         "targeting": {
             "countries": rng.sample(["US", "DE", "FR", "JP", "BR", "IN"], rng.randint(1, 3)),
             "min_app_version": "%d.%d.%d" % (rng.randint(1, 3), rng.randint(0, 20), rng.randint(0, 9)),
-            "user_traits": [{"trait": rng.choice(WORDS), "operator": rng.choice(["eq", "in", "gt", "exists"]),
-                             "value": text(rng)} for _ in range(rng.randint(0, 2))],
+            "user_traits": [trait_rule(rng) for _ in range(rng.randint(0, 2))],
         },
     }
     if rng.random() < 0.5:
