@@ -19,7 +19,7 @@ final class SourceIdentityTests: XCTestCase {
         "AppDNACore/Codegen/CodegenIdentifiers.swift", "AppDNACore/Codegen/RemoteConfigEntries.swift",
         "AppDNACore/Codegen/SwiftAccessorRenderer.swift", "AppDNACore/Codegen/KotlinAccessorRenderer.swift",
         "AppDNACore/Codegen/CodegenModel.swift",
-        "AppDNACore/Warehouse/AssignmentSQL.swift", "AppDNACore/Warehouse/SQLEligibility.swift", "AppDNACore/Warehouse/SampleRatioSQL.swift",
+        "AppDNACore/Warehouse/AssignmentSQL.swift", "AppDNACore/Warehouse/SQLEligibility.swift", "AppDNACore/Warehouse/SampleRatioSQL.swift", "AppDNACore/Warehouse/DuplicateExposuresSQL.swift",
         "AppDNACore/Warehouse/WarehouseColumns.swift", "AppDNACLI/Commands/Shared/WarehouseFlags.swift",
     ]
 

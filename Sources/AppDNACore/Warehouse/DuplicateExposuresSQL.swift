@@ -6,23 +6,18 @@
 /// per experiment of the bundle that has exposures.
 public struct DuplicateExposuresSQL {
     public let dialect: SQLDialect
-    public let table: String
-    public let userColumn: String
-    public let experimentColumn: String
-    public let sessionColumn: String
+    public let exposures: ExposuresTable
 
-    public init(dialect: SQLDialect, table: String, userColumn: String, experimentColumn: String, sessionColumn: String) throws {
+    public init(dialect: SQLDialect, exposures: ExposuresTable) {
         self.dialect = dialect
-        self.table = try SQLQuoting.identifier(table, for: "--exposures")
-        self.userColumn = try SQLQuoting.identifier(userColumn, for: "--user-column")
-        self.experimentColumn = try SQLQuoting.identifier(experimentColumn, for: "--experiment-column")
-        self.sessionColumn = try SQLQuoting.identifier(sessionColumn, for: "--session-column")
+        self.exposures = exposures
     }
 
     public func query(_ experiments: [ExperimentDefinition]) -> String {
         let sql = WarehouseSQL(dialect: dialect)
         // The bundle's experiments only, compared as the engine compares strings: byte for byte.
         let ids = experiments.map { sql.literal($0.id) }
+        let (table, experimentColumn, sessionColumn, userColumn) = (exposures.table, exposures.experiment, exposures.session, exposures.user)
         let filter = ids.isEmpty ? "1 = 0" : "\(experimentColumn) IN (\(ids.joined(separator: ", ")))"
         return """
         SELECT experiment, count(*) AS sessions, sum(n) AS exposures, sum(n - 1) AS duplicate_exposures,

@@ -12,17 +12,11 @@
 /// Recipes Chebyshev fit (fractional error below 1.2e−7 for every argument).
 public struct SampleRatioSQL {
     public let dialect: SQLDialect
-    public let table: String
-    public let userColumn: String
-    public let experimentColumn: String
-    public let variantColumn: String
+    public let exposures: ExposuresTable
 
-    public init(dialect: SQLDialect, table: String, userColumn: String, experimentColumn: String, variantColumn: String) throws {
+    public init(dialect: SQLDialect, exposures: ExposuresTable) {
         self.dialect = dialect
-        self.table = try SQLQuoting.identifier(table, for: "--exposures")
-        self.userColumn = try SQLQuoting.identifier(userColumn, for: "--user-column")
-        self.experimentColumn = try SQLQuoting.identifier(experimentColumn, for: "--experiment-column")
-        self.variantColumn = try SQLQuoting.identifier(variantColumn, for: "--variant-column")
+        self.exposures = exposures
     }
 
     /// The shares of the buckets each variant id owns (ids by bytes, in array order of first
@@ -58,8 +52,8 @@ public struct SampleRatioSQL {
                 FROM (SELECT experiment, variant, users, expected_share, sum(users) OVER (PARTITION BY experiment) AS total
                   FROM (SELECT \(sql.literal(experiment.id)) AS experiment, e.variant AS variant, CAST(coalesce(o.users, 0) AS DOUBLE) AS users, e.expected_share AS expected_share
                     FROM (\(expected)) AS e
-                    LEFT JOIN (SELECT \(variantColumn) AS variant, count(DISTINCT \(userColumn)) AS users FROM \(table)
-                               WHERE \(experimentColumn) = \(sql.literal(experiment.id)) GROUP BY \(variantColumn)) AS o
+                    LEFT JOIN (SELECT \(exposures.variant) AS variant, count(DISTINCT \(exposures.user)) AS users FROM \(exposures.table)
+                               WHERE \(exposures.experiment) = \(sql.literal(experiment.id)) GROUP BY \(exposures.variant)) AS o
                     ON o.variant = e.variant) AS counted) AS totalled) AS tested) AS judged
             """)
         }

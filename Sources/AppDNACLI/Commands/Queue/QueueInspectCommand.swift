@@ -104,13 +104,11 @@ enum QueueInspectCommand {
             throw Failure(.usage, "--sql reads the exposures table, not queue files ('\(operand)')")
         }
         let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
-        let query = duplicates
-            ? try DuplicateExposuresSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
-                                        experimentColumn: arguments[QueueInspectFlags.experimentColumn],
-                                        sessionColumn: arguments[QueueInspectFlags.sessionColumn]).query(experiments)
-            : try SampleRatioSQL(dialect: dialect, table: table, userColumn: arguments[WarehouseFlags.userColumn],
-                                 experimentColumn: arguments[QueueInspectFlags.experimentColumn],
-                                 variantColumn: arguments[QueueInspectFlags.variantColumn]).query(experiments)
+        let columns = try ExposuresTable(table: table, user: arguments[WarehouseFlags.userColumn],
+                                         experiment: arguments[QueueInspectFlags.experimentColumn],
+                                         variant: arguments[QueueInspectFlags.variantColumn], session: arguments[QueueInspectFlags.sessionColumn])
+        let query = duplicates ? DuplicateExposuresSQL(dialect: dialect, exposures: columns).query(experiments)
+                               : SampleRatioSQL(dialect: dialect, exposures: columns).query(experiments)
         invocation.stdout.write(query)
         return .success
     }
