@@ -20,6 +20,7 @@ final class SourceIdentityTests: XCTestCase {
         "AppDNACore/Codegen/SwiftAccessorRenderer.swift", "AppDNACore/Codegen/KotlinAccessorRenderer.swift",
         "AppDNACore/Codegen/CodegenModel.swift",
         "AppDNACore/Warehouse/AssignmentSQL.swift", "AppDNACore/Warehouse/SQLEligibility.swift", "AppDNACore/Warehouse/SampleRatioSQL.swift", "AppDNACore/Warehouse/DuplicateExposuresSQL.swift",
+        "AppDNACore/Warehouse/ExposureAuditSQL.swift", "AppDNACore/Warehouse/ExposuresTable.swift",
         "AppDNACore/Warehouse/WarehouseColumns.swift", "AppDNACLI/Commands/Shared/WarehouseFlags.swift",
     ]
 
@@ -27,9 +28,9 @@ final class SourceIdentityTests: XCTestCase {
     static let hazards: [(pattern: String, why: String)] = [
         (#"\[String\s*:"#, "a String-keyed dictionary merges NFC and NFD ids: key it by ByteKey"),
         (#"Set<String>"#, "a Set<String> merges NFC and NFD ids: use Set<ByteKey>"),
-        (#"\b\w*(?:[iI]d|ID|[sS]alt|[vV]ariant|[eE]xperiment|[kK]ey|[uU]ser)s?\b\s*(?:==|!=)\s*(?!nil\b)[A-Za-z_$(]"#,
+        (#"\b\w*(?:[iI]d|ID|[sS]alt|[vV]ariant|[eE]xperiment|[kK]ey|[uU]ser|[rR]ecorded)s?\b\s*(?:==|!=)\s*(?!nil\b)[A-Za-z_$(]"#,
          "String == is canonical equivalence: compare ids with ByteIdentity.same"),
-        (#"[\w)\]]\s*(?:==|!=)\s*[\w.$]*(?:[iI]d|ID|[sS]alt|[vV]ariant|[eE]xperiment|[kK]ey|[uU]ser)s?\b(?!\s*\()"#,
+        (#"[\w)\]]\s*(?:==|!=)\s*[\w.$]*(?:[iI]d|ID|[sS]alt|[vV]ariant|[eE]xperiment|[kK]ey|[uU]ser|[rR]ecorded)s?\b(?!\s*\()"#,
          "String == is canonical equivalence: compare ids with ByteIdentity.same"),
     ]
 

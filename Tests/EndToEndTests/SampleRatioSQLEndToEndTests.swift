@@ -3,7 +3,7 @@ import XCTest
 import TestSupport
 
 /// `queue inspect --bundle FILE --sql DIALECT --exposures TABLE --srm` on the real engines
-/// (chDB = ClickHouse in-process, DuckDB): planted imbalances are flagged, a fair sample is
+/// (chDB = ClickHouse in-process, DuckDB, Spark local): planted imbalances are flagged, a fair sample is
 /// not, and every chi-square and p-value agrees with an independent computation (scipy's
 /// `chi2.sf`) — the p-value within 5 % wherever it is under 0.05.
 final class SampleRatioSQLEndToEndTests: XCTestCase {
@@ -43,27 +43,7 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
     tmp = tempfile.mkdtemp(); data = os.path.join(tmp, "exposures.ndjson")
     with open(data, "w") as f:
         for r in rows: f.write(json.dumps(r) + "\n")
-    if dialect == "duckdb":
-        import duckdb
-        con = duckdb.connect(); con.execute("SET enable_progress_bar = false")
-        con.execute("CREATE TABLE exposures AS SELECT * FROM read_json(?, format='newline_delimited', columns={'user_id': 'VARCHAR', 'experiment': 'VARCHAR', 'variant': 'VARCHAR'})", [data])
-        got = con.execute(query).fetchall()
-    elif dialect == "spark":
-        os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-        from pyspark.sql import SparkSession
-        spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-                 .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4").getOrCreate())
-        spark.sparkContext.setLogLevel("ERROR")
-        spark.read.schema("user_id STRING, experiment STRING, variant STRING").json(data).createOrReplaceTempView("exposures")
-        got = [tuple(r) for r in spark.sql(query).collect()]
-        spark.stop()
-    else:
-        from chdb import session
-        s = session.Session(tmp + "/chdb")
-        s.query("CREATE TABLE exposures (user_id String, experiment String, variant String) ENGINE = Memory")
-        s.query(f"INSERT INTO exposures SELECT * FROM file('{data}', JSONEachRow, 'user_id String, experiment String, variant String')")
-        out = s.query(query, "JSONEachRow").bytes().decode()
-        got = [(o["experiment"], o["variant"], o["users"], o["expected_share"], o["chi_square"], o["df"], o["p_value"], o["srm"]) for o in map(json.loads, out.splitlines())]
+    got = run_on_engine(dialect, {"exposures": ([("user_id", "text"), ("experiment", "text"), ("variant", "text")], data)}, query, tmp)
     problems, flagged = [], {}
     by_exp = {}
     for e, v, users, share, chi, df, p, srm in got:
@@ -92,7 +72,7 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
         let scratch = try ScratchDirectory("srm")
         defer { scratch.remove() }
         let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.script, Binary.url.path, bundle, dialect], environment: nil)
+        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", WarehouseEngines.prelude + Self.script, Binary.url.path, bundle, dialect], environment: nil)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "flagged skewed\n", "only the 52/48 split is a mismatch; no value differs from scipy")
     }
@@ -124,30 +104,20 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
     tmp = tempfile.mkdtemp(); data = os.path.join(tmp, "exposures.ndjson")
     with open(data, "w") as f:
         for r in rows: f.write(json.dumps(r) + "\n")
-    cols = "user_id String, session_id String, experiment String, variant String"
-    if dialect == "duckdb":
-        import duckdb
-        con = duckdb.connect(); con.execute("SET enable_progress_bar = false")
-        con.execute("CREATE TABLE exposures AS SELECT * FROM read_json(?, format='newline_delimited', columns={'user_id': 'VARCHAR', 'session_id': 'VARCHAR', 'experiment': 'VARCHAR', 'variant': 'VARCHAR'})", [data])
-        got = {r[0]: tuple(int(x) for x in r[1:]) for r in con.execute(query).fetchall()}
-    else:
-        from chdb import session
-        s = session.Session(tmp + "/chdb")
-        s.query(f"CREATE TABLE exposures ({cols}) ENGINE = Memory")
-        s.query(f"INSERT INTO exposures SELECT * FROM file('{data}', JSONEachRow, '{cols}')")
-        out = s.query(query, "JSONEachRow").bytes().decode()
-        got = {o["experiment"]: (int(o["sessions"]), int(o["exposures"]), int(o["duplicate_exposures"]), int(o["users_with_duplicates"])) for o in map(json.loads, out.splitlines())}
+    cols = [("user_id", "text"), ("session_id", "text"), ("experiment", "text"), ("variant", "text")]
+    got = {r[0]: tuple(int(x) for x in r[1:]) for r in run_on_engine(dialect, {"exposures": (cols, data)}, query, tmp)}
     print("same" if got == want else f"DIFF got {got} want {want}")
     """#
 
-    func testDuplicatesOnBothEngines() throws {
-        for (dialect, module) in [("clickhouse", "chdb"), ("duckdb", "duckdb")] {
-            let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import \(module)"], environment: nil)
-            guard probe.status == 0 else { throw XCTSkip("python3 \(module) is not installed (scripts/install-test-tools installs it)") }
+    func testDuplicatesOnEveryEngine() throws {
+        for dialect in ["clickhouse", "duckdb", "spark"] {
+            guard WarehouseEngines.available(dialect) else {
+                throw XCTSkip("python3 module \(WarehouseEngines.module(of: dialect)) is not installed (scripts/install-test-tools installs it)")
+            }
             let scratch = try ScratchDirectory("duplicates")
             defer { scratch.remove() }
             let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
-            let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.duplicatesScript, Binary.url.path, bundle, dialect], environment: nil)
+            let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", WarehouseEngines.prelude + Self.duplicatesScript, Binary.url.path, bundle, dialect], environment: nil)
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.stdout, "same\n", dialect)
         }

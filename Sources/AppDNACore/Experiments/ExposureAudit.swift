@@ -231,13 +231,13 @@ extension ExposureAudit {
                 if BucketingScheme.isBlank(definition.salt), context.platform?.lowercased() == "ios",
                    sdkVersion.map({ Self.isAtMost($0, [1, 0, 69]) }) ?? true {
                     let literal = "\(experiment).\(definition.salt).\(userID)"
-                    if prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000) == recorded {
+                    if ByteIdentity.same(prepared.allocation.variant(forBucket: MurmurHash3.x86_32(utf8: literal) % 10_000), recorded) {
                         return (expected, .blankSaltOldIOS, "iOS SDK \(sdkVersion ?? "(version not given)") hashed the blank salt literally: \"\(literal)\" gives \(recorded)")
                     }
                 }
                 for form in Self.normalisedForms(userID) where !form.utf8.elementsEqual(userID.utf8) {
                     let hash = BucketingScheme.sdk.assign(user: form, experiment: experiment, salt: definition.salt).bucket
-                    if prepared.allocation.variant(forBucket: hash) == recorded {
+                    if ByteIdentity.same(prepared.allocation.variant(forBucket: hash), recorded) {
                         return (expected, .userIDNotNormalised, "the user id is not NFC or has white space; hashed as \"\(form)\" it gives \(recorded)")
                     }
                 }

@@ -26,7 +26,8 @@ public struct AssignmentSQL {
         let bucket = "(\(sql.hash(of: hashedString(experiment, user: user))) % \(scheme.bucketCount))"
         let rules = SQLEligibility(sql: sql, columns: columns).rules(experiment)
         let (eligible, mayAssign) = SQLRuleVerdict.eligibleColumn(rules)
-        let variant = variantExpression(experiment, bucket: "bucket")
+        let allocation = VariantAllocation(weights: experiment.variants, bucketCount: scheme.bucketCount)
+        let variant = Self.variantExpression(allocation, bucket: "bucket", sql: sql)
         return """
         SELECT user_id, \(sql.literal(experiment.id)) AS experiment, bucket, \
         CASE WHEN \(mayAssign) THEN \(variant) ELSE \(sql.nullString) END AS variant, \(eligible) AS eligible
@@ -37,11 +38,7 @@ public struct AssignmentSQL {
     /// The context columns carried through the inner select under their own names (the rules
     /// read them by name).
     private var contextColumns: String {
-        var names = [columns.platform, columns.country, columns.appVersion, columns.installedAt].compactMap { $0 }
-        names += columns.traits.map(\.column)
-        var seen: [String] = []
-        for name in names where !seen.contains(name) && name != columns.user { seen.append(name) }  // not an id: plain ASCII column names (SQLQuoting.isPlainIdentifier)
-        return seen.map { ", \($0)" }.joined()
+        columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()
     }
 
     /// The string devices hash, as SQL: the fixed part is one literal, the user id the column.
@@ -57,10 +54,9 @@ public struct AssignmentSQL {
     }
 
     /// The variant of `bucket`: each non-empty range in array order, the last variant
-    /// catching what no range claims; NULL without variants.
-    private func variantExpression(_ experiment: ExperimentDefinition, bucket: String) -> String {
-        let sql = WarehouseSQL(dialect: dialect)
-        let ranges = VariantAllocation(weights: experiment.variants, bucketCount: scheme.bucketCount).ranges
+    /// catching what no range claims; NULL without variants. The exposure audit asks it too.
+    static func variantExpression(_ allocation: VariantAllocation, bucket: String, sql: WarehouseSQL) -> String {
+        let ranges = allocation.ranges
         guard let last = ranges.last else { return sql.nullString }
         let cases = ranges.dropLast().filter { $0.upper > $0.lower }.map { "WHEN \(bucket) < \($0.upper) THEN \(sql.literal($0.variant))" }
         if cases.isEmpty { return sql.literal(last.variant) }

@@ -35,7 +35,7 @@ struct SQLEligibility {
         }
         if let version = fields["min_app_version"], version != .null {
             guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
-            rules.append(.on(columns.appVersion) { appVersionAtLeast($0, parts) })
+            rules.append(.on(columns.appVersion) { SQLVersion(sql: sql).isAbove($0, parts, orEqual: true) })
         }
         switch fields["new_users_only"] ?? .null {
         case .null, .bool(false): break
@@ -50,26 +50,6 @@ struct SQLEligibility {
             rules += list.map(trait)
         }
         return rules
-    }
-
-    /// A version part as `Int(_:)` reads it (optional '+', or a negative zero); at most 18
-    /// digits so the engines' 64-bit integers hold it.
-    private static let versionPart = "\\+?[0-9]{1,18}|-0{1,18}"
-
-    /// `version` (text) is a version and, compared part by part with missing parts as 0, at
-    /// least `required`. Parts past `required`'s cannot make it smaller (they are >= 0).
-    private func appVersionAtLeast(_ version: String, _ required: [Int]) -> String {
-        let part = Self.versionPart
-        let wellFormed = sql.fullMatch(version, "(\(part))(\\.(\(part)))*")
-        var comparison = "TRUE"
-        for (index, wanted) in required.enumerated().reversed() {
-            let raw = sql.dotPart(version, index)
-            let value = "(CASE WHEN \(raw) = '' THEN 0 ELSE \(sql.bigint("replace(replace(\(raw), '+', ''), '-', '')")) END)"
-            comparison = "(CASE WHEN \(value) > \(wanted) THEN TRUE WHEN \(value) < \(wanted) THEN FALSE ELSE \(comparison) END)"
-        }
-        // An engine may evaluate the comparison of a malformed version before the match; the
-        // CASE keeps it from parsing one.
-        return "(CASE WHEN \(wellFormed) THEN \(comparison) ELSE FALSE END)"
     }
 
     private func trait(_ rule: JSONValue) -> SQLRuleVerdict {
@@ -116,10 +96,11 @@ struct SQLEligibility {
         return "CAST(\(value) AS DOUBLE)"
     }
 
-    /// Traffic allocation as iOS SDK 1.0.78 and later apply it (`Eligibility.allocationState`;
-    /// rows have no SDK version, so iOS rows count as the newest): in when the allocation
-    /// bucket is under the share; otherwise in on Android, out on other platforms, unknown
-    /// without one. A share that is not a finite number keeps no one in where it is applied.
+    /// Traffic allocation as devices apply it (`Eligibility.allocationState`): in when the
+    /// allocation bucket is under the share; otherwise out where it is applied (iOS SDK 1.0.78
+    /// and later — rows without an SDK version count as the newest — and other non-Android
+    /// platforms), in on Android and older iOS SDKs, unknown without a platform. A share that
+    /// is not a finite number keeps no one in where it is applied.
     private func allocation(_ experiment: ExperimentDefinition, share: Double) -> SQLRuleVerdict {
         let inside: String
         if share.isFinite {
@@ -133,8 +114,13 @@ struct SQLEligibility {
         guard let platform = columns.platform else {
             return SQLRuleVerdict(failed: "FALSE", unknown: "NOT \(inside)")
         }
-        let android = "(\(sql.lowercased(platform)) = 'android')"
-        return SQLRuleVerdict(failed: "(NOT \(inside) AND \(platform) IS NOT NULL AND NOT \(android))",
+        var applied = "NOT (\(sql.lowercased(platform)) = 'android')"
+        if let sdk = columns.sdkVersion {
+            let version = SQLVersion(sql: sql)
+            let olderIOS = "(\(sdk) IS NOT NULL AND \(version.isWellFormed(sdk)) AND NOT \(version.isAbove(sdk, Eligibility.trafficAllocationSinceIOS, orEqual: true)))"
+            applied += " AND NOT (\(sql.lowercased(platform)) = 'ios' AND \(olderIOS))"
+        }
+        return SQLRuleVerdict(failed: "(NOT \(inside) AND \(platform) IS NOT NULL AND \(applied))",
                               unknown: "(NOT \(inside) AND \(platform) IS NULL)")
     }
 }

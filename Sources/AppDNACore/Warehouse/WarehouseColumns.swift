@@ -11,9 +11,13 @@ public struct WarehouseColumns: Sendable {
     public var installedAt: String?
     /// Trait name → column.
     public var traits: [(trait: String, column: String)]
+    /// The SDK version that recorded the row (the exposure audit's `--sdk-version-column`):
+    /// traffic allocation is applied only by iOS SDKs from 1.0.78. Unmapped: the newest.
+    public var sdkVersion: String?
 
     public init(table: String = "users", user: String = "user_id", platform: String? = nil, country: String? = nil,
-                appVersion: String? = nil, installedAt: String? = nil, traits: [(trait: String, column: String)] = []) {
+                appVersion: String? = nil, installedAt: String? = nil, traits: [(trait: String, column: String)] = [],
+                sdkVersion: String? = nil) {
         self.table = table
         self.user = user
         self.platform = platform
@@ -21,6 +25,7 @@ public struct WarehouseColumns: Sendable {
         self.appVersion = appVersion
         self.installedAt = installedAt
         self.traits = traits
+        self.sdkVersion = sdkVersion
     }
 
     /// A usage failure when a table or column name is not a plain identifier (names are not
@@ -29,11 +34,21 @@ public struct WarehouseColumns: Sendable {
         _ = try SQLQuoting.identifier(table, for: "table")
         _ = try SQLQuoting.identifier(user, for: "user column")
         for (role, name) in [("platform column", platform), ("country column", country), ("app version column", appVersion),
-                             ("installed-at column", installedAt)] {
+                             ("installed-at column", installedAt), ("SDK version column", sdkVersion)] {
             if let name { _ = try SQLQuoting.identifier(name, for: role) }
         }
         for entry in traits { _ = try SQLQuoting.identifier(entry.column, for: "column of trait '\(entry.trait)'") }
         return self
+    }
+
+    /// The context columns a query carries from the table to the rules, each once.
+    var contextColumns: [String] {
+        var seen: [String] = []
+        // Not ids: plain ASCII column names (SQLQuoting.isPlainIdentifier).
+        for name in [platform, country, appVersion, installedAt, sdkVersion].compactMap({ $0 }) + traits.map(\.column) where !seen.contains(name) {
+            seen.append(name)
+        }
+        return seen
     }
 
     /// The column of `trait`, if mapped (the last mapping wins, as with repeated `--trait`).

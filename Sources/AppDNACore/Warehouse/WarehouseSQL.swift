@@ -31,6 +31,15 @@ struct WarehouseSQL {
         }
     }
 
+    /// Any value as text (a bundle_version column may hold numbers or strings).
+    func text(_ value: String) -> String {
+        switch dialect {
+        case .clickhouse: return "toString(\(value))"
+        case .spark: return "CAST(\(value) AS STRING)"
+        case .duckdb: return "CAST(\(value) AS VARCHAR)"
+        }
+    }
+
     func bigint(_ text: String) -> String {
         dialect == .clickhouse ? "toInt64(\(text))" : "CAST(\(text) AS BIGINT)"
     }
@@ -49,6 +58,28 @@ struct WarehouseSQL {
         switch dialect {
         case .clickhouse: return "splitByChar('.', \(text))[\(index + 1)]"
         case .spark, .duckdb: return "split_part(\(text), '.', \(index + 1))"
+        }
+    }
+
+    /// `text` in Unicode normalisation form C. Spark has no SQL function for it; it calls ICU4J,
+    /// which Spark bundles since 4.0 (for collations), through `reflect`.
+    func nfc(_ text: String) -> String {
+        switch dialect {
+        case .clickhouse: return "normalizeUTF8NFC(\(text))"
+        case .spark: return "reflect('com.ibm.icu.text.Normalizer', 'compose', \(text), false)"
+        case .duckdb: return "nfc_normalize(\(text))"
+        }
+    }
+
+    /// `text` without Unicode white space (the White_Space property, as Swift's
+    /// `Unicode.Scalar.Properties.isWhitespace`) at either end.
+    func trimmedWhitespace(_ text: String) -> String {
+        let space = "[\\x{9}-\\x{D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}]+"
+        let pattern = literal("^" + space + "|" + space + "$")
+        switch dialect {
+        case .clickhouse: return "replaceRegexpAll(\(text), \(pattern), '')"
+        case .spark: return "regexp_replace(\(text), \(pattern), '')"
+        case .duckdb: return "regexp_replace(\(text), \(pattern), '', 'g')"
         }
     }
 

@@ -54,7 +54,7 @@ enum QueueInspectCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if let dialect = arguments[WarehouseFlags.sql] { return try sampleRatioSQL(invocation, dialect: dialect) }
+        if let dialect = arguments[WarehouseFlags.sql] { return try warehouseSQL(invocation, dialect: dialect) }
         let now = arguments[QueueInspectFlags.now] ?? currentMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
@@ -86,9 +86,9 @@ enum QueueInspectCommand {
         return status
     }
 
-    /// `--sql DIALECT --exposures TABLE --srm|--duplicates`: the SRM or duplicate-exposure query
-    /// for the bundle's experiments.
-    static func sampleRatioSQL(_ invocation: Invocation, dialect: SQLDialect) throws -> ExitStatus {
+    /// `--sql DIALECT --exposures TABLE [--srm|--duplicates]`: the exposure audit, SRM or
+    /// duplicate-exposure query for the bundle's experiments.
+    static func warehouseSQL(_ invocation: Invocation, dialect: SQLDialect) throws -> ExitStatus {
         let arguments = invocation.arguments
         guard let path = arguments[QueueInspectFlags.bundle] else {
             throw Failure(.usage, "--sql judges exposures against a bundle: give --bundle FILE")
@@ -97,18 +97,33 @@ enum QueueInspectCommand {
             throw Failure(.usage, "--sql reads recorded exposures from a warehouse table: give --exposures TABLE")
         }
         let (srm, duplicates) = (arguments[QueueInspectFlags.srm], arguments[QueueInspectFlags.duplicates])
-        guard srm != duplicates else {
-            throw Failure(.usage, "--sql with --exposures writes one query: give --srm (sample-ratio check) or --duplicates (repeated exposures); the exposure audit is not written as SQL yet")
+        if srm && duplicates {
+            throw Failure(.usage, "--srm and --duplicates are two queries: give one (or neither, for the exposure audit)")
         }
         if let operand = arguments.operands.first {
             throw Failure(.usage, "--sql reads the exposures table, not queue files ('\(operand)')")
         }
-        let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
-        let columns = try ExposuresTable(table: table, user: arguments[WarehouseFlags.userColumn],
-                                         experiment: arguments[QueueInspectFlags.experimentColumn],
-                                         variant: arguments[QueueInspectFlags.variantColumn], session: arguments[QueueInspectFlags.sessionColumn])
-        let query = duplicates ? DuplicateExposuresSQL(dialect: dialect, exposures: columns).query(experiments)
-                               : SampleRatioSQL(dialect: dialect, exposures: columns).query(experiments)
+        let exposures = try ExposuresTable(table: table, user: arguments[WarehouseFlags.userColumn],
+                                           experiment: arguments[QueueInspectFlags.experimentColumn],
+                                           variant: arguments[QueueInspectFlags.variantColumn], session: arguments[QueueInspectFlags.sessionColumn],
+                                           eventID: arguments[QueueInspectFlags.eventIDColumn],
+                                           bundleVersion: arguments[QueueInspectFlags.bundleVersionColumn])
+        let bundle = try BundleArgument.document(path, invocation)
+        let experiments = try WarehouseFlags.experiments(invocation, in: bundle, bundlePath: path)
+        let query: String
+        if duplicates {
+            query = DuplicateExposuresSQL(dialect: dialect, exposures: exposures).query(experiments)
+        } else if srm {
+            query = SampleRatioSQL(dialect: dialect, exposures: exposures).query(experiments)
+        } else {
+            if !arguments[WarehouseFlags.experiment].isEmpty {
+                throw Failure(.usage, "the exposure audit judges every experiment of the bundle (an exposure of any other is experiment-missing): --experiment goes with --srm or --duplicates")
+            }
+            var context = try WarehouseFlags.columns(arguments, table: table)
+            context.sdkVersion = try arguments[QueueInspectFlags.sdkVersionColumn].map { try SQLQuoting.identifier($0, for: "--sdk-version-column") }
+            query = ExposureAuditSQL(dialect: dialect, exposures: exposures, context: context,
+                                     bundleVersion: bundle.root["bundle_version"]?.numberText).query(experiments)
+        }
         invocation.stdout.write(query)
         return .success
     }

@@ -30,8 +30,12 @@ enum WarehouseFlags {
     /// The experiments of the bundle at `path` named by --experiment (all, in bundle order,
     /// when none is named); an unknown id is a usage error with the closest id suggested.
     static func experiments(_ invocation: Invocation, bundlePath path: String) throws -> [ExperimentDefinition] {
+        try experiments(invocation, in: try BundleArgument.document(path, invocation), bundlePath: path)
+    }
+
+    /// The same, for a bundle already read (one read: `-` is standard input, `@remote` a download).
+    static func experiments(_ invocation: Invocation, in document: JSONDocument, bundlePath path: String) throws -> [ExperimentDefinition] {
         let arguments = invocation.arguments
-        let document = try BundleArgument.document(path, invocation)
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }
