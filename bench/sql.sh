@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Benchmarks the generated assignment SQL (`appdna bucket --sql`) on the engines users would
-# run it on, against `appdna bucket -` on the same ids: chDB (ClickHouse in-process) and
-# DuckDB over 10,000,000 ids, Spark local over 1,000,000 (when pyspark is installed).
-# Prints rows/s for each and the ratio to `appdna bucket -`: the figure tells users when to
-# move the work to an engine.
-# Run by hand from anywhere: bash bench/sql.sh        SQL_IDS=1000000 bash bench/sql.sh for a quick check.
+# Benchmarks the generated SQL on the engines users would run it on, against appdna on one
+# machine: (1) the assignment query (`appdna bucket --sql`) against `appdna bucket -` on the
+# same ids, 10,000,000 on chDB (ClickHouse in-process) and DuckDB, 1,000,000 on Spark local;
+# (2) the exposure audit query (`queue inspect --sql … --exposures`) over 10,000,000 exposure
+# rows (1,000,000 on Spark; 1 in 1,000 disagrees) against `appdna queue inspect --bundle` on a
+# device-format queue of 1,000,000 such exposures. Prints rows/s for each and the ratio to
+# appdna: the figure tells users when to move the work to an engine.
+# Run by hand from anywhere: bash bench/sql.sh
+# SQL_IDS=1000000 SQL_AUDIT_ROWS=1000000 bash bench/sql.sh   for a quick check.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 IDS=${SQL_IDS:-10000000}
 SPARK_IDS=${SQL_SPARK_IDS:-1000000}
+AUDIT_ROWS=${SQL_AUDIT_ROWS:-10000000}
+QUEUE_EVENTS=${SQL_QUEUE_EVENTS:-1000000}
 need python3 "install python3"
 ensure_appdna
 mkdir -p "$OUT"
@@ -65,4 +70,70 @@ PY
 )
     rate=$(awk -v n="$n" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
     printf '%-28s %12s ids %8.2f s %14s rows/s  %sx of appdna\n' "$dialect (generated SQL)" "$n" "$seconds" "$rate" "$(div "$rate" "$appdna_rate")"
+done
+
+# (2) The exposure audit. The device side: a queue of QUEUE_EVENTS events, one exposure each,
+# the recorded variant what devices assign (from `appdna bucket -`) except 1 in 1,000.
+note "exposure audit: appdna queue inspect --bundle on $QUEUE_EVENTS events vs the generated audit query"
+QUEUE="$OUT/sql-audit-queue-$QUEUE_EVENTS.ndjson"
+if [[ ! -s "$QUEUE" ]]; then
+    head -n "$QUEUE_EVENTS" "$IDFILE" | "$APPDNA" bucket - checkout --bundle "$BUNDLE" --format tsv | python3 -c '
+import sys
+out = sys.stdout
+for i, line in enumerate(sys.stdin):
+    user, _hash, _bucket, variant = line.rstrip("\n").split("\t")[:4]
+    if i % 1000 == 0: variant = "planted"
+    out.write("{\"schema_version\":1,\"event_id\":\"00000000-0000-4000-8000-%012d\",\"event_name\":\"screen_viewed\",\"ts_ms\":1771495200000,"
+              "\"user\":{\"anon_id\":\"a\",\"user_id\":\"%s\"},\"device\":{\"platform\":\"ios\",\"sdk_version\":\"1.0.78\",\"bundle_version\":1},"
+              "\"context\":{\"session_id\":\"s%d\",\"experiment_exposures\":[{\"exp\":\"checkout\",\"variant\":\"%s\"}]},\"properties\":{}}\n" % (i, user, i, variant))
+' > "$QUEUE"
+fi
+start=$(date +%s.%N)
+"$APPDNA" queue inspect "$QUEUE" --bundle "$BUNDLE" --json > "$OUT/sql-audit-queue.json"
+queue_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+queue_rate=$(awk -v n="$QUEUE_EVENTS" -v s="$queue_s" 'BEGIN { printf "%.0f", n / s }')
+printf '%-28s %12s rows %7.2f s %14s rows/s  %s\n' "appdna queue inspect --bundle" "$QUEUE_EVENTS" "$queue_s" "$queue_rate" "1.00x"
+
+for dialect in clickhouse duckdb spark; do
+    n=$AUDIT_ROWS
+    case $dialect in
+        clickhouse) module=chdb ;;
+        duckdb) module=duckdb ;;
+        spark) module=pyspark; n=$SPARK_IDS ;;
+    esac
+    python3 -c "import $module" 2>/dev/null || continue
+    "$APPDNA" queue inspect --bundle "$BUNDLE" --sql "$dialect" --exposures exposures > "$OUT/sql-audit-$dialect.sql"
+    # The exposures are made in the engine by the assignment query itself (then 1 in 1,000 planted).
+    result=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$OUT/sql-audit-$dialect.sql" "$n" <<'PY'
+import sys, time
+dialect, assignment, audit, n = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read(), int(sys.argv[4])
+make = (f"SELECT concat('e', CAST(q.bucket AS TEXT_TYPE), '-', q.user_id) AS event_id, q.experiment AS experiment, q.user_id AS user_id, "
+        f"CASE WHEN substr(q.user_id, -3) = '000' THEN 'planted' ELSE q.variant END AS variant FROM ({assignment}) AS q")
+wrapped = f"SELECT count(*) FROM ({audit}) AS a"
+if dialect == "clickhouse":
+    from chdb import session
+    s = session.Session()
+    s.query(f"CREATE TABLE users ENGINE = Memory AS SELECT concat('user-', leftPad(toString(number), 9, '0')) AS user_id FROM numbers({n})")
+    s.query("CREATE TABLE exposures ENGINE = Memory AS " + make.replace("TEXT_TYPE", "String"))
+    t = time.time(); found = str(s.query(wrapped, "CSV")).strip(); print(time.time() - t, found)
+elif dialect == "duckdb":
+    import duckdb
+    duckdb.sql("SET enable_progress_bar = false")
+    duckdb.sql(f"CREATE TABLE users AS SELECT 'user-' || lpad(CAST(range AS VARCHAR), 9, '0') AS user_id FROM range({n})")
+    duckdb.sql("CREATE TABLE exposures AS " + make.replace("TEXT_TYPE", "VARCHAR"))
+    t = time.time(); found = duckdb.sql(wrapped).fetchall()[0][0]; print(time.time() - t, found)
+else:
+    from pyspark.sql import SparkSession
+    spark = SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false").getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    spark.sql(f"SELECT concat('user-', lpad(CAST(id AS STRING), 9, '0')) AS user_id FROM range({n})").createOrReplaceTempView("users")
+    spark.sql(make.replace("TEXT_TYPE", "STRING")).cache().createOrReplaceTempView("exposures")
+    spark.sql("SELECT count(*) FROM exposures").collect()
+    t = time.time(); found = spark.sql(wrapped).collect()[0][0]; print(time.time() - t, found)
+PY
+)
+    seconds=${result% *} found=${result#* }
+    rate=$(awk -v n="$n" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
+    printf '%-28s %12s rows %7.2f s %14s rows/s  %sx of appdna  (%s disagreeing found, %s planted)\n' "$dialect (audit SQL)" "$n" "$seconds" "$rate" \
+        "$(div "$rate" "$queue_rate")" "$found" "$(( (n + 999) / 1000 ))"
 done

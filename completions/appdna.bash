@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--color|--concurrency|--count|--country|--country-column|--dead-letter|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -237,9 +237,17 @@ _appdna() {
                 --bundle) _appdna_files; return 0 ;;
                 --sql) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
                 --exposures) COMPREPLY=(); return 0 ;;
-                --user-column) COMPREPLY=(); return 0 ;;
+                --event-id-column) COMPREPLY=(); return 0 ;;
                 --experiment-column) COMPREPLY=(); return 0 ;;
                 --variant-column) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --platform-column) COMPREPLY=(); return 0 ;;
+                --country-column) COMPREPLY=(); return 0 ;;
+                --app-version-column) COMPREPLY=(); return 0 ;;
+                --installed-at-column) COMPREPLY=(); return 0 ;;
+                --trait-column) COMPREPLY=(); return 0 ;;
+                --sdk-version-column) COMPREPLY=(); return 0 ;;
+                --bundle-version-column) COMPREPLY=(); return 0 ;;
                 --session-column) COMPREPLY=(); return 0 ;;
                 --experiment) COMPREPLY=(); return 0 ;;
                 --key-file) _appdna_files; return 0 ;;
@@ -247,7 +255,7 @@ _appdna() {
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --sql --exposures --user-column --experiment-column --variant-column --session-column --srm --duplicates --experiment --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --sql --exposures --event-id-column --experiment-column --variant-column --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --sdk-version-column --bundle-version-column --session-column --srm --duplicates --experiment --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;

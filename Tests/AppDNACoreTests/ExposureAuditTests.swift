@@ -49,6 +49,7 @@ final class ExposureAuditTests: XCTestCase {
         var platform = "android", sdk = "1.0.42", country = "US", appVersion = "2.5.0"
         var bundleVersion = 42
         var exposures: [(String, String?)]
+        var session = "s1"
 
         var json: String {
             var userObject: [String: Any] = ["anon_id": anon]
@@ -58,7 +59,7 @@ final class ExposureAuditTests: XCTestCase {
                 "user": userObject,
                 "device": ["platform": platform, "os": "17.0", "app_version": appVersion, "sdk_version": sdk,
                            "bundle_version": bundleVersion, "locale": "en-US", "country": country],
-                "context": ["session_id": "s1", "screen": "home", "client_seq": 1,
+                "context": ["session_id": session, "screen": "home", "client_seq": 1,
                             "experiment_exposures": exposures.map { ["exp": $0.0, "variant": $0.1 as Any? ?? NSNull()] }],
                 "properties": [:] as [String: Any], "privacy": ["consent": ["analytics": true]],
             ]
@@ -294,5 +295,31 @@ final class ExposureAuditTests: XCTestCase {
         XCTAssertEqual(audit.checked, 6)
         XCTAssertEqual(audit.mismatches.map(\.eventID), [QueueFixtures.id(2)], "only the 1.0.78 device applies the allocation")
         XCTAssertEqual(audit.mismatches.first?.cause, .notEligible)
+    }
+
+    /// The SDK records one exposure per experiment per session: later ones in the same session
+    /// of the same user are counted (bundle experiments only, agreeing or not), whether the
+    /// event went through the fast path or the general one (an escaped field sends it there).
+    func testExposuresRepeatedWithinASessionAreCountedOnEitherPath() throws {
+        let agreeing = ("onboarding", Self.reference("u1", "onboarding"))
+        let first = Event(id: QueueFixtures.id(1), user: "u1", anon: QueueFixtures.anon, exposures: [agreeing])
+        var escaped = first
+        escaped.id = QueueFixtures.id(2)
+        var otherSession = first
+        otherSession.id = QueueFixtures.id(3); otherSession.session = "s2"
+        var otherUser = Event(id: QueueFixtures.id(4), user: "u2", anon: QueueFixtures.anon, exposures: [("onboarding", Self.reference("u2", "onboarding"))])
+        otherUser.session = "s1"
+        var notInBundle = first
+        notInBundle.id = QueueFixtures.id(5); notInBundle.exposures = [("no-such-experiment", "a"), ("no-such-experiment", "a")]
+        var disagreeing = first
+        disagreeing.id = QueueFixtures.id(6); disagreeing.exposures = [("onboarding", "no-such-variant")]
+        let lines = [first.json, escaped.json.replacingOccurrences(of: #""country":"US""#, with: #""country":"U\u0053""#),
+                     otherSession.json, otherUser.json, notInBundle.json, disagreeing.json]
+        XCTAssertTrue(lines[1].contains(#"U\u0053"#))
+        let audit = try audit(lines.joined(separator: "\n") + "\n", named: "pending_events.ndjson")
+        XCTAssertEqual(audit.repeated.experiments.map(\.experiment), ["onboarding"])
+        let counts = try XCTUnwrap(audit.repeated.experiments.first)
+        XCTAssertEqual([counts.sessions, counts.exposures, counts.duplicateExposures, counts.usersWithDuplicates], [3, 5, 2, 1])
+        XCTAssertEqual(counts.examples.map { [$0.repeated.line, $0.first.line] }, [[2, 1], [6, 1]])
     }
 }

@@ -9,7 +9,8 @@ import TestSupport
 /// cause planted (old-iOS blank salts, ids with white space or in NFD, other bundle versions,
 /// missing and paused experiments, failing platform / country / app version / traffic
 /// allocation with SDK versions old and new, NFC and NFD variant ids, quotes and backslashes,
-/// blank user ids that fall back to the anonymous id, events without ids).
+/// blank user ids that fall back to the anonymous id, events without ids). The queue's counts
+/// of exposures repeated within a session equal those of the `--duplicates` query.
 final class ExposureAuditSQLEndToEndTests: XCTestCase {
     static let events = 3_000  // about 6,000 exposures, 4,500 of them disagreeing
 
@@ -33,6 +34,10 @@ final class ExposureAuditSQLEndToEndTests: XCTestCase {
         XCTAssertEqual(parts[1], parts[3], "as many rows from the SQL as mismatches in the queues: \(result.stdout)")
         XCTAssertTrue(summary.hasSuffix("only-device 0 only-sql 0"), result.stdout)
         XCTAssertTrue(lines.contains("causes-missing "), "every cause is planted: \(result.stdout)")
+        // `queue inspect --bundle` counts exposures repeated within a session as `--duplicates` does in SQL.
+        let repeated = try XCTUnwrap(lines.first { $0.hasPrefix("repeated ") }, result.stdout).split(separator: " ")
+        XCTAssertEqual(repeated[1], "same", result.stdout)
+        XCTAssertGreaterThan(Int(repeated[2]) ?? 0, 100, "duplicates are planted")
     }
 
     static let bundle = #"""
@@ -84,7 +89,7 @@ sdks = ["1.0.60", "1.0.69", "1.0.70", "1.0.78", "1.0.77", "bad", None]
 bundle_versions = [12, 12, 12, 11, None]
 events, rows = [], []
 for i in range(events_count):
-    uid = user_id(i)
+    uid = user_id(i // 3)  # a user's events come in threes, sessions in fives: exposures repeat within sessions
     user = {"anon_id": f"anon-{i}"}
     if i % 23 == 0: user["user_id"] = "  "  # blank: the anonymous id is hashed
     elif i % 29 == 0: user = {}  # no id at all: skipped
@@ -116,18 +121,22 @@ for i in range(events_count):
                    "user": user, "device": device, "context": {"session_id": f"s{i // 5}", "experiment_exposures": exposures},
                    "properties": {}})
 tmp = tempfile.mkdtemp()
-# The device side: queue inspect --bundle, a queue file per 250 events (the report lists 1000 mismatches).
-device, causes = Counter(), Counter()
-for start in range(0, len(events), 250):
+# The device side: queue inspect --bundle, a queue file per 240 events (the report lists 1000
+# mismatches; no user's session spans two files).
+device, causes, repeated = Counter(), Counter(), {}
+for start in range(0, len(events), 240):
     path = os.path.join(tmp, f"pending_events-{start}.json")
     with open(path, "w", encoding="utf-8") as f:
-        for e in events[start:start + 250]: f.write(json.dumps(e, ensure_ascii=False) + "\n")
+        for e in events[start:start + 240]: f.write(json.dumps(e, ensure_ascii=False) + "\n")
     report = json.loads(subprocess.run([appdna, "queue", "inspect", path, "--bundle", bundle, "--json"], capture_output=True, check=True).stdout)
     audit = report["exposure_audit"]
     assert audit["mismatches_not_listed"] == 0
     for m in audit["mismatches"]:
         device[(m["event_id"], m["experiment"], m["recorded"], m["expected"], m["cause"])] += 1
         causes[m["cause"]] += 1
+    for r in audit["repeated_in_session"]:
+        counts = repeated.setdefault(r["experiment"], [0, 0, 0, 0])
+        for k, key in enumerate(["sessions", "exposures", "duplicate_exposures", "users_with_duplicates"]): counts[k] += r[key]
 data = os.path.join(tmp, "exposures.ndjson")
 with open(data, "w", encoding="utf-8") as f:
     for r in rows: f.write(json.dumps(r) + "\n")
@@ -136,11 +145,18 @@ columns = ["--platform-column", "platform", "--country-column", "country", "--ap
 query = subprocess.run([appdna, "queue", "inspect", "--bundle", bundle, "--sql", dialect, "--exposures", "exposures"] + columns,
                        capture_output=True, check=True).stdout.decode()
 schema = [(c, "int" if c == "bundle_version" else "text") for c in rows[0]]
-got = run_on_engine(dialect, {"exposures": (schema, data)}, query, tmp)
+engine = Engine(dialect, {"exposures": (schema, data)}, tmp)
+got = engine.rows(query)
+duplicates_query = subprocess.run([appdna, "queue", "inspect", "--bundle", bundle, "--sql", dialect, "--exposures", "exposures", "--duplicates"],
+                                  capture_output=True, check=True).stdout.decode()
+sql_repeated = {r[0]: [int(x) for x in r[1:]] for r in engine.rows(duplicates_query)}
+engine.close()
 warehouse = Counter(tuple(r) for r in got)
 only_device = device - warehouse
 only_sql = warehouse - device
 print(f"device {sum(device.values())} sql {len(got)} only-device {sum(only_device.values())} only-sql {sum(only_sql.values())}")
+print("repeated " + ("same" if repeated == sql_repeated else f"DIFFERENT queue {repeated} sql {sql_repeated}"),
+      sum(c[2] for c in repeated.values()))
 print("causes " + " ".join(f"{c}={n}" for c, n in sorted(causes.items())))
 print("causes-missing " + " ".join(sorted(set(ALL_CAUSES) - set(causes))))
 for x in sorted(only_device, key=str)[:8]: print("DEVICE-ONLY", x)

@@ -9,7 +9,8 @@ import TestSupport
 /// - A line starting with `$ ` is a command; the lines after it, up to the next `$ ` line or the
 ///   end of the block, are its output: stdout and stderr as they arrive in one stream (2>&1).
 /// - The commands of one block run in order in one bash process (so `$ export NAME=value` holds
-///   for the rest of the block, and only for it), with the built `appdna` first on PATH, in a
+///   for the rest of the block, and only for it), with the built `appdna` first on PATH (then
+///   the directory of the suite's `python3`, which has chDB for the warehouse examples), in a
 ///   scratch copy of the repository's `examples/` directory (`examples/...` paths work as from
 ///   the repository root, and files a command writes do not land in the repository). Each
 ///   document gets its own scratch copy; its blocks run in document order and share it (a
@@ -186,8 +187,11 @@ final class ReadmeConsoleTests: XCTestCase {
             $0.line.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address) + "\nprintf '\\001'"
         }
         let binDirectory = Binary.url.deletingLastPathComponent().path
+        // The python3 the suite's tools were installed for (chDB runs the warehouse examples).
+        let pythonDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }.map { "\($0):" } ?? ""
         let result = try runBash(body.joined(separator: "\n"), directory: directory,
-                                 environment: ["PATH": "\(binDirectory):/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"])
+                                 environment: ["PATH": "\(binDirectory):\(pythonDirectory)/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"])
         // Output without a final newline (`cat` of a file without one) gets one: a block cannot
         // show the difference.
         let outputs = result.components(separatedBy: separator).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }

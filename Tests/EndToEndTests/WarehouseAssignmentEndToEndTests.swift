@@ -143,7 +143,8 @@ query = subprocess.run([appdna, "bucket", "--sql", dialect, "--bundle", bundle, 
 schema = [("user_id", "text"), ("platform", "text"), ("country", "text"), ("app_version", "text"), ("installed_at", "int")] + \
          [(f"t_{t}", "text") for t in traits]
 separator = "char(31)" if dialect == "clickhouse" else "chr(31)"
-lines_query = (f"SELECT concat_ws({separator}, user_id, experiment, CAST(bucket AS {'String' if dialect == 'clickhouse' else 'VARCHAR'}), "
+text_type = {"clickhouse": "String", "spark": "STRING", "duckdb": "VARCHAR"}[dialect]
+lines_query = (f"SELECT concat_ws({separator}, user_id, experiment, CAST(bucket AS {text_type}), "
                f"coalesce(variant, '-'), eligible) FROM ({query}) AS generated")
 engine = Engine(dialect, {"users": (schema, data)}, tmp)
 got = engine.lines(lines_query)

@@ -42,7 +42,9 @@ class Engine:
             self.spark.sparkContext.setLogLevel("ERROR")
             for name, (cols, path) in tables.items():
                 ddl = ", ".join(f"{c} {'BIGINT' if t == 'int' else 'STRING'}" for c, t in cols)
-                self.spark.read.schema(ddl).json(path).createOrReplaceTempView(name)
+                table = self.spark.read.schema(ddl).json(path).cache()  # read once, not once per UNION ALL branch
+                table.count()
+                table.createOrReplaceTempView(name)
         else:
             from chdb import session
             self.session = session.Session(os.path.join(tmp, "chdb"))
@@ -82,5 +84,6 @@ def run_on_engine(dialect, tables, query, tmp):
         return engine.rows(query)
     finally:
         engine.close()
+
 """#
 }

@@ -88,7 +88,7 @@ extension ExposureAudit.Prepared {
         }
         guard let index = bucketer.assign(user).variant else { return false }
         return variantIDs[index].withUnsafeBytes {
-            $0.count == recorded.count && ($0.count == 0 || memcmp($0.baseAddress!, recorded.baseAddress!, $0.count) == 0)
+            $0.count == recorded.count && ($0.count == 0 || memcmp($0.baseAddress!, recorded.baseAddress!, $0.count) == 0)  // not an id: byte counts, then the bytes
         }
     }
 }
@@ -133,7 +133,9 @@ extension ExposureAudit.Judge {
                                   platformLowercased: platformLowercased) else { return nil }
             result.checked += 1
             result.agreeing += 1
+            result.exposed.append(prepared.definition.id)
         }
+        if f.hasSession { result.session = (f.sessionHash, IDHash.hash(user)) }
         return result
     }
 }

@@ -81,6 +81,10 @@ public final class ExposureAudit {
     public struct LineResult: Sendable {
         var checked = 0, agreeing = 0, skipped = 0
         var mismatches: [Mismatch] = []
+        /// The event's session and hashed user id (hashes of their bytes), when it has a session.
+        var session: (session: UInt64, user: UInt64)?
+        /// The bundle experiments the event's checked exposures name, in order (for `RepeatedExposures`).
+        var exposed: [String] = []
     }
 
     public let bundleVersion: String?
@@ -99,6 +103,8 @@ public final class ExposureAudit {
     /// The first `listLimit` mismatches, in queue order.
     public private(set) var mismatches: [Mismatch] = []
     public private(set) var causeCounts: [Cause: Int] = [:]
+    /// Exposures of the bundle's experiments repeated within a session.
+    public private(set) var repeated = RepeatedExposures()
 
     /// `root` is a config bundle of either shape.
     public init(bundle root: JSONNode, listLimit: Int = 1000) {
@@ -130,6 +136,11 @@ public final class ExposureAudit {
         checked += result.checked
         agreeing += result.agreeing
         skipped += result.skipped
+        if let session = result.session {
+            for experiment in result.exposed {
+                repeated.record(session: session.session, user: session.user, experiment: experiment, at: location)
+            }
+        }
         for var mismatch in result.mismatches {
             mismatchCount += 1
             causeCounts[mismatch.cause, default: 0] += 1
@@ -176,6 +187,9 @@ extension ExposureAudit {
                 result.skipped = exposures.count
                 return result
             }
+            if let session = event["context"]?["session_id"]?.string {
+                result.session = (Self.byteHash(session), Self.byteHash(userID))
+            }
             let device = event["device"]
             let context = UserContext(platform: device?["platform"]?.string, country: device?["country"]?.string,
                                       appVersion: device?["app_version"]?.string, sdkVersion: device?["sdk_version"]?.string)
@@ -183,6 +197,7 @@ extension ExposureAudit {
                 guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
                 let recorded = exposure["variant"]?.string
                 result.checked += 1
+                if experiments[ByteKey(experiment)] != nil { result.exposed.append(experiment) }
                 guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
                                           device: device) else {
                     result.agreeing += 1
@@ -252,6 +267,12 @@ extension ExposureAudit {
                 return (expected, .unexplained, "the recorded variant \(lookalike): devices and analytics compare the bytes")
             }
             return (expected, .unexplained, "no known cause reproduces \(recorded ?? "no variant")")
+        }
+
+        /// The hash the fast path keys sessions and users by (`FastEventFields.hash`), of `text`'s bytes.
+        static func byteHash(_ text: String) -> UInt64 {
+            var text = text
+            return text.withUTF8 { IDHash.hash(UnsafeRawBufferPointer($0)) }
         }
 
         /// NFC, trimmed, and both: the forms an SDK or a backend may have hashed instead. Compared

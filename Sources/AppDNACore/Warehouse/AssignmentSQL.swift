@@ -38,7 +38,7 @@ public struct AssignmentSQL {
     /// The context columns carried through the inner select under their own names (the rules
     /// read them by name).
     private var contextColumns: String {
-        columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()
+        columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()  // not an id: plain ASCII column names
     }
 
     /// The string devices hash, as SQL: the fixed part is one literal, the user id the column.

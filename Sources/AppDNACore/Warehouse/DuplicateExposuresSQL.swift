@@ -3,7 +3,8 @@
 /// exposure of an experiment after the first in a session (of a user) is a duplicate — the
 /// most reported exposure problem, and one that inflates counts an SRM check relies on.
 /// Columns: `experiment, sessions, exposures, duplicate_exposures, users_with_duplicates`, one row
-/// per experiment of the bundle that has exposures.
+/// per experiment of the bundle that has exposures. `queue inspect --bundle` counts the same in a
+/// device's queue (`RepeatedExposures`).
 public struct DuplicateExposuresSQL {
     public let dialect: SQLDialect
     public let exposures: ExposuresTable
@@ -18,7 +19,9 @@ public struct DuplicateExposuresSQL {
         // The bundle's experiments only, compared as the engine compares strings: byte for byte.
         let ids = experiments.map { sql.literal($0.id) }
         let (table, experimentColumn, sessionColumn, userColumn) = (exposures.table, exposures.experiment, exposures.session, exposures.user)
-        let filter = ids.isEmpty ? "1 = 0" : "\(experimentColumn) IN (\(ids.joined(separator: ", ")))"
+        // Rows without a session or a user are not counted, as the queue audit skips such events.
+        let filter = (ids.isEmpty ? "1 = 0" : "\(experimentColumn) IN (\(ids.joined(separator: ", ")))")
+            + " AND \(sessionColumn) IS NOT NULL AND \(userColumn) IS NOT NULL"
         return """
         SELECT experiment, count(*) AS sessions, sum(n) AS exposures, sum(n - 1) AS duplicate_exposures,
           count(DISTINCT CASE WHEN n > 1 THEN user_id END) AS users_with_duplicates

@@ -30,6 +30,21 @@ enum ExposureAuditReport {
         }
         let more = audit.mismatchCount - min(audit.mismatches.count, limit)
         if more > 0 { rows.append(("", "… and \(more) more (--json lists up to 1000)")) }
+        rows += repeatedRows(audit.repeated, style: style)
+        return rows
+    }
+
+    /// "repeated exposures": per experiment with duplicates, the counts and the first repeats.
+    static func repeatedRows(_ repeated: RepeatedExposures, style: Styler) -> [(String, String)] {
+        let withDuplicates = repeated.experiments.filter { $0.duplicateExposures > 0 }
+        guard !withDuplicates.isEmpty else { return [("re-exposures", "none (one exposure per experiment per session, as the SDK records)")] }
+        var rows = [("re-exposures", style.apply(.yellow, "\(repeated.duplicateExposures) exposure\(repeated.duplicateExposures == 1 ? "" : "s") repeated within a session")
+                     + " (the SDK records one per experiment per session)")]
+        for counts in withDuplicates {
+            let examples = counts.examples.map { "\($0.repeated) repeats \($0.first)" }.joined(separator: "; ")
+            rows.append(("", "\(counts.experiment): \(counts.duplicateExposures) of \(counts.exposures) exposures in \(counts.sessions) sessions, "
+                         + "\(counts.usersWithDuplicates) user\(counts.usersWithDuplicates == 1 ? "" : "s"); e.g. \(examples)"))
+        }
         return rows
     }
 
@@ -54,6 +69,18 @@ enum ExposureAuditReport {
                 return .object(entry)
             }),
             "mismatches_not_listed": .integer(audit.mismatchesNotListed),
+            "repeated_in_session": .array(audit.repeated.experiments.map { counts in
+                [
+                    "experiment": .string(counts.experiment),
+                    "sessions": .integer(counts.sessions),
+                    "exposures": .integer(counts.exposures),
+                    "duplicate_exposures": .integer(counts.duplicateExposures),
+                    "users_with_duplicates": .integer(counts.usersWithDuplicates),
+                    "examples": .array(counts.examples.map { example in
+                        ["repeat": .object(QueueInspectReport.locationJSON(example.repeated)), "first": .object(QueueInspectReport.locationJSON(example.first))]
+                    }),
+                ]
+            }),
         ]
     }
 }

@@ -35,12 +35,23 @@ enum QueueInspectCommand {
     directory and the copy is opened read-only. Memory stays bounded whatever the input size.
     Exit status: 0 the queues were read (findings are in the report), 65 a file is no queue \
     format or part of a database is unreadable, 66 a PATH is missing or holds no queue.
-    With --sql DIALECT --exposures TABLE --srm (and --bundle), prints instead a query for a \
-    warehouse (clickhouse, spark, duckdb) that checks each running experiment for a sample-ratio \
-    mismatch: per variant the distinct users in TABLE, the share of buckets devices give it, the \
-    chi-square statistic, its degrees of freedom and the p-value, srm = 1 when p < 0.001. The \
-    p-value is exact (the closed form of the chi-square tail for integer degrees of freedom; erfc \
-    is ClickHouse's own, elsewhere a Chebyshev fit with fractional error under 1.2e-7).
+    With --bundle, also counts exposures repeated within a session (per experiment, with the \
+    first repeats): the SDK records one exposure per experiment per session.
+    With --sql DIALECT --exposures TABLE (and --bundle), prints instead one query for a \
+    warehouse (clickhouse, spark, duckdb) over a table of recorded exposures, one row each. \
+    Without --srm or --duplicates it is the exposure audit: one row per disagreeing exposure, \
+    event_id, experiment, recorded, expected, cause, with the causes above judged as for a \
+    queue; a cause whose column is not mapped (--platform-column, --sdk-version-column, \
+    --bundle-version-column, ...) is not claimed, and rows without a user id or experiment \
+    are skipped. The user column holds the id devices hashed (user_id, else anon_id). \
+    --srm checks each running experiment for a sample-ratio mismatch: per variant the \
+    distinct users in TABLE, the share of buckets devices give it, the chi-square statistic, \
+    its degrees of freedom and the p-value, srm = 1 when p < 0.001. The p-value is exact (the \
+    closed form of the chi-square tail for integer degrees of freedom; erfc is ClickHouse's \
+    own, elsewhere a Chebyshev fit with fractional error under 1.2e-7). --duplicates counts \
+    per experiment the sessions, exposures, duplicate_exposures (after the first in a \
+    session of a user) and users_with_duplicates. Column and table names must be plain \
+    identifiers (64 otherwise); bundle values are quoted as literals.
     """
 
     static let examples = [
@@ -50,6 +61,8 @@ enum QueueInspectCommand {
                     "Did the device get the variants the bundle assigns?"),
         ExampleSpec("appdna queue inspect appdna_events.db --events --name purchase_completed --since 2026-02-18",
                     "List the purchases queued since 18 February."),
+        ExampleSpec("appdna queue inspect --bundle appdna-config.json --sql clickhouse --exposures analytics.exposures --platform-column platform",
+                    "Write the exposure audit as ClickHouse SQL over a warehouse table."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
