@@ -9,7 +9,8 @@ import TestSupport
 /// cause planted (old-iOS blank salts, ids with white space or in NFD, other bundle versions,
 /// missing and paused experiments, failing platform / country / app version / traffic
 /// allocation with SDK versions old and new, NFC and NFD variant ids, quotes and backslashes,
-/// blank user ids that fall back to the anonymous id, events without ids). The queue's counts
+/// blank user ids that fall back to the anonymous id, events without ids, an experiment whose
+/// salt is `'); DROP TABLE exposures; --`). The queue's counts
 /// of exposures repeated within a session equal those of the `--duplicates` query.
 final class ExposureAuditSQLEndToEndTests: XCTestCase {
     static let events = 3_000  // about 6,000 exposures, 4,500 of them disagreeing
@@ -52,7 +53,8 @@ final class ExposureAuditSQLEndToEndTests: XCTestCase {
  "no-variants": {"salt": "n", "status": "running", "variants": []},
  "traits": {"salt": "tr", "status": "running", "variants": [{"id": "a", "weight": 0.5}, {"id": "b", "weight": 0.5}],
    "targeting": {"user_traits": [{"trait": "plan", "operator": "eq", "value": "pro"}], "new_users_only": true}, "started_at_ms": 1700000000000},
- "bad-targeting": {"salt": "x", "status": "running", "targeting": {"countries": "US"}, "variants": [{"id": "a", "weight": 1}]}
+ "bad-targeting": {"salt": "x", "status": "running", "targeting": {"countries": "US"}, "variants": [{"id": "a", "weight": 1}]},
+ "inj'\\": {"salt": "'); DROP TABLE exposures; --", "status": "running", "variants": [{"id": "a", "weight": 0.5}, {"id": "b'\\", "weight": 0.5}]}
 }}
 """#
 
@@ -65,7 +67,8 @@ import mmh3
 appdna, bundle, dialect, events_count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 ALL_CAUSES = ["blank-salt-old-ios", "user-id-not-normalised", "bundle-version", "experiment-missing", "experiment-not-running", "not-eligible", "unexplained"]
 rng = random.Random(26)
-experiments = ["checkout", "blank", "spaces", "ta-ios", "ünï🚀", "paused", "no-variants", "traits", "bad-targeting", "missing'exp\\", "cafe\u0301"]
+experiments = ["checkout", "blank", "spaces", "ta-ios", "ünï🚀", "paused", "no-variants", "traits", "bad-targeting", "missing'exp\\", "cafe\u0301",
+               "inj'\\"]
 def plain_variant(exp, salt, user, weights):  # the SDK formula, eligibility aside (for planting)
     bucket = mmh3.hash(f"{exp}.{salt}.{user}".encode(), 0, signed=False) % 10000
     upper = 0
@@ -110,7 +113,7 @@ for i in range(events_count):
             elif choice < 0.3: variant = plain_variant(exp, salt, unicodedata.normalize("NFC", hashed.strip()), weights)  # the normalised id
             else: variant = plain_variant(exp, salt, hashed, weights)  # usually what devices assign
         else:
-            variant = rng.choice(["a", "b", "c", "ä", "a\u0308", "x'\\", None])
+            variant = rng.choice(["a", "b", "c", "ä", "a\u0308", "x'\\", "b'\\", None])
         exposure = {"exp": exp}
         if variant is not None: exposure["variant"] = variant
         exposures.append(exposure)

@@ -34,10 +34,17 @@ enum WarehouseFlags {
     }
 
     /// The same, for a bundle already read (one read: `-` is standard input, `@remote` a download).
+    /// A bundle with rule-level errors still becomes SQL (it does what devices do with them, as
+    /// `bucket --bundle` does); the validator's error count goes to stderr, the SQL alone to stdout.
     static func experiments(_ invocation: Invocation, in document: JSONDocument, bundlePath path: String) throws -> [ExperimentDefinition] {
         let arguments = invocation.arguments
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
+        }
+        let errors = BundleValidator.validate(document: document).filter { $0.severity == .error }.count
+        if errors > 0 {
+            invocation.io.stderr.writeLine("appdna: warning: \(path): \(errors) validation error\(errors == 1 ? "" : "s"); the SQL does what devices do "
+                                           + "with them (appdna bundle validate \(path) lists them)")
         }
         let all = map.members.filter { $0.value.kind == .object }.map { ExperimentDefinition(id: $0.key, node: $0.value) }
         let wanted = arguments[experiment]
