@@ -17,6 +17,7 @@ SPARK_IDS=${SQL_SPARK_IDS:-1000000}
 AUDIT_ROWS=${SQL_AUDIT_ROWS:-10000000}
 QUEUE_EVENTS=${SQL_QUEUE_EVENTS:-1000000}
 need python3 "install python3"
+need jq "install jq (apt-get install -y jq)"
 ensure_appdna
 mkdir -p "$OUT"
 BUNDLE="$OUT/sql-bundle.json"
@@ -27,24 +28,29 @@ JSON
 IDFILE="$OUT/sql-ids-$IDS.txt"
 [[ -s "$IDFILE" ]] || python3 -c "import sys; sys.stdout.write(''.join(f'user-{i:09d}\n' for i in range($IDS)))" > "$IDFILE"
 
+# The python3 module behind a dialect; false (with a line saying so) when it is not installed.
+engine_available() {
+    local module
+    case $1 in clickhouse) module=chdb ;; duckdb) module=duckdb ;; spark) module=pyspark ;; esac
+    python3 -c "import $module" 2>/dev/null && return 0
+    printf '%-28s skipped: python3 module %s is not installed (scripts/install-test-tools)\n' "$1" "$module"
+    return 1
+}
+# Rows per dialect: Spark local gets the smaller count.
+rows_for() { if [[ $1 == spark ]]; then echo "$SPARK_IDS"; else echo "$2"; fi; }
+rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
+# Runs a command (its output to $OUT/last.out), sets $seconds to its wall time.
+timed() { local start; start=$(date +%s.%N); "$@" > "$OUT/last.out"; seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); }
+row() { printf '%-30s %12s rows %7.2f s %14s rows/s  %s\n' "$@"; }
+
 machine_line 2>/dev/null || true
-start=$(date +%s.%N)
-"$APPDNA" bucket - checkout --bundle "$BUNDLE" < "$IDFILE" > /dev/null
-appdna_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-appdna_rate=$(awk -v n="$IDS" -v s="$appdna_s" 'BEGIN { printf "%.0f", n / s }')
-printf '%-28s %12s ids %8.2f s %14s rows/s  %s\n' "appdna bucket -" "$IDS" "$appdna_s" "$appdna_rate" "1.00x"
+timed "$APPDNA" bucket - checkout --bundle "$BUNDLE" < "$IDFILE"
+appdna_rate=$(rate "$IDS" "$seconds")
+row "appdna bucket -" "$IDS" "$seconds" "$appdna_rate" "1.00x"
 
 for dialect in clickhouse duckdb spark; do
-    n=$IDS
-    case $dialect in
-        clickhouse) module=chdb ;;
-        duckdb) module=duckdb ;;
-        spark) module=pyspark; n=$SPARK_IDS ;;
-    esac
-    if ! python3 -c "import $module" 2>/dev/null; then
-        printf '%-28s skipped: python3 module %s is not installed (scripts/install-test-tools)\n' "$dialect" "$module"
-        continue
-    fi
+    engine_available "$dialect" || continue
+    n=$(rows_for "$dialect" "$IDS")
     "$APPDNA" bucket --sql "$dialect" --bundle "$BUNDLE" > "$OUT/sql-$dialect.sql"
     seconds=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$n" <<'PY'
 import sys, time
@@ -68,8 +74,8 @@ else:
     t = time.time(); spark.sql(wrapped).collect(); print(time.time() - t)
 PY
 )
-    rate=$(awk -v n="$n" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
-    printf '%-28s %12s ids %8.2f s %14s rows/s  %sx of appdna\n' "$dialect (generated SQL)" "$n" "$seconds" "$rate" "$(div "$rate" "$appdna_rate")"
+    r=$(rate "$n" "$seconds")
+    row "$dialect (assignment SQL)" "$n" "$seconds" "$r" "$(div "$r" "$appdna_rate")x of appdna"
 done
 
 # (2) The exposure audit. The device side: a queue of QUEUE_EVENTS events, one exposure each,
@@ -88,20 +94,14 @@ for i, line in enumerate(sys.stdin):
               "\"context\":{\"session_id\":\"s%d\",\"experiment_exposures\":[{\"exp\":\"checkout\",\"variant\":\"%s\"}]},\"properties\":{}}\n" % (i, user, i, variant))
 ' > "$QUEUE"
 fi
-start=$(date +%s.%N)
-"$APPDNA" queue inspect "$QUEUE" --bundle "$BUNDLE" --json > "$OUT/sql-audit-queue.json"
-queue_s=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
-queue_rate=$(awk -v n="$QUEUE_EVENTS" -v s="$queue_s" 'BEGIN { printf "%.0f", n / s }')
-printf '%-28s %12s rows %7.2f s %14s rows/s  %s\n' "appdna queue inspect --bundle" "$QUEUE_EVENTS" "$queue_s" "$queue_rate" "1.00x"
+timed "$APPDNA" queue inspect "$QUEUE" --bundle "$BUNDLE" --json
+queue_found=$(jq -r .exposure_audit.disagreeing "$OUT/last.out")
+queue_rate=$(rate "$QUEUE_EVENTS" "$seconds")
+row "appdna queue inspect --bundle" "$QUEUE_EVENTS" "$seconds" "$queue_rate" "1.00x  ($queue_found disagreeing found, $(( (QUEUE_EVENTS + 999) / 1000 )) planted)"
 
 for dialect in clickhouse duckdb spark; do
-    n=$AUDIT_ROWS
-    case $dialect in
-        clickhouse) module=chdb ;;
-        duckdb) module=duckdb ;;
-        spark) module=pyspark; n=$SPARK_IDS ;;
-    esac
-    python3 -c "import $module" 2>/dev/null || continue
+    engine_available "$dialect" || continue
+    n=$(rows_for "$dialect" "$AUDIT_ROWS")
     "$APPDNA" queue inspect --bundle "$BUNDLE" --sql "$dialect" --exposures exposures > "$OUT/sql-audit-$dialect.sql"
     # The exposures are made in the engine by the assignment query itself (then 1 in 1,000 planted).
     result=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$OUT/sql-audit-$dialect.sql" "$n" <<'PY'
@@ -133,7 +133,6 @@ else:
 PY
 )
     seconds=${result% *} found=${result#* }
-    rate=$(awk -v n="$n" -v s="$seconds" 'BEGIN { printf "%.0f", n / s }')
-    printf '%-28s %12s rows %7.2f s %14s rows/s  %sx of appdna  (%s disagreeing found, %s planted)\n' "$dialect (audit SQL)" "$n" "$seconds" "$rate" \
-        "$(div "$rate" "$queue_rate")" "$found" "$(( (n + 999) / 1000 ))"
+    r=$(rate "$n" "$seconds")
+    row "$dialect (audit SQL)" "$n" "$seconds" "$r" "$(div "$r" "$queue_rate")x of appdna  ($found disagreeing found, $(( (n + 999) / 1000 )) planted)"
 done
