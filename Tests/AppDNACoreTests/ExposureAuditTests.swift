@@ -322,4 +322,26 @@ final class ExposureAuditTests: XCTestCase {
         XCTAssertEqual([counts.sessions, counts.exposures, counts.duplicateExposures, counts.usersWithDuplicates], [3, 5, 2, 1])
         XCTAssertEqual(counts.examples.map { [$0.repeated.line, $0.first.line] }, [[2, 1], [6, 1]])
     }
+
+    /// Memory stays bounded: only the 10,000 most recently started sessions are remembered, so
+    /// a session that comes back after 10,000 others is counted as a new one; within the window
+    /// every repeat is found.
+    func testRepeatedExposuresRememberABoundedWindowOfSessions() {
+        var repeated = RepeatedExposures(experimentIDs: ["a", "b"])
+        let here = QueueLocation(path: "q", line: 1)
+        repeated.record(session: 1, user: 7, experiment: 0, at: here)
+        repeated.record(session: 1, user: 7, experiment: 1, at: here)
+        repeated.record(session: 1, user: 7, experiment: 0, at: here)  // a repeat
+        repeated.record(session: 1, user: 8, experiment: 0, at: here)  // another user's session
+        for session in 2..<UInt64(RepeatedExposures.openSessions) {  // 10,000 open with the two above
+            repeated.record(session: session, user: 7, experiment: 1, at: here)
+        }
+        repeated.record(session: 1, user: 7, experiment: 0, at: here)  // still open: a repeat
+        repeated.record(session: UInt64(RepeatedExposures.openSessions), user: 7, experiment: 1, at: here)  // the oldest is forgotten
+        repeated.record(session: 1, user: 7, experiment: 0, at: here)  // forgotten: counted as a new session
+        XCTAssertEqual(repeated.experiments.map(\.experiment), ["a", "b"])
+        let a = repeated.experiments[0]
+        XCTAssertEqual([a.sessions, a.exposures, a.duplicateExposures, a.usersWithDuplicates], [3, 5, 2, 1])
+        XCTAssertEqual(repeated.duplicateExposures, 2)
+    }
 }

@@ -133,7 +133,7 @@ extension ExposureAudit.Judge {
                                   platformLowercased: platformLowercased) else { return nil }
             result.checked += 1
             result.agreeing += 1
-            result.exposed.append(prepared.definition.id)
+            if f.hasSession { result.exposed.append(prepared.index) }
         }
         if f.hasSession { result.session = (f.sessionHash, IDHash.hash(user)) }
         return result

@@ -48,9 +48,12 @@ public final class ExposureAudit {
         /// `contextAdmits` of the judge's context generation `admitsGeneration`.
         var admitsGeneration = -1
         var generationAdmits = false
+        /// The experiment's place in `ExposureAudit.experimentIDs` (the same in every judge).
+        let index: Int
 
-        init(_ definition: ExperimentDefinition) {
+        init(_ definition: ExperimentDefinition, index: Int) {
             self.definition = definition
+            self.index = index
             allocation = definition.allocation
             bucketer = BatchBucketer(scheme: .sdk, experiment: definition.id, salt: definition.salt, allocation: allocation, variantTable: false)
             variantIDs = allocation.ranges.map { Array($0.variant.utf8) }
@@ -83,13 +86,16 @@ public final class ExposureAudit {
         var mismatches: [Mismatch] = []
         /// The event's session and hashed user id (hashes of their bytes), when it has a session.
         var session: (session: UInt64, user: UInt64)?
-        /// The bundle experiments the event's checked exposures name, in order (for `RepeatedExposures`).
-        var exposed: [String] = []
+        /// With a session: the indices of the bundle experiments its checked exposures name, in
+        /// order (for `RepeatedExposures`).
+        var exposed: [Int] = []
     }
 
     public let bundleVersion: String?
     /// By the ids' bytes: an exposure recorded for `cafe\u{301}-exp` is not one of `café-exp`.
     let definitions: [ByteKey: ExperimentDefinition]
+    /// The experiment ids in byte order: `Prepared.index` and `RepeatedExposures` refer to them.
+    let experimentIDs: [ByteKey]
     let listLimit: Int
     /// Judges events on this thread (the general path and non-NDJSON queues).
     private lazy var judge = makeJudge()
@@ -104,7 +110,7 @@ public final class ExposureAudit {
     public private(set) var mismatches: [Mismatch] = []
     public private(set) var causeCounts: [Cause: Int] = [:]
     /// Exposures of the bundle's experiments repeated within a session.
-    public private(set) var repeated = RepeatedExposures()
+    public private(set) var repeated: RepeatedExposures
 
     /// `root` is a config bundle of either shape.
     public init(bundle root: JSONNode, listLimit: Int = 1000) {
@@ -116,6 +122,8 @@ public final class ExposureAudit {
             }
         }
         self.definitions = definitions
+        experimentIDs = definitions.keys.sorted()
+        repeated = RepeatedExposures(experimentIDs: experimentIDs.map(\.text))
         self.listLimit = listLimit
     }
 
@@ -123,7 +131,9 @@ public final class ExposureAudit {
 
     /// A judge for one thread (its caches and scratch buffers are its own).
     func makeJudge() -> Judge {
-        Judge(bundleVersion: bundleVersion, experiments: definitions.mapValues(Prepared.init))
+        var experiments: [ByteKey: Prepared] = [:]
+        for (index, id) in experimentIDs.enumerated() { experiments[id] = Prepared(definitions[id]!, index: index) }
+        return Judge(bundleVersion: bundleVersion, experiments: experiments)
     }
 
     /// One live event.
@@ -137,8 +147,8 @@ public final class ExposureAudit {
         agreeing += result.agreeing
         skipped += result.skipped
         if let session = result.session {
-            for experiment in result.exposed {
-                repeated.record(session: session.session, user: session.user, experiment: experiment, at: location)
+            for index in result.exposed {
+                repeated.record(session: session.session, user: session.user, experiment: index, at: location)
             }
         }
         for var mismatch in result.mismatches {
@@ -197,7 +207,7 @@ extension ExposureAudit {
                 guard let experiment = exposure["exp"]?.string else { result.skipped += 1; continue }
                 let recorded = exposure["variant"]?.string
                 result.checked += 1
-                if experiments[ByteKey(experiment)] != nil { result.exposed.append(experiment) }
+                if result.session != nil, let index = experiments[ByteKey(experiment)]?.index { result.exposed.append(index) }
                 guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
                                           device: device) else {
                     result.agreeing += 1

@@ -23,7 +23,7 @@ public struct AssignmentSQL {
     private func branch(_ experiment: ExperimentDefinition) -> String {
         let sql = WarehouseSQL(dialect: dialect)
         let user = columns.user
-        let bucket = "(\(sql.hash(of: hashedString(experiment, user: user))) % \(scheme.bucketCount))"
+        let bucket = bucketExpression(experiment, user: user)
         let rules = SQLEligibility(sql: sql, columns: columns).rules(experiment)
         let (eligible, mayAssign) = SQLRuleVerdict.eligibleColumn(rules)
         let allocation = VariantAllocation(weights: experiment.variants, bucketCount: scheme.bucketCount)
@@ -41,15 +41,15 @@ public struct AssignmentSQL {
         columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()  // not an id: plain ASCII column names
     }
 
-    /// The string devices hash, as SQL: the fixed part is one literal, the user id the column.
-    private func hashedString(_ experiment: ExperimentDefinition, user: String) -> String {
+    /// The bucket of the scheme, as SQL: the fixed part of the hashed string is one literal, the
+    /// user id the column.
+    private func bucketExpression(_ experiment: ExperimentDefinition, user: String) -> String {
         let sql = WarehouseSQL(dialect: dialect)
         switch scheme {
         case .sdk:
-            let prefix = experiment.id + "." + scheme.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
-            return "(\(sql.literal(prefix)) || \(user))"
+            return sql.sdkBucket(experiment: experiment.id, salt: scheme.effectiveSalt(experiment.salt, experiment: experiment.id), user: user)
         case .docs:
-            return "(\(user) || \(sql.literal(experiment.id + experiment.salt)))"
+            return "(\(sql.hash(of: "(\(user) || \(sql.literal(experiment.id + experiment.salt)))")) % \(scheme.bucketCount))"
         }
     }
 

@@ -81,11 +81,9 @@ public struct ExposureAuditSQL {
                 + "CASE WHEN \(otherBundle) THEN 'bundle-version' ELSE 'experiment-not-running' END AS cause "
                 + "FROM (\(rows(where: ofExperiment + " AND \(exposures.variant) IS NOT NULL"))) AS stopped_rows"
         }
-        let allocation = experiment.allocation
         let rules = SQLEligibility(sql: sql, columns: context, userColumn: "appdna_user").rules(experiment)
         let mayAssign = SQLRuleVerdict.eligibleColumn(rules).mayAssign
-        let bucket = bucketOf(experiment, user: "appdna_user", salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id))
-        let expected = AssignmentSQL.variantExpression(allocation, bucket: bucket, sql: sql)
+        let expected = variantOf(experiment, user: "appdna_user", salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id))
         let bundleVersion = exposures.bundleVersion != nil ? ", appdna_bundle_version" : ""
         let agrees = "(coalesce(recorded = expected, FALSE) OR (recorded IS NULL AND expected IS NULL))"
         return """
@@ -103,14 +101,10 @@ public struct ExposureAuditSQL {
         """
     }
 
-    /// The SDK bucket of `user` hashed with `salt` as written (no blank-salt fallback).
-    private func bucketOf(_ experiment: ExperimentDefinition, user: String, salt: String) -> String {
-        "(\(sql.hash(of: "(\(sql.literal(experiment.id + "." + salt + ".")) || \(user))")) % 10000)"
-    }
-
-    /// The variant of `user` (an SQL expression) under the SDK scheme, eligibility aside.
+    /// The variant of `user` (an SQL expression) hashed with `salt` as written, under the SDK
+    /// scheme, eligibility aside.
     private func variantOf(_ experiment: ExperimentDefinition, user: String, salt: String) -> String {
-        AssignmentSQL.variantExpression(experiment.allocation, bucket: bucketOf(experiment, user: user, salt: salt), sql: sql)
+        AssignmentSQL.variantExpression(experiment.allocation, bucket: sql.sdkBucket(experiment: experiment.id, salt: salt, user: user), sql: sql)
     }
 
     /// iOS SDK 1.0.69 and older hashed a blank salt as written: does that give the recorded

@@ -105,8 +105,8 @@ struct SQLEligibility {
         let inside: String
         if share.isFinite {
             let threshold = AssignmentChange.allocationThreshold(share)
-            let prefix = experiment.id + "." + BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id) + "."
-            let bucket = "(\(sql.hash(of: "(\(sql.literal(prefix)) || \(userColumn) || '.allocation')")) % 10000)"
+            let bucket = sql.sdkBucket(experiment: experiment.id, salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id),
+                                       user: userColumn, suffix: ".allocation")
             inside = "(\(bucket) < \(threshold))"
         } else {
             inside = "FALSE"

@@ -7,6 +7,14 @@ struct WarehouseSQL {
 
     func hash(of text: String) -> String { SQLMurmurHash(dialect: dialect).hash(of: text) }
 
+    /// The SDK bucket (0–9999) of the user id `user` (an SQL expression): the hash of
+    /// `"<experiment>.<salt>.<user><suffix>"`, with `salt` as given (callers apply the blank-salt
+    /// fallback, or not, as the device they mirror does). The fixed parts are literals.
+    func sdkBucket(experiment: String, salt: String, user: String, suffix: String = "") -> String {
+        let text = "\(literal(experiment + "." + salt + ".")) || \(user)" + (suffix.isEmpty ? "" : " || \(literal(suffix))")
+        return "(\(hash(of: "(" + text + ")")) % \(BucketingScheme.sdk.bucketCount))"
+    }
+
     var nullString: String {
         switch dialect {
         case .clickhouse: return "CAST(NULL AS Nullable(String))"

@@ -132,8 +132,7 @@ enum QueueInspectCommand {
             if !arguments[WarehouseFlags.experiment].isEmpty {
                 throw Failure(.usage, "the exposure audit judges every experiment of the bundle (an exposure of any other is experiment-missing): --experiment goes with --srm or --duplicates")
             }
-            var context = try WarehouseFlags.columns(arguments, table: table)
-            context.sdkVersion = try arguments[QueueInspectFlags.sdkVersionColumn].map { try SQLQuoting.identifier($0, for: "--sdk-version-column") }
+            let context = try WarehouseFlags.columns(arguments, table: table, sdkVersion: arguments[QueueInspectFlags.sdkVersionColumn])
             query = ExposureAuditSQL(dialect: dialect, exposures: exposures, context: context,
                                      bundleVersion: bundle.root["bundle_version"]?.numberText).query(experiments)
         }

@@ -20,11 +20,11 @@ enum WarehouseFlags {
                                            installedAtColumn.spec, traitColumn.spec]
 
     /// The columns the flags name, checked to be plain identifiers (64 otherwise).
-    static func columns(_ arguments: ParsedArguments, table: String) throws -> WarehouseColumns {
+    static func columns(_ arguments: ParsedArguments, table: String, sdkVersion: String? = nil) throws -> WarehouseColumns {
         try WarehouseColumns(table: table, user: arguments[userColumn], platform: arguments[platformColumn],
                              country: arguments[countryColumn], appVersion: arguments[appVersionColumn],
                              installedAt: arguments[installedAtColumn],
-                             traits: arguments[traitColumn].map { ($0.key, $0.value) }).validated()
+                             traits: arguments[traitColumn].map { ($0.key, $0.value) }, sdkVersion: sdkVersion).validated()
     }
 
     /// The experiments of the bundle at `path` named by --experiment (all, in bundle order,
