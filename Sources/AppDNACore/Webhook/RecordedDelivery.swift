@@ -39,7 +39,7 @@ public struct RecordedDelivery: Sendable {
         object["method"] = .string(method)
         object["target"] = .string(target)
         object["headers"] = .array(headers.map { [.string($0.name), .string($0.value)] })
-        if let text = String(validating: body, as: UTF8.self) {
+        if let text = UTF8Validation.string(body) {
             object["body"] = .string(text)
         } else {
             object["body_base64"] = .string(Base64.encode(body))

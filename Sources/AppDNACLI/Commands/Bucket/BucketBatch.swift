@@ -105,13 +105,13 @@ enum BucketBatch {
         var index = 0
         while index &+ 8 <= count {
             if base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 {
-                return String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+                return UTF8Validation.isValid(line)
             }
             index &+= 8
         }
         while index < count {
             if base.load(fromByteOffset: index, as: UInt8.self) >= 0x80 {
-                return String(validating: line.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+                return UTF8Validation.isValid(line)
             }
             index &+= 1
         }
