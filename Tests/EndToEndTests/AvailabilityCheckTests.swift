@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `scripts/check-availability` is how a Linux machine knows the package still builds for its
+/// macOS target (Linux ignores `@available`): it passes on the tree, and a newer API planted in
+/// Sources/, Tests/ or Plugins/ of a copy is named with its file and line.
+final class AvailabilityCheckTests: XCTestCase {
+    var script: String { repositoryRoot.appendingPathComponent("scripts/check-availability").path }
+
+    /// The build this test binary belongs to (`.build` or CI's `--scratch-path .build-test`, debug
+    /// or release): its compile flags and module files are what the checker reuses.
+    static let build: (directory: String, configuration: String)? = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var configuration: String?
+        while directory.path != "/" {
+            let name = directory.lastPathComponent
+            if configuration == nil, name == "debug" || name == "release" { configuration = name }
+            if let configuration, FileManager.default.fileExists(atPath: directory.appendingPathComponent(configuration + ".yaml").path) {
+                return (directory.path, configuration)
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    func checker() throws -> [String] {
+        #if os(macOS)
+        throw XCTSkip("on macOS the compiler checks availability itself; the script is for Linux")
+        #else
+        guard let python = findTool("python3"), findTool("swiftc") != nil, let build = Self.build else {
+            if runningInCI { throw CheckerMissing() }
+            throw XCTSkip("python3, swiftc or the build's .yaml manifest is missing")
+        }
+        return [python, script, "--build-dir", build.directory, "--configuration", build.configuration]
+        #endif
+    }
+
+    struct CheckerMissing: Error, CustomStringConvertible {
+        var description: String { "python3, swiftc and the build's .yaml manifest are needed in CI" }
+    }
+
+    func run(_ command: [String], _ arguments: [String] = []) throws -> ProcessRunner.Output {
+        try ProcessRunner.run(command[0], Array(command.dropFirst()) + arguments, environment: nil)
+    }
+
+    func testTheTreeUsesNothingNewerThanItsMacOSTarget() throws {
+        let tree = try run(try checker(), ["--verbose"])
+        XCTAssertEqual(tree.status, 0, tree.stdout + tree.stderr)
+        XCTAssertEqual(tree.stdout, "", "findings on the tree")
+        XCTAssertTrue(tree.stderr.contains("macOS 13.0 target: 0 finding(s)"), tree.stderr)
+        // Every kind of module was checked: product, test, test-support and plugin modules.
+        let checked = try XCTUnwrap(tree.stderr.split(separator: "\n").first { $0.hasPrefix("checked: ") })
+        for module in ["AppDNACore", "AppDNANet", "AppDNAReplay", "AppDNACLI", "appdna", "AppDNACoreTests", "EndToEndTests",
+                       "TestSupport", "LoopbackHTTPServer", "AppDNABundlePlugin"] {
+            XCTAssertTrue(checked.split(separator: " ").contains { $0.trimmingCharacters(in: [","]) == module }, "\(module) in \(checked)")
+        }
+    }
+
+    /// A copy of the tree with newer APIs planted in one product module, one test module and the
+    /// plugin; guarded and annotated uses beside them must pass.
+    func testPlantedNewerAPIsAreNamedWithFileAndLine() throws {
+        let checker = try checker()
+        let scratch = try ScratchDirectory("availability")
+        defer { scratch.remove() }
+        for item in ["Package.swift", "Sources", "Tests", "Plugins"] {
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(item), to: scratch.url.appendingPathComponent(item))
+        }
+        try plant(in: scratch, "Sources/appdna/main.swift", """
+
+        func plantedValidation(_ bytes: [UInt8]) -> String? {
+            String(validating: bytes, as: UTF8.self)
+        }
+        func plantedGuarded(_ bytes: [UInt8]) -> String? {
+            if #available(macOS 15, *) { return String(validating: bytes, as: UTF8.self) }
+            guard #available(macOS 15, *) else { return nil }
+            return String(validating: bytes, as: UTF8.self)
+        }
+        @available(macOS 15, *)
+        func plantedAnnotated(_ bytes: [UInt8]) -> String? { String(validating: bytes, as: UTF8.self) }
+        """)
+        try plant(in: scratch, "Tests/TestSupport/PlantedLock.swift", """
+        import Synchronization
+
+        final class PlantedLock: Sendable {
+            let count = Mutex<Int>(0)
+        }
+        """)
+        try plant(in: scratch, "Plugins/AppDNABundlePlugin/AppDNABundlePlugin.swift", """
+
+        func plantedWide() -> Int128 { 0 }
+        """)
+        let modules = "appdna,TestSupport,AppDNABundlePlugin"
+        let planted = try run(checker, ["--package-dir", scratch.path, "--modules", modules])
+        XCTAssertEqual(planted.status, 1, planted.stdout + planted.stderr)
+        let places = planted.stdout.split(separator: "\n").map { $0.split(separator: ":").prefix(2).joined(separator: ":") }
+        let plugin = "Plugins/AppDNABundlePlugin/AppDNABundlePlugin.swift", main = "Sources/appdna/main.swift"
+        let support = "Tests/TestSupport/PlantedLock.swift"
+        // Only the unguarded lines; a line is named once per declaration it uses.
+        XCTAssertEqual(Array(Set(places)).sorted(), ["\(plugin):\(try line(of: "-> Int128", in: scratch, plugin))",
+                                                     "\(main):\(try line(of: "String(validating:", in: scratch, main))",
+                                                     "\(support):\(try line(of: "Mutex<Int>", in: scratch, support))"], planted.stdout)
+        XCTAssertTrue(planted.stdout.contains("Swift.String.init(validating:as:) is macOS 15.0+, newer than the package's macOS 13.0 target"), planted.stdout)
+        XCTAssertTrue(planted.stdout.contains("Synchronization.Mutex is macOS 15.0+"), planted.stdout)
+        XCTAssertTrue(planted.stdout.contains("Synchronization.Mutex.init(_:) is macOS 15.0+"), planted.stdout)
+        XCTAssertTrue(planted.stdout.contains("Swift.Int128 is macOS 15.0+"), planted.stdout)
+        // The literal's initialiser is underscored: dated from the toolchain's ABI dump.
+        XCTAssertTrue(planted.stdout.contains("Swift.Int128.init(_builtinIntegerLiteral:) is macOS 15.0+"), planted.stdout)
+
+        // The target is read from Package.swift: at macOS 15 the same code passes.
+        let manifest = scratch.url.appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        XCTAssertTrue(text.contains(".macOS(.v13)"))
+        try text.replacingOccurrences(of: ".macOS(.v13)", with: ".macOS(.v15)").write(to: manifest, atomically: true, encoding: .utf8)
+        let raised = try run(checker, ["--package-dir", scratch.path, "--modules", modules])
+        XCTAssertEqual(raised.status, 0, raised.stdout + raised.stderr)
+        XCTAssertTrue(raised.stderr.contains("macOS 15.0 target: 0 finding(s)"), raised.stderr)
+    }
+
+    /// Appends `code` to the file (creating it).
+    func plant(in scratch: ScratchDirectory, _ path: String, _ code: String) throws {
+        let url = scratch.url.appendingPathComponent(path)
+        let before = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        try (before + code + "\n").write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    /// The number of the first line of the file that contains `text`.
+    func line(of text: String, in scratch: ScratchDirectory, _ path: String) throws -> Int {
+        let lines = try String(contentsOf: scratch.url.appendingPathComponent(path), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        return try XCTUnwrap(lines.firstIndex { $0.contains(text) }) + 1
+    }
+}
