@@ -38,4 +38,25 @@ final class CodegenIdentifiersTests: XCTestCase {
         XCTAssertEqual(Set(names).count, 4)
         XCTAssertFalse(names.contains("source"))
     }
+
+    /// Issue 34.1: a type never takes a member's name of its scope (`var _2xTest: _2xTest?`
+    /// did not type-check), a type the file declares or uses, or another type's name up to case.
+    func testTypeNamesAvoidMembersDeclaredTypesAndCaseTwins() {
+        XCTAssertEqual(CodegenIdentifiers.typeNames(for: ["_2xTest", "darkMode"], members: ["_2xTest", "darkMode"], types: []),
+                       ["_2xTest_2", "DarkMode"])
+        XCTAssertEqual(CodegenIdentifiers.typeNames(for: ["ab", "aB"], members: [], types: []), ["Ab_2", "AB"])
+        XCTAssertEqual(CodegenIdentifiers.typeNames(for: ["string", "self_", "type"], members: [], types: ["String"]),
+                       ["String_2", "Self_", "Type_"])
+    }
+
+    /// Contextual and soft keywords get the `_` too, and a very long key is cut to a name a
+    /// file system can hold as a class file.
+    func testSoftKeywordsAndVeryLongKeys() {
+        XCTAssertEqual(CodegenIdentifiers.names(for: ["it", "inline", "willSet", "value", "none"]),
+                       ["it_", "inline_", "willSet_", "value_", "none_"])
+        let long = String(repeating: "very-long-", count: 200)
+        let names = CodegenIdentifiers.names(for: [long + "a", long + "b"])
+        XCTAssertEqual(names.map(\.utf8.count), [CodegenIdentifiers.maximumLength, CodegenIdentifiers.maximumLength + 2])
+        XCTAssertEqual(names[1], names[0] + "_2")
+    }
 }

@@ -6,11 +6,22 @@
 public struct CodegenModel: Sendable {
     public struct Experiment: Sendable {
         public let id: String
-        /// The accessor's name; the type's name is the same with a capital (`typeName`).
+        /// The accessor's name; the type's name is the same with a capital (`typeName`) unless
+        /// that is taken (`CodegenIdentifiers.typeNames`).
         public let name: String
         public let typeName: String
-        public let variants: [(id: String, name: String)]
+        /// Each variant's Swift case (`name`) and Kotlin case object (`typeName`).
+        public let variants: [(id: String, name: String, typeName: String)]
     }
+
+    /// The types every generated file declares or names (both languages), which no generated
+    /// type may shadow: a nested `String` or `AppDNAValueSource` would capture the file's own
+    /// uses of the name.
+    static let declaredAndUsedTypes: Set<String> = [  // not an id: generated ASCII identifiers
+        "AppDNAValueSource", "AppDNAConfig", "AppDNAExperiments", "AppDNAIDs", "Paywalls", "OnboardingFlows", "Messages",
+        "Surveys", "String", "Bool", "Int", "Double", "Array", "Equatable", "Sendable", "Optional", "Swift",
+        "Boolean", "Long", "Unit", "Nothing", "Suppress", "Unknown", "Companion",
+    ]
 
     /// One group of id constants (`Paywalls`, `OnboardingFlows`, `Messages`, `Surveys`).
     public struct IDGroup: Sendable {
@@ -30,7 +41,8 @@ public struct CodegenModel: Sendable {
     public init(root: JSONNode) {
         bundleVersion = root["bundle_version"]?.numberText ?? root["content"]?["bundle_version"]?.numberText ?? "unknown"
         config = RemoteConfigEntries(root: root)
-        configNames = CodegenIdentifiers.names(for: config.entries.map(\.key), reserved: ["source", "experiments", "ids"])
+        // AppDNAConfig's own members: the source and the experiments.
+        configNames = CodegenIdentifiers.names(for: config.entries.map(\.key), reserved: ["source", "experiments"])
 
         var found: [(id: String, variants: [String])] = []
         var seen = Set<ByteKey>()
@@ -40,11 +52,16 @@ public struct CodegenModel: Sendable {
             }
         }
         found.sort { ByteKey($0.id) < ByteKey($1.id) }
+        // AppDNAExperiments declares `source`, a property per experiment and a type per
+        // experiment; each type declares its cases, `unknown`, `id` and (Kotlin) `of`.
         let names = CodegenIdentifiers.names(for: found.map(\.id), reserved: ["source"])
-        experiments = zip(found, names).map { experiment, name in
+        let typeNames = CodegenIdentifiers.typeNames(for: names, members: Set(names + ["source"]), types: Self.declaredAndUsedTypes)
+        experiments = zip(found, zip(names, typeNames)).map { experiment, naming in
             let variants = Self.unique(experiment.variants)
-            let cases = CodegenIdentifiers.names(for: variants, reserved: ["unknown", "id", "of"])
-            return Experiment(id: experiment.id, name: name, typeName: Self.typeName(name), variants: Array(zip(variants, cases)))
+            let cases = CodegenIdentifiers.names(for: variants, reserved: ["unknown", "id", "of", naming.1])
+            let objects = CodegenIdentifiers.typeNames(for: cases, members: ["id", "of"], types: Self.declaredAndUsedTypes.union([naming.1]))
+            return Experiment(id: experiment.id, name: naming.0, typeName: naming.1,
+                              variants: (0..<variants.count).map { (variants[$0], cases[$0], objects[$0]) })
         }
 
         var groups: [IDGroup] = []
@@ -66,13 +83,17 @@ public struct CodegenModel: Sendable {
 
     /// The bundle's value of `entry` as a literal of the target language, for the accessor's
     /// default: `literal` quotes text (strings, and JSON text for objects, arrays and null),
-    /// `integer` writes an integer's text, `boolean` a boolean. Doubles are written as Swift
+    /// `integer` writes an integer's text, `infinity` names a Double beyond the largest. Doubles are written as Swift
     /// prints them (`1.5`, `1e+100`), which both languages read.
-    public static func defaultLiteral(_ entry: RemoteConfigEntries.Entry, literal: (String) -> String, integer: (String) -> String) -> String {
+    public static func defaultLiteral(_ entry: RemoteConfigEntries.Entry, literal: (String) -> String, integer: (String) -> String,
+                                      infinity: (_ negative: Bool) -> String) -> String {
         switch (entry.type, entry.defaultValue) {
         case (.bool, .bool(let value)): return value ? "true" : "false"
         case (.int, .number(let number)): return integer(number.text)
-        case (.double, .number(let number)): return number.double.map { "\($0)" } ?? "0.0"
+        case (.double, .number(let number)):
+            // `1e400` is beyond Double and reads as infinity, which has no literal in either language.
+            guard let double = number.double else { return "0.0" }
+            return double.isInfinite ? infinity(double < 0) : "\(double)"
         case (.string, .string(let text)): return literal(text)
         default: return literal(JSONWriter(sortKeys: false).writeString(entry.defaultValue))
         }
@@ -82,12 +103,5 @@ public struct CodegenModel: Sendable {
     static func unique(_ ids: [String]) -> [String] {
         var seen = Set<ByteKey>()
         return ids.filter { seen.insert(ByteKey($0)).inserted }.sorted { ByteKey($0) < ByteKey($1) }
-    }
-
-    /// A type name: the accessor's name with a capital, `_` added when that is a keyword or a
-    /// name Swift reserves for members (`Type`, `Self`, `Protocol`).
-    static func typeName(_ name: String) -> String {
-        let result = CodegenIdentifiers.uppercasingFirst(name)
-        return CodegenIdentifiers.keywords.contains(result) ? result + "_" : result
     }
 }

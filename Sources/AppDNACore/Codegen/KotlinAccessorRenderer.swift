@@ -49,11 +49,7 @@ public enum KotlinAccessorRenderer {
         }
         for experiment in model.experiments {
             let type = experiment.typeName
-            // Case objects are capitalised names; one that would be the class's own name gets `_`.
-            let cases = experiment.variants.map { variant -> (id: String, object: String) in
-                let object = CodegenModel.typeName(variant.name)
-                return (variant.id, object == type ? object + "_" : object)
-            }
+            let cases = experiment.variants.map { (id: $0.id, object: $0.typeName) }
             out += "\n    /** The variants of `\(docText(experiment.id))`; `Unknown` for ids added after generation. */\n"
             out += "    sealed class \(type)(val id: String) {\n"
             for variant in cases { out += "        /** `\(docText(variant.id))` */\n        object \(variant.object) : \(type)(\(literal(variant.id)))\n" }
@@ -86,7 +82,8 @@ public enum KotlinAccessorRenderer {
 
     private static func defaultLiteral(_ entry: RemoteConfigEntries.Entry) -> String {
         // Long.MIN_VALUE has no literal (its magnitude is not a Long).
-        CodegenModel.defaultLiteral(entry, literal: literal) { $0 == String(Int64.min) ? "Long.MIN_VALUE" : $0 + "L" }
+        CodegenModel.defaultLiteral(entry, literal: literal, integer: { $0 == String(Int64.min) ? "Long.MIN_VALUE" : $0 + "L" },
+                                    infinity: { $0 ? "Double.NEGATIVE_INFINITY" : "Double.POSITIVE_INFINITY" })
     }
 
     /// A Kotlin string literal holding exactly the scalars of `text`: `$` is escaped too (it
@@ -95,13 +92,13 @@ public enum KotlinAccessorRenderer {
         QuotedLiteral.quoted(text, quote: "\"", escapes: ["\\": "\\\\", "\"": "\\\"", "$": "\\$"]) { "\\u" + QuotedLiteral.hex($0, digits: 4) }
     }
 
-    /// A key inside a KDoc comment: escaped as in a literal, and `*/` broken so that a hostile
-    /// key cannot end the comment.
+    /// A key inside a KDoc comment: escaped as in a literal, and `*/` and `/*` broken so that a
+    /// hostile key can neither end the comment nor open a nested one (Kotlin nests them).
     private static func docText(_ text: String) -> String {
         var out = ""
         var previous: Unicode.Scalar? = nil
         for scalar in literal(text).unicodeScalars.dropFirst().dropLast() {
-            if scalar == "/" && previous == "*" { out += " " }
+            if (scalar == "/" && previous == "*") || (scalar == "*" && previous == "/") { out += " " }
             out.unicodeScalars.append(scalar == "`" ? "'" : scalar)
             previous = scalar
         }

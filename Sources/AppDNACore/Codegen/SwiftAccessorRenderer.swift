@@ -50,12 +50,12 @@ public enum SwiftAccessorRenderer {
             out += "    public var \(name): \(typeName)? { source.variant(forExperiment: \(literal(experiment.id))).map(\(typeName).init(id:)) }\n"
             types += "\n    /// The variants of `\(docText(experiment.id))`; `unknown` for ids added after generation.\n"
             types += "    public enum \(typeName): Equatable, Sendable {\n"
-            for (variant, caseName) in experiment.variants { types += "        /// `\(docText(variant))`\n        case \(caseName)\n" }
+            for variant in experiment.variants { types += "        /// `\(docText(variant.id))`\n        case \(variant.name)\n" }
             types += "        case unknown(String)\n\n        public init(id: String) {\n"
             types += "            switch Array(id.utf8) {\n"
-            for (variant, caseName) in experiment.variants { types += "            case Array(\(literal(variant)).utf8): self = .\(caseName)\n" }
+            for variant in experiment.variants { types += "            case Array(\(literal(variant.id)).utf8): self = .\(variant.name)\n" }
             types += "            default: self = .unknown(id)\n            }\n        }\n\n        public var id: String {\n            switch self {\n"
-            for (variant, caseName) in experiment.variants { types += "            case .\(caseName): return \(literal(variant))\n" }
+            for variant in experiment.variants { types += "            case .\(variant.name): return \(literal(variant.id))\n" }
             types += "            case .unknown(let id): return id\n            }\n        }\n    }\n"
         }
         out += "}\n"
@@ -85,7 +85,7 @@ public enum SwiftAccessorRenderer {
     }
 
     private static func defaultLiteral(_ entry: RemoteConfigEntries.Entry) -> String {
-        CodegenModel.defaultLiteral(entry, literal: literal) { $0 }
+        CodegenModel.defaultLiteral(entry, literal: literal, integer: { $0 }, infinity: { $0 ? "-Double.infinity" : "Double.infinity" })
     }
 
     /// A Swift string literal holding exactly the scalars of `text` (no normalisation).
