@@ -4,11 +4,16 @@
 #   cp Formula/appdna.rb "$(brew --repository local/appdna)/Formula/"
 #   brew install --HEAD local/appdna/appdna        (or without --HEAD: the tagged release)
 # Older Homebrew also takes the file directly: brew install --HEAD ./Formula/appdna.rb
+# The stable url names the release tag and the commit it must point at (a moved tag fails the
+# install); `scripts/homebrew-formula --tag vX.Y.Z` rewrites both after tagging.
 class Appdna < Formula
   desc "Command-line tool for apps on AppDNA: bundles, bucketing, event queues, webhooks"
   homepage "https://github.com/appdna/appdna-cli"
   url "https://github.com/appdna/appdna-cli.git",
-      tag: "v0.1.0"
+      tag:      "v0.1.0",
+      revision: "a5e8aa457f1a903b953084568ef6fddccc8b1f1d"
+  # No licence has been chosen yet (packaging/debian/copyright: all rights reserved).
+  license :cannot_represent
   head "https://github.com/appdna/appdna-cli.git", branch: "main"
 
   # Swift 6: Xcode 16 on macOS, the swift formula on Linux.
@@ -21,7 +26,8 @@ class Appdna < Formula
 
   def install
     # Homebrew builds inside its own sandbox, where SwiftPM's sandbox-exec cannot nest.
-    args = ["--disable-sandbox", "--configuration", "release"]
+    # Only the appdna product: not the plugin's host-tool copy, nor the test-support targets.
+    args = ["--disable-sandbox", "--configuration", "release", "--product", "appdna"]
     # macOS has the Swift runtime in the system; on Linux it is linked in.
     args << "--static-swift-stdlib" if OS.linux?
     system "swift", "build", *args

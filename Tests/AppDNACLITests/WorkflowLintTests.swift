@@ -2,45 +2,115 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// `.github/workflows/ci.yml` cannot run here, so it is checked the way GitHub would read it:
-/// against the published workflow schema (check-jsonschema carries it, no download), and every
-/// `run:` script through shellcheck as bash. It must also keep running the README's command on
-/// the runners the issue names.
+/// The workflows (`.github/workflows/ci.yml`, `release.yml`) and the root `action.yml` cannot
+/// run here, so they are checked the way GitHub would read them: against GitHub's published
+/// schemas (check-jsonschema carries them: no download; the check runs with the network cut off
+/// where user namespaces allow), and every `run:` script through shellcheck as bash. CI must
+/// keep running the README's command on the runners the issues name.
 final class WorkflowLintTests: XCTestCase {
     static let workflow = repositoryRoot.appendingPathComponent(".github/workflows/ci.yml")
+    static let release = repositoryRoot.appendingPathComponent(".github/workflows/release.yml")
+    static let action = repositoryRoot.appendingPathComponent("action.yml")
 
-    func testWorkflowMatchesGitHubsSchema() throws {
+    /// check-jsonschema with one of its built-in schemas, offline.
+    func checkSchema(_ schema: String, _ file: URL) throws -> (status: Int32, output: String) {
         let checker = try requireTool("check-jsonschema")
-        let result = try runProgram(checker, ["--builtin-schema", "vendor.github-workflows", Self.workflow.path])
-        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        var command = [checker, "--builtin-schema", schema, file.path]
+        // A network namespace of our own has no interface but loopback: proof that the schemas
+        // come from the package, not from the internet.
+        if let unshare = findTool("unshare"), (try? runProgram(unshare, ["-rn", "true"]).status) == 0 {
+            command = [unshare, "-rn"] + command
+        }
+        let result = try runProgram(command[0], Array(command.dropFirst()))
+        return (result.status, result.stdout + result.stderr)
+    }
+
+    func testWorkflowsMatchGitHubsWorkflowSchema() throws {
+        for workflow in [Self.workflow, Self.release] {
+            let result = try checkSchema("vendor.github-workflows", workflow)
+            XCTAssertEqual(result.status, 0, workflow.lastPathComponent + ": " + result.output)
+        }
+    }
+
+    func testActionMatchesGitHubsActionSchema() throws {
+        let result = try checkSchema("vendor.github-actions", Self.action)
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
+    /// The schema check can fail: a workflow with a misspelt key does.
+    func testTheSchemaCheckRejectsAMisspeltKey() throws {
+        let text = try String(contentsOf: Self.release, encoding: .utf8)
+        let scratch = try ScratchDirectory("workflow-schema")
+        defer { scratch.remove() }
+        let broken = try scratch.file("release.yml", Array(text.replacingOccurrences(of: "runs-on:", with: "run-on:").utf8))
+        XCTAssertNotEqual(try checkSchema("vendor.github-workflows", URL(fileURLWithPath: broken)).status, 0)
+        let action = try String(contentsOf: Self.action, encoding: .utf8)
+        let brokenAction = try scratch.file("action.yml", Array(action.replacingOccurrences(of: "using: composite", with: "using: compost").utf8))
+        XCTAssertNotEqual(try checkSchema("vendor.github-actions", URL(fileURLWithPath: brokenAction)).status, 0)
     }
 
     func testWorkflowRunsTheReadmeCommandOnLinuxArmAndMacOS() throws {
         let text = try String(contentsOf: Self.workflow, encoding: .utf8)
-        for runner in ["ubuntu-latest", "ubuntu-24.04-arm", "macos-14", "macos-15"] {
-            XCTAssertTrue(text.contains(runner), "the workflow runs on \(runner)")
+        // Intel macOS: macos-13 is retired; macos-15-intel is GitHub's x86_64 macOS image.
+        for runner in ["ubuntu-latest", "ubuntu-24.04-arm", "macos-14", "macos-15", "macos-15-intel"] {
+            XCTAssertTrue(["\n", ",", "]"].contains { text.contains(runner + $0) }, "the workflow runs on \(runner)")
         }
         // .ci/run is the README's test command (ReadmeConsoleTests and CISnippet tests hold the README to it).
         XCTAssertEqual(text.components(separatedBy: "run: .ci/run").count - 1, 2, "both jobs run .ci/run")
         let ciRun = try String(contentsOf: repositoryRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
         XCTAssertTrue(ciRun.contains("swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --parallel --num-workers 8"))
+        // SwiftPM links the Swift runtime statically on Linux only.
+        XCTAssertTrue(ciRun.contains(#"[ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)"#), ".ci/run passes --static-swift-stdlib on Linux only")
+        // Availability against the macOS target, on Linux (AvailabilityCheckTests also runs it).
+        XCTAssertTrue(text.contains("run: swift build --build-tests && scripts/check-availability"))
+        // The Homebrew job builds the checkout under test, not upstream's main.
+        XCTAssertTrue(text.contains("scripts/homebrew-formula --checkout"))
+        XCTAssertFalse(text.contains("--HEAD"), "brew install --HEAD builds upstream main, not this checkout")
     }
 
     func testEveryRunScriptPassesShellcheck() throws {
         let shellcheck = try requireTool("shellcheck")
-        let scripts = Self.runScripts(try String(contentsOf: Self.workflow, encoding: .utf8))
-        XCTAssertGreaterThanOrEqual(scripts.count, 5)
         let scratch = try ScratchDirectory("workflow")
-        for (index, script) in scripts.enumerated() {
-            // GitHub expressions are replaced by a plain word, as actionlint does before shellcheck.
-            let plain = script.replacingOccurrences(of: #"\$\{\{[^}]*\}\}"#, with: "EXPR", options: .regularExpression)
-            let path = try scratch.file("run-\(index).sh", Array(("#!/usr/bin/env bash\nset -eo pipefail\n" + plain).utf8))
-            let result = try runProgram(shellcheck, ["-s", "bash", path])
-            XCTAssertEqual(result.status, 0, "run script \(index):\n\(script)\n\(result.stdout)")
+        defer { scratch.remove() }
+        var count = 0
+        for file in [Self.workflow, Self.release, Self.action] {
+            let scripts = Self.runScripts(try String(contentsOf: file, encoding: .utf8))
+            XCTAssertGreaterThanOrEqual(scripts.count, 2, file.lastPathComponent)
+            for (index, script) in scripts.enumerated() {
+                // GitHub expressions are replaced by a plain word, as actionlint does before shellcheck.
+                let plain = script.replacingOccurrences(of: #"\$\{\{[^}]*\}\}"#, with: "EXPR", options: .regularExpression)
+                let path = try scratch.file("run-\(count).sh", Array(("#!/usr/bin/env bash\nset -eo pipefail\n" + plain).utf8))
+                count += 1
+                let result = try runProgram(shellcheck, ["-s", "bash", path])
+                XCTAssertEqual(result.status, 0, "\(file.lastPathComponent) run script \(index):\n\(script)\n\(result.stdout)")
+            }
+        }
+        XCTAssertGreaterThanOrEqual(count, 20)
+    }
+
+    /// An input or a ref pasted into a script's text is a script injection (a branch named
+    /// `$(curl …)`); the values reach the scripts through `env:` instead.
+    func testNoRunScriptPastesAnExpression() throws {
+        for file in [Self.workflow, Self.release, Self.action] {
+            for script in Self.runScripts(try String(contentsOf: file, encoding: .utf8)) {
+                XCTAssertFalse(script.contains("${{"), "\(file.lastPathComponent): use env: for \(script)")
+            }
         }
     }
 
-    /// The `run:` values of the workflow: single-line ones and `|` blocks.
+    /// The release builds what users download on each platform, and publishes them with checksums.
+    func testReleaseBuildsEachPlatformAndPublishesChecksums() throws {
+        let text = try String(contentsOf: Self.release, encoding: .utf8)
+        XCTAssertTrue(text.contains("tags: ['v*']"))
+        for line in ["scripts/package-archive --binary .build/release/appdna --max-glibc 2.31 --output dist",
+                     "scripts/package-archive --output dist", "image: swift:6.1-focal", "platform: linux-arm64", "platform: linux-x86_64",
+                     "sha256sum -- *.tar.gz *.deb > SHA256SUMS", "scripts/homebrew-formula --tag \"$GITHUB_REF_NAME\"",
+                     "uses: ./", "runner: [macos-15, macos-15-intel]"] {
+            XCTAssertTrue(text.contains(line), line)
+        }
+    }
+
+    /// The `run:` values of a workflow or action: single-line ones and `|` blocks.
     static func runScripts(_ yaml: String) -> [String] {
         var scripts: [String] = []
         let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

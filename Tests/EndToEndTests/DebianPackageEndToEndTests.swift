@@ -7,7 +7,7 @@ import TestSupport
 /// files; the package database lives in that root too), runs the installed binary, and has
 /// `lintian` check the package. Debian tools: skipped on macOS with the reason printed.
 final class DebianPackageEndToEndTests: XCTestCase {
-    static let releaseBinary = repositoryRoot.appendingPathComponent(".build/release/appdna").path
+    static let releaseBinary = ReleaseBinary.path
 
     func tool(_ name: String) throws -> String {
         #if os(macOS)
@@ -21,9 +21,8 @@ final class DebianPackageEndToEndTests: XCTestCase {
 
     func buildPackage(into directory: String) throws -> String {
         _ = try tool("dpkg-deb")
-        guard FileManager.default.isExecutableFile(atPath: Self.releaseBinary) else {
-            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
-        }
+        _ = try tool("dpkg-shlibdeps")
+        _ = try ReleaseBinary.require()
         let result = try ProcessRunner.run("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/package-deb").path,
                                                          "--binary", Self.releaseBinary, "--output", directory], environment: nil)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -66,6 +65,50 @@ final class DebianPackageEndToEndTests: XCTestCase {
                                            environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(bucket.status, 0, bucket.stderr)
         XCTAssertTrue(bucket.stdout.contains("hash           3214585791\n"), bucket.stdout)
+    }
+
+    /// Depends is what the binary needs: dpkg-shlibdeps' answer for the packaged binary, and a
+    /// libc6 version no older than any GLIBC_x.y symbol version the binary asks for (objdump -T).
+    /// (A hand-written `libc6 (>= 2.31)` once claimed less than the GLIBC_2.35 the binary needs.)
+    func testDependsIsWhatThePackagedBinaryNeeds() throws {
+        let dpkgDeb = try tool("dpkg-deb"), shlibdeps = try tool("dpkg-shlibdeps")
+        let scratch = try ScratchDirectory("deb-depends")
+        defer { scratch.remove() }
+        let deb = try buildPackage(into: scratch.path)
+        let depends = try ProcessRunner.run(dpkgDeb, ["-f", deb, "Depends"], environment: nil).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        // The packaged binary, in a package build tree of its own, asked again.
+        let tree = scratch.path + "/src/debian/appdna"
+        try FileManager.default.createDirectory(atPath: tree + "/DEBIAN", withIntermediateDirectories: true)
+        let extract = try ProcessRunner.run(dpkgDeb, ["-x", deb, tree], environment: nil)
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        _ = try scratch.file("src/debian/control", Array("Source: appdna\n\nPackage: appdna\nArchitecture: any\n".utf8))
+        let asked = try ProcessRunner.run(shlibdeps, ["-O", "debian/appdna/usr/bin/appdna"], environment: nil, currentDirectory: scratch.path + "/src")
+        XCTAssertEqual(asked.status, 0, asked.stderr)
+        XCTAssertEqual("Depends: " + depends, asked.stdout.replacingOccurrences(of: "shlibs:Depends=", with: "Depends: ").trimmingCharacters(in: .whitespacesAndNewlines))
+
+        let libc = try NSRegularExpression(pattern: #"(?:^|, )libc6 \(>= ([0-9.]+)\)"#)
+        let match = try XCTUnwrap(libc.firstMatch(in: depends, range: NSRange(depends.startIndex..., in: depends)), "Depends names libc6 with a version: \(depends)")
+        let promised = ELF.versionNumbers(String(depends[Range(match.range(at: 1), in: depends)!]))
+        let needed = try ELF.glibcVersionsNeeded(tree + "/usr/bin/appdna")
+        XCTAssertFalse(needed.isEmpty)
+        for version in needed {
+            XCTAssertFalse(promised.lexicographicallyPrecedes(version), "the binary needs GLIBC_\(version.map(String.init).joined(separator: ".")) but Depends says \(depends)")
+        }
+    }
+
+    /// The packaged binary carries no symbol table nor debug information (24 MB with them).
+    func testPackagedBinaryIsStripped() throws {
+        let dpkgDeb = try tool("dpkg-deb")
+        let scratch = try ScratchDirectory("deb-strip")
+        defer { scratch.remove() }
+        let deb = try buildPackage(into: scratch.path)
+        let extract = try ProcessRunner.run(dpkgDeb, ["-x", deb, scratch.path + "/root"], environment: nil)
+        XCTAssertEqual(extract.status, 0, extract.stderr)
+        let binary = scratch.path + "/root/usr/bin/appdna"
+        XCTAssertTrue(try ELF.isStripped(binary), "sections: \(try ELF.sections(binary).sorted())")
+        let size = { (path: String) throws -> Int in (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 }
+        if try !ELF.isStripped(Self.releaseBinary) { XCTAssertLessThan(try size(binary), try size(Self.releaseBinary)) }
     }
 
     func testScriptIsShellcheckClean() throws {
