@@ -90,7 +90,7 @@ final class GitHubActionEndToEndTests: XCTestCase {
             let script = try XCTUnwrap(step["run"] as? String, "step \(index) runs a script")
             let file = try scratch.file("step-\(index).sh", Array(script.utf8))
             let githubPath = try scratch.file("github-path-\(index)", []), githubOutput = try scratch.file("github-output-\(index)", [])
-            var env = ["PATH": (run.path.reversed() + ["/usr/bin", "/bin"]).joined(separator: ":"), "HOME": scratch.path,
+            var env = ["PATH": (Array(run.path.reversed()) + ["/usr/bin", "/bin"]).joined(separator: ":"), "HOME": scratch.path,
                        "CI": "true", "GITHUB_ACTIONS": "true", "RUNNER_TEMP": scratch.path + "/runner-temp",
                        "GITHUB_ACTION_PATH": repositoryRoot.path, "GITHUB_WORKSPACE": workspace,
                        "GITHUB_PATH": githubPath, "GITHUB_OUTPUT": githubOutput]

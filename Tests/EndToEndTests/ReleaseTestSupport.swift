@@ -84,9 +84,9 @@ enum ELF {
         }.filter { $0.hasPrefix(".") })
     }
 
-    /// Whether the binary carries no symbol table and no debug information.
-    static func isStripped(_ path: String) throws -> Bool {
-        try sections(path).allSatisfy { $0 != ".symtab" && !$0.hasPrefix(".debug_") }
+    /// The symbol table and debug sections the binary carries: none once it is stripped.
+    static func symbolSections(_ path: String) throws -> [String] {
+        try sections(path).filter { $0 == ".symtab" || $0.hasPrefix(".debug_") }.sorted()
     }
 
     /// Every glibc symbol version the binary asks the dynamic linker for (`objdump -T`), as
