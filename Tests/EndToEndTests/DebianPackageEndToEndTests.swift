@@ -13,9 +13,7 @@ final class DebianPackageEndToEndTests: XCTestCase {
         #if os(macOS)
         throw XCTSkip("\(name) is a Debian tool; .deb packages are built and checked on the Linux runners")
         #else
-        if let path = findTool(name) { return path }
-        if runningInCI { struct Missing: Error { let name: String }; throw Missing(name: name) }
-        throw XCTSkip("\(name) is not installed (scripts/install-test-tools installs it)")
+        return try requiredTool(name)
         #endif
     }
 
