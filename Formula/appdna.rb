@@ -11,7 +11,7 @@ class Appdna < Formula
   homepage "https://github.com/appdna/appdna-cli"
   url "https://github.com/appdna/appdna-cli.git",
       tag:      "v0.1.0",
-      revision: "a5e8aa457f1a903b953084568ef6fddccc8b1f1d"
+      revision: "85e9a86c0c39026f3c0469102a3751107ca68452"
   # No licence has been chosen yet (packaging/debian/copyright: all rights reserved).
   license :cannot_represent
   head "https://github.com/appdna/appdna-cli.git", branch: "main"
