@@ -89,8 +89,8 @@ complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subco
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -l retries -x -d 'Retries in the whole command, shared by its requests (a first attempt is never refused), for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from validate' -F
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l language -x -a 'swift kotlin'
-complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l language -x -d 'The language of the accessors'
-complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -s o -l output -r -F -d 'Write the accessors to PATH (default: standard output)'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l language -x -d 'The language of the accessors; when absent, a .kt or .swift -o PATH decides'
+complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -s o -l output -r -F -d 'Write the accessors to PATH (\'-\' or absent: standard output)'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l check -d 'CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l package -x -d 'With --language kotlin: the package of the generated file'
 complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subcommand_from codegen' -l key-file -r -F -d 'Read the SDK key from a file instead of APPDNA_SDK_KEY'

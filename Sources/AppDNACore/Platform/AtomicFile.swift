@@ -30,9 +30,7 @@ public enum AtomicFile {
         } else if access(directory, W_OK | X_OK) != 0 {
             code = errno
         }
-        if code != 0 {
-            throw Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))")
-        }
+        if code != 0 { throw cannotCreate(path, in: directory, code) }
     }
 
     public static func replace(path requested: String, with bytes: [UInt8], timeout: Double? = nil) throws(Failure) {
@@ -58,10 +56,7 @@ public enum AtomicFile {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if fd >= 0 || errno != EEXIST { break }
         }
-        if fd < 0 {
-            let code = errno
-            throw Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))")
-        }
+        if fd < 0 { throw cannotCreate(path, in: directory, errno) }
         func fail(_ kind: FailureKind, _ what: String, _ code: Int32) -> Failure {
             if fd >= 0 { close(fd) }
             unlink(temporary)
@@ -75,6 +70,14 @@ public enum AtomicFile {
         if rename(temporary, path) != 0 { throw fail(.cannotCreateOutput, "cannot replace the file", errno) }
         // The rename is durable only once the directory is synced.
         FileWriting.syncDirectory(directory)
+    }
+
+    /// The 73 of a file that cannot be created in `directory`, with what to do when the
+    /// directory is missing (outputs never create directories: a typo would scatter them).
+    private static func cannotCreate(_ path: String, in directory: String, _ code: Int32) -> Failure {
+        let hint = code == ENOENT ? "the directory \(directory) does not exist; create it first (mkdir -p \(ShellWord.quoted(directory)))"
+            : code == ENOTDIR ? "\(directory) is not a directory; write to a path inside a directory" : nil
+        return Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))", hint: hint)
     }
 
     /// Where writing `requested` must go: itself, or the end of its chain of symbolic links

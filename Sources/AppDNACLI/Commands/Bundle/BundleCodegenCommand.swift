@@ -5,11 +5,47 @@ import AppDNACore
 enum BundleCodegenCommand {
     static let operands = [OperandSpec("FILE", "The bundle ('-' reads standard input, @remote the live bundle)", completion: .file)]
 
+    /// What one run does, decided once from the flags: where the accessors go, in which
+    /// language. `-o -` is standard output (as for `bundle fetch`); a `.kt` PATH means Kotlin
+    /// and a `.swift` PATH Swift, and `--language` saying otherwise is a usage error (a file
+    /// named `.kt` holding Swift compiles nowhere).
+    struct Plan: Equatable {
+        enum Destination: Equatable { case standardOutput, write(String), check(String) }
+        let destination: Destination
+        let language: BundleCodegenFlags.Language
+        /// Kotlin's package (nil for Swift).
+        let package: String?
+    }
+
+    static func plan(_ arguments: ParsedArguments) throws -> Plan {
+        let output = arguments[BundleCodegenFlags.output]
+        let destination: Plan.Destination
+        switch (output, arguments[BundleCodegenFlags.check]) {
+        case (nil, true), ("-", true): throw Failure(.usage, "--check needs -o PATH: the generated file to compare")
+        case (nil, false), ("-", false): destination = .standardOutput
+        case (let path?, true): destination = .check(path)
+        case (let path?, false): destination = .write(path)
+        }
+        var language = arguments[BundleCodegenFlags.language]
+        if let output, output != "-", let implied = BundleCodegenFlags.Language(extensionOf: output) {
+            if arguments.given(BundleCodegenFlags.language.spec), language != implied {
+                throw Failure(.usage, "--language \(language.rawValue) writes \(language.displayName), but \(output) is a \(implied.displayName) file name; "
+                              + "use --language \(implied.rawValue), or leave --language out (a .\(implied.fileExtension) PATH means \(implied.displayName))")
+            }
+            language = implied
+        }
+        switch language {
+        case .swift:
+            if arguments.given(BundleCodegenFlags.package.spec) { throw Failure(.usage, "--package is for --language kotlin (Swift has modules, not packages)") }
+            return Plan(destination: destination, language: .swift, package: nil)
+        case .kotlin:
+            return Plan(destination: destination, language: .kotlin, package: try kotlinPackage(arguments[BundleCodegenFlags.package]))
+        }
+    }
+
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let output = arguments[BundleCodegenFlags.output]
-        let check = arguments[BundleCodegenFlags.check]
-        if check && output == nil { throw Failure(.usage, "--check needs -o PATH: the generated file to compare") }
+        let plan = try plan(arguments)
         let path = arguments.operands[0]
         // An invalid bundle: its findings and 1, nothing written.
         // Read once (standard input cannot be read twice), through the one bundle loader.
@@ -28,30 +64,44 @@ enum BundleCodegenCommand {
         }
         let model = CodegenModel(root: document.root)
         let generated: [UInt8]
-        switch arguments[BundleCodegenFlags.language] {
-        case .swift:
-            if arguments.given(BundleCodegenFlags.package.spec) { throw Failure(.usage, "--package is for --language kotlin (Swift has modules, not packages)") }
-            generated = Array(SwiftAccessorRenderer.render(model).utf8)
-        case .kotlin:
-            generated = Array(KotlinAccessorRenderer.render(model, package: try Self.kotlinPackage(arguments[BundleCodegenFlags.package])).utf8)
+        switch plan.language {
+        case .swift: generated = Array(SwiftAccessorRenderer.render(model).utf8)
+        case .kotlin: generated = Array(KotlinAccessorRenderer.render(model, package: plan.package ?? KotlinAccessorRenderer.defaultPackage).utf8)
         }
-        guard let output else {
+        switch plan.destination {
+        case .standardOutput:
             invocation.stdout.write(generated)
             return .success
-        }
-        if check {
+        case .write(let output):
+            try AtomicFile.replace(path: output, with: generated)
+            return .success
+        case .check(let output):
+            let regenerate = "run " + regenerateCommand(plan, bundle: path, output: output, arguments: arguments)
             let current: [UInt8]
             do { current = try FileReading.readAll(path: output) } catch {
-                invocation.io.stderr.writeLine("appdna: \(output): missing; run appdna bundle codegen \(path) -o \(output)")
+                invocation.io.stderr.writeLine("appdna: \(output): missing; \(regenerate)")
                 return .negative
             }
             if current == generated { return .success }
             writeShortDiff(old: current, new: generated, to: invocation.stdout)
-            invocation.io.stderr.writeLine("appdna: \(output): stale; run appdna bundle codegen \(path) -o \(output)")
+            invocation.io.stderr.writeLine("appdna: \(output): stale; \(regenerate)")
             return .negative
         }
-        try AtomicFile.replace(path: output, with: generated)
-        return .success
+    }
+
+    /// The command that writes what `--check` expected, runnable as printed: the language and
+    /// package (which decide the bytes) and the API flags given (which `@remote` needs), with
+    /// every word quoted for the shell.
+    static func regenerateCommand(_ plan: Plan, bundle: String, output: String, arguments: ParsedArguments) -> String {
+        var words = ["appdna", "bundle", "codegen"]
+        if plan.language == .kotlin {
+            words += ["--language", "kotlin"]
+            if let package = plan.package, package != KotlinAccessorRenderer.defaultPackage { words += ["--package", package] }
+        }
+        for flag in APIFlags.wholeCommand where arguments.given(flag) {
+            if let value = arguments.value(flag.long) { words += ["--" + flag.long, value] }
+        }
+        return ShellWord.line(words + [bundle, "-o", output])
     }
 
     /// A Kotlin package name: dot-separated identifiers (letters, digits, `_`, not starting

@@ -76,10 +76,22 @@ extension FlagValue where Value == JSONPointer {
 
 enum BundleCodegenFlags {
     /// The languages `bundle codegen` writes.
-    enum Language: String, CaseIterable, Sendable { case swift, kotlin }
+    enum Language: String, CaseIterable, Sendable {
+        case swift, kotlin
 
-    static let language = Flag.defaulted("language", value: "LANGUAGE", "The language of the accessors", default: "swift", .choice(Language.self))
-    static let output = Flag.optional("output", short: "o", value: "PATH", "Write the accessors to PATH (default: standard output)",
+        var displayName: String { self == .swift ? "Swift" : "Kotlin" }
+        var fileExtension: String { self == .swift ? "swift" : "kt" }
+
+        /// The language a file name's extension says (`.swift`, `.kt`; ASCII case ignored).
+        init?(extensionOf path: String) {
+            let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+            guard let match = Self.allCases.first(where: { name.hasSuffix("." + $0.fileExtension) }) else { return nil }
+            self = match
+        }
+    }
+
+    static let language = Flag.defaulted("language", value: "LANGUAGE", "The language of the accessors; when absent, a .kt or .swift -o PATH decides", default: "swift", .choice(Language.self))
+    static let output = Flag.optional("output", short: "o", value: "PATH", "Write the accessors to PATH ('-' or absent: standard output)",
                                       completion: .file, .text)
     static let check = Flag.switch("check", "CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write")
 
