@@ -122,7 +122,7 @@ extension Flag {
         return Flag(spec: spec, read: { given in
             if let value = given.last as? Value { return value }
             // The invariant tests parse every default, so this cannot fail for a flag in the table.
-            do { return try kind.parse(long, defaultText) } catch { preconditionFailure("--\(long): bad default: \(error)") }
+            do { return try kind.parse(long, defaultText) } catch { preconditionFailure("--\(long): bad default: " + FlagWording.message(for: error)) }
         })
     }
 

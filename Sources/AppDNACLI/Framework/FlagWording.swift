@@ -24,6 +24,15 @@ enum FlagWording {
         error.settingFact.map(text) ?? error.message
     }
 
+    /// Any thrown error in the tool's words: a classified one as above; anything else is a bug,
+    /// named by its type only (interpolating the error itself would print a Swift dump of its
+    /// fields, as `JSONSyntaxError(reason: AppDNACore.JSONSyntaxError.Reason…)` once did).
+    /// The one way the CLI turns an error into text; `ErrorWordingTests` keeps it so.
+    static func message(for error: any Error) -> String {
+        if let classified = error as? ClassifiedError { return message(for: classified) }
+        return "internal error: an unexpected \(type(of: error)) was thrown"
+    }
+
     static func text(_ fact: SettingFact) -> String {
         switch fact {
         case .outputNotReadInTime(let path): return "\(path): nothing read it before the time limit (--timeout) ran out; not written"

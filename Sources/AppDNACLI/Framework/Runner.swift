@@ -57,7 +57,7 @@ public enum Runner {
             report(error, io: io)
             return ExitStatus(error.kind)
         } catch {
-            io.stderr.writeLine("appdna: internal error: \(error)")
+            io.stderr.writeLine("appdna: " + FlagWording.message(for: error))
             return .internalError
         }
     }

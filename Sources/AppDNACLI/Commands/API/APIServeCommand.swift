@@ -144,7 +144,7 @@ enum APIServeCommand {
                                                             body: request.head.method == "HEAD" ? [] : body),
                               endpoint: endpoint, note: "bundle_version \(answers.bundleVersion)")
             } catch {
-                let message = (error as? Failure)?.message ?? "\(error)"
+                let message = FlagWording.message(for: error)
                 log.warn(message)
                 return Answer(response: jsonError(500, message), endpoint: endpoint, note: "cannot serve the bundle file")
             }

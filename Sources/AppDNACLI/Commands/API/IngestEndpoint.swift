@@ -35,7 +35,7 @@ final class IngestEndpoint: @unchecked Sendable {
         }
         let document: JSONDocument
         do { document = try JSONDocument(bytes: json) } catch {
-            return refuse(400, "the body is not JSON: \(error)")
+            return refuse(400, "the body is not JSON: \(error.message)")
         }
         guard let batch = document.root["batch"], batch.kind == .array else {
             let events = document.root["events"] != nil ? " (\"events\" is the documented name; the SDK sends \"batch\")" : ""

@@ -36,10 +36,8 @@ final class ServedBundle: @unchecked Sendable {
     }
 
     static func answers(_ bytes: [UInt8], path: String) throws -> Answers {
-        let document: JSONDocument
-        do { document = try JSONDocument(bytes: bytes) } catch {
-            throw Failure(.malformedInput, "\(path): not JSON: \(error)")
-        }
+        // Worded as every command that reads a bundle words it: `FILE:LINE:COL: not JSON: …`.
+        let document = try BundleArgument.parse(BundleInput(name: path, source: ByteSource(bytes), skippedLines: 0, skippedColumns: 0))
         let root = document.root
         guard root.kind == .object, let version = root["bundle_version"]?.int64 else {
             throw Failure(.malformedInput, "\(path): not a config bundle: no integer bundle_version at the top")
