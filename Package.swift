@@ -48,7 +48,7 @@ let package = Package(
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "TestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer"]),
+        .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer", "TestSupport"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
         .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore", "TestSupport"]),
         // Runs the built `appdna` binary as a user would.
@@ -56,7 +56,9 @@ let package = Package(
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
         // cut-off bodies, never answering). Test support only: no product uses it.
         .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),
-        // What the test targets share: temporary directories, the process runner, queue events.
+        // What the test targets share: temporary directories, the process runner, queue events,
+        // the virtual clock, and `missing`/`requireTool` (a skip locally, a failure under CI).
         .target(name: "TestSupport", dependencies: ["AppDNACore"], path: "Tests/TestSupport"),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
     ]
 )

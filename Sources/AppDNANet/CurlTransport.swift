@@ -12,6 +12,14 @@ public protocol HTTPTransport: Sendable {
 /// The system libcurl, loaded on first use (see CCurlLoader). It brings TLS, the
 /// `http_proxy`/`https_proxy`/`no_proxy` variables (read by curl itself), gzip and deflate.
 public struct CurlTransport: HTTPTransport {
+    /// curl's whole-transfer and connect timeouts for what is left of `deadline`: whole
+    /// milliseconds rounded up (a 1.5 s deadline is 1500, not 1 s or 2 s), never 0 (0 means "no
+    /// timeout" to curl); the connect timeout is `connectTimeout` unless less is left.
+    static func timeoutMilliseconds(deadline: Deadline, connectTimeout: Double) -> (total: Int, connect: Int) {
+        let total = max(1, Int((deadline.remaining * 1000).rounded(.up)))
+        return (total, max(1, min(total, Int(connectTimeout * 1000))))
+    }
+
     /// Each attempt's connect timeout (bounded by the deadline too).
     public var connectTimeout: Double
     /// Responses larger than this fail instead of exhausting memory.
@@ -71,9 +79,7 @@ public struct CurlTransport: HTTPTransport {
             requestBody?.deallocate()
         }
 
-        // Whole milliseconds rounded up, never 0 (0 means "no timeout" to curl).
-        let remainingMS = max(1, Int((deadline.remaining * 1000).rounded(.up)))
-        let connectMS = max(1, min(remainingMS, Int(connectTimeout * 1000)))
+        let (remainingMS, connectMS) = Self.timeoutMilliseconds(deadline: deadline, connectTimeout: connectTimeout)
         // Each option is checked on its own, so a refusal names the option that was refused
         // (and the handle, in a state curl did not expect, is not reused).
         handleReusable = false

@@ -55,9 +55,9 @@ final class CompletionInstallTests: XCTestCase {
     }
 
     func testBashFindsTheInstalledScript() throws {
-        let bash = try requireTool("bash")
+        let bash = try requireTool("bash", because: "loads the installed completion")
         guard FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion") else {
-            throw XCTSkip("bash-completion is not installed (it loads the user directory; scripts/install-test-tools installs it)")
+            throw missing("bash-completion", because: "it loads the user directory's completions")
         }
         XCTAssertEqual(install("bash").status, 0)
         // As a user has it: bash-completion sourced, nothing about appdna.
@@ -69,7 +69,7 @@ final class CompletionInstallTests: XCTestCase {
     }
 
     func testZshFindsTheInstalledScriptWithTheLinesItPrinted() throws {
-        let zsh = try requireTool("zsh")
+        let zsh = try requireTool("zsh", because: "loads the installed completion")
         let result = install("zsh")
         XCTAssertEqual(result.status, 0)
         try (["PS1='%% '", "unsetopt beep"] + rcLines(result.stdout)).joined(separator: "\n")
@@ -80,7 +80,7 @@ final class CompletionInstallTests: XCTestCase {
     }
 
     func testFishFindsTheInstalledScript() throws {
-        let fish = try requireTool("fish")
+        let fish = try requireTool("fish", because: "loads the installed completion")
         XCTAssertEqual(install("fish").status, 0)
         // fish loads a command's completions only when the command is on PATH: an executable
         // named appdna stands in for the installed binary.

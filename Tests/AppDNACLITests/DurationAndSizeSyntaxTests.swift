@@ -1,13 +1,15 @@
 import XCTest
 @testable import AppDNACLI
+import TestSupport
 
 /// One syntax for every duration and size flag: a number of seconds or `ms`/`s`/`m`/`h`/`d`;
 /// bytes or `B`/`KiB`/`MiB`/`GiB`. Each form, through the real parser and the real flags.
 final class DurationAndSizeSyntaxTests: XCTestCase {
     let parser = ArgumentParser(table: .appdna)
 
+    /// The parsed flags of `argv`; anything but a command to run (help, a version) fails the test.
     func arguments(_ argv: [String]) throws -> ParsedArguments {
-        guard case .run(_, let parsed) = try parser.parse(argv) else { throw XCTSkip("not a command: \(argv)") }
+        guard case .run(_, let parsed) = try parser.parse(argv) else { throw TestFailure("not parsed as a command: \(argv)") }
         return parsed
     }
 

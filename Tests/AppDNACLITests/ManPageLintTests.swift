@@ -4,7 +4,7 @@ import TestSupport
 
 final class ManPageLintTests: XCTestCase {
     func testManPageIsLintCleanUnderMandoc() throws {
-        let mandoc = try requireTool("mandoc")
+        let mandoc = try requireTool("mandoc", because: "lints the man page")
         let page = repositoryRoot.appendingPathComponent("man/appdna.1").path
         let result = try runProgram(mandoc, ["-T", "lint", "-W", "style", page])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
@@ -18,7 +18,7 @@ final class ManPageLintTests: XCTestCase {
         let page = repositoryRoot.appendingPathComponent("man/appdna.1").path
         let bytes = try Data(contentsOf: URL(fileURLWithPath: page))
         XCTAssertNil(bytes.firstIndex { $0 >= 0x80 }, "a byte outside ASCII in man/appdna.1")
-        let groff = try requireTool("groff")
+        let groff = try requireTool("groff", because: "renders the man page")
         let result = try runProgram(groff, ["-mdoc", "-Tascii", "-ww", page], environment: ["LC_ALL": "C", "PATH": "/usr/bin:/bin"])
         XCTAssertEqual(result.stderr, "")
         XCTAssertTrue(result.stdout.contains("adn_live_...3f9a"), "the glyph's ASCII form is drawn")
@@ -40,7 +40,7 @@ final class ManPageLintTests: XCTestCase {
 
     /// The header and footer name the tool, not "BSD General Commands Manual".
     func testHeaderIsTheTools() throws {
-        let mandoc = try requireTool("mandoc")
+        let mandoc = try requireTool("mandoc", because: "lints the man page")
         let page = repositoryRoot.appendingPathComponent("man/appdna.1").path
         let rendered = try runProgram(mandoc, ["-T", "ascii", page]).stdout
         let lines = rendered.split(separator: "\n")
@@ -49,11 +49,10 @@ final class ManPageLintTests: XCTestCase {
         XCTAssertTrue(lines.last?.hasPrefix("appdna 0.1.0") == true, String(lines.last ?? ""))
         // groff (what `man` uses on Linux) writes "BSD General Commands Manual" for a page
         // without a volume; the page names one.
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
-            let header = try runProgram("/usr/bin/groff", ["-mdoc", "-Tascii", page]).stdout.split(separator: "\n").first ?? ""
-            XCTAssertFalse(header.contains("BSD"), String(header))
-            XCTAssertTrue(header.hasPrefix("APPDNA(1)"), String(header))
-        }
+        let groff = try requireTool("groff", because: "renders the man page as man does on Linux")
+        let header = try runProgram(groff, ["-mdoc", "-Tascii", page]).stdout.split(separator: "\n").first ?? ""
+        XCTAssertFalse(header.contains("BSD"), String(header))
+        XCTAssertTrue(header.hasPrefix("APPDNA(1)"), String(header))
     }
 
     /// Each EXAMPLES caption starts a paragraph and is followed by its own example, so no

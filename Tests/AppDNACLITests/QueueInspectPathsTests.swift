@@ -49,8 +49,12 @@ final class QueueInspectPathsTests: XCTestCase {
             default: lines.append(event(n, escaped: next(2) == 0, user: user, exposures: exposures))
             }
         }
-        // An oversized line (over the SDK's 5 MiB cap) and a last line cut off.
-        lines.insert("{\"event_id\":\"" + String(repeating: "a", count: QueueSourceSummary.byteCap + 10) + "\"}", at: 200)
+        // An oversized line (over the SDK's 5 MiB cap) in the first queue only (read byte by
+        // byte in a debug build, four times per queue, it was most of the test's time), and a
+        // last line cut off.
+        if seed == 1 {
+            lines.insert("{\"event_id\":\"" + String(repeating: "a", count: QueueSourceSummary.byteCap + 10) + "\"}", at: 200)
+        }
         return lines.joined(separator: "\n") + "\n" + String(event(999, escaped: false, user: nil, exposures: "[]").prefix(40))
     }
 

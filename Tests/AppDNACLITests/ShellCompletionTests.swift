@@ -11,7 +11,7 @@ final class ShellCompletionTests: XCTestCase {
 
     /// Runs the bash completion function for a command line ending at the cursor.
     func bashComplete(_ line: String) throws -> [String] {
-        let bash = try requireTool("bash")
+        let bash = try requireTool("bash", because: "runs the completion script")
         let script = """
         source '\(path("bash"))'
         read -r -a COMP_WORDS <<< "$LINE"
@@ -41,7 +41,7 @@ final class ShellCompletionTests: XCTestCase {
     }
 
     func fishComplete(_ line: String) throws -> [String] {
-        let fish = try requireTool("fish")
+        let fish = try requireTool("fish", because: "runs the completion script")
         let result = try runProgram(fish, ["--no-config", "-c", "source '\(path("fish"))'; complete -C '\(line)'"],
                                     currentDirectory: repositoryRoot)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -61,7 +61,7 @@ final class ShellCompletionTests: XCTestCase {
     /// with `_arguments` and `_describe` replaced by stubs that print what they were given, and
     /// each command's function must list exactly the table's flags.
     func testZshLoadsAndListsTheSameOptions() throws {
-        let zsh = try requireTool("zsh")
+        let zsh = try requireTool("zsh", because: "runs the completion script")
         for command in CommandTable.appdna.visibleCommands {
             let function = "_appdna_" + command.path.joined(separator: "_").replacingOccurrences(of: "-", with: "_")
             let script = """
@@ -83,7 +83,7 @@ final class ShellCompletionTests: XCTestCase {
     }
 
     func testBashScriptPassesShellcheck() throws {
-        let shellcheck = try requireTool("shellcheck")
+        let shellcheck = try requireTool("shellcheck", because: "lints the completion script")
         let result = try runProgram(shellcheck, ["-s", "bash", path("bash")])
         XCTAssertEqual(result.status, 0, result.stdout)
     }

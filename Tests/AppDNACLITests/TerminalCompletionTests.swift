@@ -26,7 +26,7 @@ final class TerminalCompletionTests: XCTestCase {
     // MARK: - bash
 
     func startBash() throws -> TerminalSession {
-        let bash = try requireTool("bash")
+        let bash = try requireTool("bash", because: "the completion is typed into it")
         let rc = workDirectory.appendingPathComponent("bashrc")
         // As a user has it: bash-completion (when installed) and the script from completions/.
         try """
@@ -84,7 +84,7 @@ final class TerminalCompletionTests: XCTestCase {
     // MARK: - zsh
 
     func startZsh() throws -> TerminalSession {
-        let zsh = try requireTool("zsh")
+        let zsh = try requireTool("zsh", because: "the completion is typed into it")
         let functions = workDirectory.appendingPathComponent("zfunctions")
         try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: script("zsh"), toPath: functions.appendingPathComponent("_appdna").path)
@@ -132,7 +132,7 @@ final class TerminalCompletionTests: XCTestCase {
     // MARK: - fish
 
     func startFish() throws -> TerminalSession {
-        let fish = try requireTool("fish")
+        let fish = try requireTool("fish", because: "the completion is typed into it")
         return try TerminalSession(
             test: self,
             command: [fish, "--no-config", "-i", "-C",

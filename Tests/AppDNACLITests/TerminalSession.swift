@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// An interactive shell in a tmux pseudo-terminal (its own tmux server, so nothing is shared
 /// with a user's tmux), driven by keys and read back from the screen.
@@ -11,7 +12,7 @@ final class TerminalSession {
     let prompt: String
 
     init(test: XCTestCase, command: [String], directory: URL, prompt: String = "$ ") throws {
-        tmux = try requireTool("tmux")
+        tmux = try requireTool("tmux", because: "the terminal the shells are typed into")
         self.prompt = prompt
         socket = directory.appendingPathComponent("tmux.sock").path
         let socket = socket, tmux = tmux
@@ -21,7 +22,7 @@ final class TerminalSession {
         // Process never saw it end when a daemon outlived it).
         let arguments = [tmux, "-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-c", directory.path,
                          "env", "-i", "HOME=\(directory.path)", "PATH=/usr/bin:/bin", "TERM=xterm", "LANG=C.UTF-8"] + command
-        guard Self.spawnDetached(arguments) == 0 else { throw XCTSkip("tmux could not start a session") }
+        guard Self.spawnDetached(arguments) == 0 else { throw missing("a working tmux", because: "it could not start a session") }
         test.addTeardownBlock { _ = try? runProgram(tmux, ["-S", socket, "kill-server"]) }
         _ = try waitForScreen(timeout: 10) { $0.lines.contains { $0.hasPrefix(prompt) } }
     }
@@ -47,7 +48,7 @@ final class TerminalSession {
     private func run(_ arguments: [String]) throws -> String {
         let result = try runProgram(tmux, ["-S", socket] + arguments)
         guard result.status == 0 else {
-            throw XCTSkip("tmux \(arguments.first ?? "") failed: \(result.stderr)")
+            throw missing("a working tmux", because: "tmux \(arguments.first ?? "") failed: \(result.stderr)")
         }
         return result.stdout
     }

@@ -14,7 +14,7 @@ final class WorkflowLintTests: XCTestCase {
 
     /// check-jsonschema with one of its built-in schemas, offline.
     func checkSchema(_ schema: String, _ file: URL) throws -> (status: Int32, output: String) {
-        let checker = try requireTool("check-jsonschema")
+        let checker = try requireTool("check-jsonschema", because: "checks the workflows and the action against GitHub's schemas")
         var command = [checker, "--builtin-schema", schema, file.path]
         // A network namespace of our own has no interface but loopback: proof that the schemas
         // come from the package, not from the internet.
@@ -55,10 +55,18 @@ final class WorkflowLintTests: XCTestCase {
         for runner in ["ubuntu-latest", "ubuntu-24.04-arm", "macos-14", "macos-15", "macos-15-intel"] {
             XCTAssertTrue(["\n", ",", "]"].contains { text.contains(runner + $0) }, "the workflow runs on \(runner)")
         }
-        // .ci/run is the README's test command (ReadmeConsoleTests and CISnippet tests hold the README to it).
         XCTAssertEqual(text.components(separatedBy: "run: .ci/run").count - 1, 2, "both jobs run .ci/run")
         let ciRun = try String(contentsOf: repositoryRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
-        XCTAssertTrue(ciRun.contains("swift test -c release -Xswiftc -enable-testing --scratch-path .build-test --parallel --num-workers 8"))
+        let command = try XCTUnwrap(ciRun.split(separator: "\n").last { $0.hasPrefix("scripts/install-test-tools && ") }, ciRun)
+        XCTAssertTrue(command.contains("APPDNA_TEST_BINARY=\"$PWD/.build/release/appdna\" swift test --parallel"),
+                      "the end-to-end tests run the release binary it built")
+        // .ci/run's command is the README's and docs/development.md's test command, word for word
+        // as on Linux (where the static flag is passed).
+        let onLinux = command.replacingOccurrences(of: #"${static[@]+"${static[@]}"}"#, with: "--static-swift-stdlib")
+        for document in ["README.md", "docs/development.md"] {
+            let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
+            XCTAssertTrue(text.contains("\n" + onLinux + "\n"), "\(document) shows .ci/run's command: \(onLinux)")
+        }
         // SwiftPM links the Swift runtime statically on Linux only.
         XCTAssertTrue(ciRun.contains(#"[ "$(uname -s)" = Linux ] && static=(--static-swift-stdlib)"#), ".ci/run passes --static-swift-stdlib on Linux only")
         // Availability against the macOS target, on Linux (AvailabilityCheckTests also runs it).
@@ -69,7 +77,7 @@ final class WorkflowLintTests: XCTestCase {
     }
 
     func testEveryRunScriptPassesShellcheck() throws {
-        let shellcheck = try requireTool("shellcheck")
+        let shellcheck = try requireTool("shellcheck", because: "lints the workflows' shell steps")
         let scratch = try ScratchDirectory("workflow")
         defer { scratch.remove() }
         var count = 0

@@ -37,8 +37,7 @@ final class HostileCodegenCompileTests: XCTestCase {
     }
 
     func testGeneratedSwiftTypeChecks() throws {
-        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let swiftc else { throw XCTSkip("swiftc not found at /opt/swift/usr/bin or /usr/bin") }
+        let swiftc = try requireTool("swiftc", because: "type-checks the generated accessors")
         let generated = SwiftAccessorRenderer.render(Self.model)
         let scratch = try ScratchDirectory("codegen-hostile-swift")
         defer { scratch.remove() }
@@ -48,9 +47,7 @@ final class HostileCodegenCompileTests: XCTestCase {
     }
 
     func testGeneratedKotlinCompiles() throws {
-        guard let kotlinc = ["/usr/bin/kotlinc", "/usr/local/bin/kotlinc"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw XCTSkip("kotlinc is not installed (scripts/install-test-tools installs Debian's kotlin)")
-        }
+        let kotlinc = try requireTool("kotlinc", because: "compiles the generated Kotlin accessors")
         let generated = KotlinAccessorRenderer.render(Self.model)
         let scratch = try ScratchDirectory("codegen-hostile-kotlin")
         defer { scratch.remove() }

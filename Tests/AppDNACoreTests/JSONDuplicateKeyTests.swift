@@ -61,17 +61,17 @@ final class JSONDuplicateKeyTests: XCTestCase {
                        .duplicateKey(key: "k50", firstAt: SourceLocation(line: 1, column: 2 + (0..<50).map { "\"k\($0)\": 0,".count }.reduce(0, +))))
     }
 
-    func testHundredThousandKeysIsFast() throws {
+    /// (That duplicate detection is not quadratic is timed by bench/bundle.sh: `bundle validate`
+    /// of the many-small shape, about 80,000 experiments in one object, at 25 and 50 MB.)
+    func testHundredThousandKeysParseAndADuplicateAmongThemIsFound() throws {
         var text = "{"
         for i in 0..<100_000 { text += (i == 0 ? "" : ",") + "\"key-\(i)\":\(i)" }
         text += "}"
-        let start = Date()
         let doc = try parse(text)
         XCTAssertEqual(doc.root.count, 100_000)
         XCTAssertEqual(doc.root["key-99999"]?.int64, 99_999)
         let error = syntaxError(String(text.dropLast()) + ",\"key-4242\":0}")
         XCTAssertEqual(error?.reason, .duplicateKey(key: "key-4242", firstAt: doc.root.members.first { $0.key == "key-4242" }!.keyNode.location))
-        XCTAssertLessThan(Date().timeIntervalSince(start), 20, "duplicate detection must not be quadratic")
     }
 }
 

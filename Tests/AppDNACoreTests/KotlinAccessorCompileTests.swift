@@ -49,11 +49,8 @@ final class KotlinAccessorCompileTests: XCTestCase {
     """#
 
     func testGeneratedKotlinCompilesAndRunsOnTheJVM() throws {
-        guard let kotlinc = ["/usr/bin/kotlinc", "/usr/local/bin/kotlinc"].first(where: FileManager.default.isExecutableFile(atPath:)),
-              let java = ["/usr/bin/java", "/usr/local/bin/java"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            print("skipped: kotlinc or java is not installed (scripts/install-test-tools installs Debian's kotlin and default-jdk-headless)")
-            throw XCTSkip("kotlinc or java is not installed")
-        }
+        let kotlinc = try requireTool("kotlinc", because: "compiles the generated Kotlin accessors")
+        let java = try requireTool("java", because: "runs the compiled Kotlin accessors")
         let document = try JSONDocument(bytes: Array(SwiftAccessorCompileTests.hostileBundle.utf8))
         let generated = KotlinAccessorRenderer.render(root: document.root)
         XCTAssertEqual(generated, KotlinAccessorRenderer.render(root: document.root), "same bundle, same bytes")

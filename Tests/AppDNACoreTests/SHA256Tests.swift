@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import AppDNACore
 
 final class SHA256Tests: XCTestCase {
@@ -51,17 +52,18 @@ final class SHA256Tests: XCTestCase {
     /// Random bodies up to 10 MB against openssl's command line (a second, independent reference).
     func testRandomBodiesAgainstOpenSSL() throws {
         var generator = SplitMix64(seed: 42)
+        let openssl = try requireTool("openssl", because: "the independent SHA-256 reference")
         let directory = try TestSupport.temporaryDirectory(self)
         for size in [0, 1, 63, 64, 65, 4095, 65_537, 1_000_003, 10_000_000] {
             let bytes = generator.bytes(size)
             let url = directory.appendingPathComponent("body")
             try Data(bytes).write(to: url)
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["openssl", "dgst", "-sha256", "-r", url.path]
+            process.executableURL = URL(fileURLWithPath: openssl)
+            process.arguments = ["dgst", "-sha256", "-r", url.path]
             let output = Pipe()
             process.standardOutput = output
-            do { try process.run() } catch { throw XCTSkip("openssl not available") }
+            try process.run()
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             let expected = String(text.prefix(64))

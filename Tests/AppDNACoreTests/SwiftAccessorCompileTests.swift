@@ -52,8 +52,7 @@ final class SwiftAccessorCompileTests: XCTestCase {
     """#
 
     func testGeneratedSwiftCompilesAndReadsThroughSourceAndDefaults() throws {
-        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let swiftc else { throw XCTSkip("swiftc not found at /opt/swift/usr/bin or /usr/bin") }
+        let swiftc = try requireTool("swiftc", because: "compiles the generated accessors")
         let document = try JSONDocument(bytes: Array(Self.hostileBundle.utf8))
         let generated = SwiftAccessorRenderer.render(root: document.root)
         XCTAssertEqual(generated, SwiftAccessorRenderer.render(root: document.root), "same bundle, same bytes")
@@ -77,8 +76,7 @@ final class SwiftAccessorCompileTests: XCTestCase {
 
     /// A bundle with an empty remote config and nothing else still gives a file that compiles.
     func testAnEmptyBundleGivesCodeThatCompiles() throws {
-        let swiftc = ["/opt/swift/usr/bin/swiftc", "/usr/bin/swiftc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let swiftc else { throw XCTSkip("swiftc not found at /opt/swift/usr/bin or /usr/bin") }
+        let swiftc = try requireTool("swiftc", because: "compiles the generated accessors")
         let generated = SwiftAccessorRenderer.render(root: try JSONDocument(bytes: Array(#"{"bundle_version": 1, "remote_config": {}}"#.utf8)).root)
         let scratch = try ScratchDirectory("codegen-empty")
         defer { scratch.remove() }

@@ -78,7 +78,7 @@ enum WarehouseEngine {
                 print("\\t".join(str(value) for value in row))
         """
         let output = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script], environment: nil, stdin: Data(query.utf8))
-        if output.status == 3 { throw XCTSkip("\(module) is not installed (scripts/install-test-tools installs it): \(output.stdout)") }
+        if output.status == 3 { throw missing("python3 module \(module)", because: "runs the warehouse SQL on its engine: \(output.stdout)") }
         guard output.status == 0 else {
             XCTFail("\(dialect) rejected the query: \(output.stderr.prefix(2000))")
             return []

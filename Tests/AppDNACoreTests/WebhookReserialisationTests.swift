@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import AppDNACore
 
 /// The `json-reserialised` candidate's layouts are byte-identical to what Python's json.dumps
@@ -10,8 +11,8 @@ final class WebhookReserialisationTests: XCTestCase {
 
     func python(_ options: String) throws -> [UInt8] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import json,sys; sys.stdout.buffer.write(json.dumps(json.loads(sys.stdin.buffer.read())\(options)).encode())"]
+        process.executableURL = URL(fileURLWithPath: try requireTool("python3", because: "json.dumps is the reference layout"))
+        process.arguments = ["-c", "import json,sys; sys.stdout.buffer.write(json.dumps(json.loads(sys.stdin.buffer.read())\(options)).encode())"]
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -20,7 +21,7 @@ final class WebhookReserialisationTests: XCTestCase {
         try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw XCTSkip("python3 is not available") }
+        XCTAssertEqual(process.terminationStatus, 0, "python3's json.dumps failed")
         return Array(data)
     }
 

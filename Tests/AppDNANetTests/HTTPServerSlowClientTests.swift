@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import AppDNANet
 
 /// Slow clients cannot starve `HTTPServer`: a thousand connections that sent half a request
@@ -34,7 +35,7 @@ extension HTTPServerTests {
             getrlimit(openFiles, &limit)
         }
         guard limit.rlim_cur >= wanted else {
-            throw XCTSkip("needs \(wanted) open files (ulimit -n) and the hard limit is \(limit.rlim_max)")
+            throw missing("an open-file limit of \(wanted)", because: "the hard limit is \(limit.rlim_max)", remedy: "raise it (ulimit -Hn)")
         }
         // The header timeout is far away: the delivery must not wait for it to free a slot.
         try start(headerTimeout: 30, idleTimeout: 30)

@@ -7,13 +7,12 @@ import TestSupport
 final class APIServeEndToEndTests: XCTestCase {
     static let key = "adn_test_serve0000000000000001"
     var scratch: ScratchDirectory!
+    var curlPath = ""
 
     override func setUpWithError() throws {
         scratch = try ScratchDirectory("api-serve")
         addTeardownBlock { [scratch] in scratch?.remove() }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else {
-            throw XCTSkip("curl is not installed (scripts/install-test-tools installs it)")
-        }
+        curlPath = try requireTool("curl", because: "an independent HTTP client")
     }
 
     func bundle(version: Int, wrapped: Bool = false, name: String = "bundle.json") throws -> String {
@@ -33,7 +32,7 @@ final class APIServeEndToEndTests: XCTestCase {
     func curl(_ arguments: [String]) throws -> Answer {
         let bodyPath = scratch.path + "/curl-\(UUID().uuidString)"
         let headerPath = bodyPath + ".headers"
-        let output = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", bodyPath, "-D", headerPath, "-w", "%{http_code}", "--max-time", "20"] + arguments,
+        let output = try ProcessRunner.run(curlPath, ["-s", "-o", bodyPath, "-D", headerPath, "-w", "%{http_code}", "--max-time", "20"] + arguments,
                                            environment: nil)
         return Answer(status: Int(output.stdout) ?? 0,
                       headers: (try? String(contentsOfFile: headerPath, encoding: .utf8)) ?? "",

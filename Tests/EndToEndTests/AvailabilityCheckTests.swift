@@ -8,8 +8,8 @@ import XCTest
 final class AvailabilityCheckTests: XCTestCase {
     var script: String { repositoryRoot.appendingPathComponent("scripts/check-availability").path }
 
-    /// The build this test binary belongs to (`.build` or CI's `--scratch-path .build-test`, debug
-    /// or release): its compile flags and module files are what the checker reuses.
+    /// The build this test binary belongs to (`.build` or another `--scratch-path`, debug or
+    /// release): its compile flags and module files are what the checker reuses.
     static let build: (directory: String, configuration: String)? = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         var configuration: String?
@@ -28,16 +28,14 @@ final class AvailabilityCheckTests: XCTestCase {
         #if os(macOS)
         throw XCTSkip("on macOS the compiler checks availability itself; the script is for Linux")
         #else
-        guard let python = findTool("python3"), findTool("swiftc") != nil, let build = Self.build else {
-            if runningInCI { throw CheckerMissing() }
-            throw XCTSkip("python3, swiftc or the build's .yaml manifest is missing")
+        let python = try requireTool("python3", because: "runs scripts/check-availability")
+        _ = try requireTool("swiftc", because: "scripts/check-availability type-checks with it")
+        guard let build = Self.build else {
+            throw missing("the build's .yaml manifest", because: "scripts/check-availability reads the compile commands from it",
+                          remedy: "build first (swift build --build-tests)")
         }
         return [python, script, "--build-dir", build.directory, "--configuration", build.configuration]
         #endif
-    }
-
-    struct CheckerMissing: Error, CustomStringConvertible {
-        var description: String { "python3, swiftc and the build's .yaml manifest are needed in CI" }
     }
 
     func run(_ command: [String], _ arguments: [String] = []) throws -> ProcessRunner.Output {

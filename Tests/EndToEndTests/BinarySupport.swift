@@ -2,9 +2,14 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// Runs the built `appdna` binary (`swift test` builds it beside the test bundle).
+/// Runs the built `appdna` binary: the one `APPDNA_TEST_BINARY` names (`.ci/run` names the
+/// release binary it built, the one that ships), else the one `swift test` built beside the
+/// test bundle.
 enum Binary {
     static let url: URL = {
+        if let path = ProcessInfo.processInfo.environment["APPDNA_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).absoluteURL
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
         var directory = testBinary.deletingLastPathComponent()
         // On macOS the runner lives inside an .xctest bundle; on Linux beside it.
@@ -54,6 +59,19 @@ enum Binary {
     }
 }
 
+extension Binary {
+    /// GNU time, which reports a child's peak memory (`-f %M`); macOS's is BSD's.
+    static func gnuTime() throws -> String {
+        #if os(macOS)
+        throw XCTSkip("peak memory needs GNU time's -f %M; macOS's /usr/bin/time is BSD's (measured on the Linux runners)")
+        #else
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else { throw missing("GNU time (/usr/bin/time)", because: "it measures peak memory") }
+        return time
+        #endif
+    }
+}
+
 extension XCTestCase {
     /// Writes `contents` to a fresh temporary file and returns its path; the file's directory
     /// is removed when the test ends.
@@ -70,14 +88,7 @@ extension Binary {
     /// would count every earlier child of the suite too) with its status, stdout and stderr.
     static func measurePeakMemory(_ arguments: [String], feed: @escaping @Sendable (FileHandle) -> Void = { _ in })
         throws -> (status: Int32, stdout: String, stderr: String, maxRSSKiB: Int) {
-        let time = "/usr/bin/time"
-        #if os(macOS)
-        throw XCTSkip("peak memory needs GNU time's -f %M; macOS's /usr/bin/time is BSD's (measured on the Linux runners)")
-        #endif
-        guard FileManager.default.isExecutableFile(atPath: time) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("GNU time is needed (scripts/install-test-tools installs it)") }
-            throw XCTSkip("GNU time (/usr/bin/time) is not installed")
-        }
+        let time = try gnuTime()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: time)
         process.arguments = ["-f", "%M", url.path] + arguments

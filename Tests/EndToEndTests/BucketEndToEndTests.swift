@@ -32,14 +32,7 @@ final class BucketEndToEndTests: XCTestCase {
     /// 10,000 random ids, ASCII and not, through batch mode, against Python's mmh3 — an
     /// implementation that shares no code with ours.
     func testBatchAgreesWithPythonMmh3OnRandomIDs() throws {
-        let python = "/usr/bin/python3"
-        let probe = try? Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", "import mmh3"])
-        probe?.waitUntilExit()
-        guard probe?.terminationStatus == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("python3 with mmh3 is needed (pip install mmh3; .ci/run does)") }
-            throw XCTSkip("python3 mmh3 not installed")
-        }
-        _ = python
+        let python = try requirePythonModules(["mmh3"], because: "the independent MurmurHash3")
         var generator = SystemRandomNumberGenerator()
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.@éüñçø日本語ユーザー🎉🚀\u{301}")
         var ids: [String] = []
@@ -60,7 +53,7 @@ final class BucketEndToEndTests: XCTestCase {
             b = h % 10000
             sys.stdout.buffer.write(line + b"\\t%d\\t%d\\t%s\\n" % (h, b, b"control" if b < 5000 else b"variant_b"))
         """
-        let theirs = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script], environment: nil, stdin: input)
+        let theirs = try ProcessRunner.run(python, ["-c", script], environment: nil, stdin: input)
         XCTAssertEqual(theirs.status, 0, theirs.stderr)
         let ourLines = ours.text.split(separator: "\n", omittingEmptySubsequences: false)
         let theirLines = theirs.stdout.split(separator: "\n", omittingEmptySubsequences: false)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 import LoopbackHTTPServer
 
 /// `bundle fetch` (and `bundle diff @remote`) at the edges of issue 9: DNS failures, garbage
@@ -83,10 +84,9 @@ extension BundleFetchEndToEndTests {
         XCTAssertEqual(mkfifo(fifo, 0o600), 0)
         let server = try LoopbackHTTPServer(Self.routes { _ in .init(json: Self.apiBundle()) })
         let environment = ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": server.baseURL]
-        let (unread, elapsed) = try timed { try Binary.run(["bundle", "fetch", "-o", fifo, "--timeout", "0.8"], environment: environment) }
+        let unread = try Binary.run(["bundle", "fetch", "-o", fifo, "--timeout", "0.8"], environment: environment)
         XCTAssertEqual(unread.status, 75, unread.stderr)
         XCTAssertTrue(unread.stderr.contains("nothing read it before the time limit (--timeout) ran out"), unread.stderr)
-        XCTAssertLessThan(elapsed, 3)
         XCTAssertFalse(server.requests.contains { $0.path.hasSuffix("/version") }, "a FIFO has no bundle_version to compare")
 
         // With a reader, the SDK file goes through the FIFO.
@@ -131,8 +131,6 @@ extension BundleFetchEndToEndTests {
 
     /// A TLS server whose self-signed certificate only CURL_CA_BUNDLE or SSL_CERT_FILE trusts.
     func testCertificateTrustedThroughCurlCABundleOrSSLCertFile() throws {
-        let openssl = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: openssl) else { throw XCTSkip("openssl is not installed") }
         let tls = directory.appendingPathComponent("tls")
         let files = tls.appendingPathComponent("api/v1/sdk")
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)

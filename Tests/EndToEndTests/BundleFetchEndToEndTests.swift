@@ -163,9 +163,10 @@ final class BundleFetchEndToEndTests: XCTestCase {
         let result = try fetch(server, ["--force"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(bundleRequests(server).count, 2)
+        // The binary really waits (at least the back-off's 0.75 s); the exact waits are
+        // checked on the virtual clock (BundleFetchInProcessTests), not by timing them here.
         let gap = bundleRequests(server)[1].receivedAt - bundleRequests(server)[0].receivedAt
         XCTAssertGreaterThan(gap, 0.7, "backoff 1 s ± 25 %")
-        XCTAssertLessThan(gap, 1.6)
         XCTAssertEqual(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self), Self.expectedSDKFile)
     }
 
@@ -177,7 +178,6 @@ final class BundleFetchEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let gap = bundleRequests(server)[1].receivedAt - bundleRequests(server)[0].receivedAt
         XCTAssertGreaterThan(gap, 1.9, "Retry-After: 2 (not the 1 s backoff)")
-        XCTAssertLessThan(gap, 2.6)
     }
 
     // MARK: - failures: the old file stays
@@ -185,9 +185,9 @@ final class BundleFetchEndToEndTests: XCTestCase {
     func testRetryAfterBeyondTheBudgetFailsAt75AtOnce() throws {
         try writeOldFile()
         let server = try LoopbackHTTPServer(Self.routes { _ in .init(status: 429, headers: [("Retry-After", "100000")]) })
-        let (result, elapsed) = try timed { try fetch(server, ["--force", "--timeout", "10"]) }
+        // That it fails without waiting is checked on the virtual clock (BundleFetchInProcessTests).
+        let result = try fetch(server, ["--force", "--timeout", "10"])
         XCTAssertEqual(result.status, 75, result.stderr)
-        XCTAssertLessThan(elapsed, 2)
         XCTAssertEqual(bundleRequests(server).count, 1)
         XCTAssertTrue(result.stderr.contains("429"), result.stderr)
         try assertUntouched()
@@ -203,14 +203,13 @@ final class BundleFetchEndToEndTests: XCTestCase {
         try assertUntouched()
     }
 
-    func testUnauthorizedWithChallengeIs77WithinASecond() throws {
+    func testUnauthorizedWithChallengeIs77AndNotRetried() throws {
         try writeOldFile()
         let server = try LoopbackHTTPServer { _, _ in
             .init(status: 401, headers: [("WWW-Authenticate", #"ApiKey realm="appdna", error="invalid_key""#)], json: #"{"error":"invalid api key"}"#)
         }
-        let (result, elapsed) = try timed { try fetch(server) }
+        let result = try fetch(server)
         XCTAssertEqual(result.status, 77, result.stderr)
-        XCTAssertLessThan(elapsed, 1)
         XCTAssertEqual(server.requests.count, 1, "401 is never retried")
         XCTAssertTrue(result.stderr.contains("WWW-Authenticate"), result.stderr)
         try assertUntouched()
@@ -242,14 +241,14 @@ final class BundleFetchEndToEndTests: XCTestCase {
         try writeOldFile()
         let server = try LoopbackHTTPServer { _, _ in .hang }
         defer { server.stop() }
+        // It waits the whole --timeout, and no longer: the second half is checked on the
+        // virtual clock (BundleFetchInProcessTests), where a loaded machine cannot move it.
         let (result, elapsed) = try timed { try fetch(server, ["--timeout", "2"]) }
         XCTAssertEqual(result.status, 75, result.stderr)
         XCTAssertGreaterThan(elapsed, 1.9)
-        XCTAssertLessThan(elapsed, 3, "--timeout + 1 s")
         try assertUntouched()
-        let (forced, forcedElapsed) = try timed { try fetch(server, ["--timeout", "1.5", "--force"]) }
+        let forced = try fetch(server, ["--timeout", "1.5", "--force"])
         XCTAssertEqual(forced.status, 75, forced.stderr)
-        XCTAssertLessThan(forcedElapsed, 2.5)
         try assertUntouched()
     }
 
@@ -316,9 +315,9 @@ final class BundleFetchEndToEndTests: XCTestCase {
             return reply
         })
         defer { server.stop() }
-        let (result, elapsed) = try timed { try fetch(server, ["--force", "--timeout", "1.5"]) }
+        // The trickle would take about 6 s: 75 is the timeout cutting it.
+        let result = try fetch(server, ["--force", "--timeout", "1.5"])
         XCTAssertEqual(result.status, 75, result.stderr)
-        XCTAssertLessThan(elapsed, 2.5)
         try assertUntouched()
     }
 

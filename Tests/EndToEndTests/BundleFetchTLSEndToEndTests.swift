@@ -1,15 +1,11 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// TLS failures reported in words: a real TLS server (`openssl s_server`) on 127.0.0.1 with a
 /// self-signed certificate that the system trust store rightly rejects.
 extension BundleFetchEndToEndTests {
     func testUntrustedCertificateIsExplainedAndNothingIsWritten() throws {
-        let openssl = "/usr/bin/openssl"
-        guard FileManager.default.isExecutableFile(atPath: openssl) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { return XCTFail("openssl is needed (scripts/install-test-tools installs it)") }
-            throw XCTSkip("openssl is not installed")
-        }
         let (certificate, key) = try makeSelfSignedCertificate(in: directory)
         let port = try freeLoopbackPort()
         let server = try startTLSServer(port: port, certificate: certificate, key: key, serving: ["-www"])
@@ -27,12 +23,15 @@ extension BundleFetchEndToEndTests {
         try assertUntouched()
     }
 
+    /// openssl, which makes the certificates and is the TLS server.
+    static func openssl() throws -> String { try requireTool("openssl", because: "`openssl s_server` is the TLS server") }
+
     /// A self-signed certificate for 127.0.0.1 and its key, as PEM files in `directory`.
     func makeSelfSignedCertificate(in directory: URL) throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("cert.pem").path
         let key = directory.appendingPathComponent("key.pem").path
         let made = Process()
-        made.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        made.executableURL = URL(fileURLWithPath: try Self.openssl())
         made.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
                           "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
         made.standardOutput = FileHandle.nullDevice
@@ -47,7 +46,7 @@ extension BundleFetchEndToEndTests {
     /// `directory`). The caller terminates it.
     func startTLSServer(port: Int, certificate: String, key: String, serving: [String], directory: URL? = nil) throws -> Process {
         let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        server.executableURL = URL(fileURLWithPath: try Self.openssl())
         server.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-quiet"] + serving
         if let directory { server.currentDirectoryURL = directory }
         server.standardOutput = FileHandle.nullDevice
@@ -68,7 +67,7 @@ extension BundleFetchEndToEndTests {
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
         }
-        guard bound else { throw XCTSkip("cannot bind a loopback port") }
+        guard bound else { throw missing("a free loopback port", because: "the TLS server listens on it", remedy: "check that 127.0.0.1 is up") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 

@@ -25,13 +25,8 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
 
     /// Runs a Python script with mmh3 (skips when it is missing, fails on CI).
     func python(_ script: String, arguments: [String] = [], stdin: Data = Data()) throws -> String {
-        let probe = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", "import mmh3"])
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("python3 with mmh3 is needed"); return "" }
-            throw XCTSkip("python3 mmh3 not installed")
-        }
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script] + arguments, environment: nil, stdin: stdin)
+        let python = try requirePythonModules(["mmh3"], because: "the independent MurmurHash3")
+        let result = try ProcessRunner.run(python, ["-c", script] + arguments, environment: nil, stdin: stdin)
         XCTAssertEqual(result.status, 0, "python failed: \(result.stderr)")
         return result.stdout
     }

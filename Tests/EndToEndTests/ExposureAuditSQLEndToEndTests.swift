@@ -20,9 +20,7 @@ final class ExposureAuditSQLEndToEndTests: XCTestCase {
     func testSpark() throws { try compare(dialect: "spark") }
 
     private func compare(dialect: String) throws {
-        guard WarehouseEngines.available(dialect) else {
-            throw XCTSkip("python3 module \(WarehouseEngines.module(of: dialect)) is not installed (scripts/install-test-tools installs it)")
-        }
+        try WarehouseEngines.require(dialect)
         let scratch = try ScratchDirectory("audit-sql")
         defer { scratch.remove() }
         let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))

@@ -14,10 +14,7 @@ final class HomebrewFormulaTests: XCTestCase {
     func text() throws -> String { try String(contentsOf: Self.formula, encoding: .utf8) }
 
     func testRubyAcceptsTheFormula() throws {
-        guard let ruby = findTool("ruby") else {
-            if runningInCI { return XCTFail("ruby is not installed, but CI must have it (scripts/install-test-tools)") }
-            throw XCTSkip("ruby is not installed (scripts/install-test-tools installs it)")
-        }
+        let ruby = try requireTool("ruby", because: "`ruby -c` checks the formula's syntax")
         let result = try ProcessRunner.run(ruby, ["-c", Self.formula.path], environment: nil)
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, "Syntax OK\n")
@@ -120,9 +117,8 @@ final class HomebrewFormulaTests: XCTestCase {
         let packaged = try ProcessRunner.run("/usr/bin/env", ["tar", "-xzOf", tarball, "appdna-\(version)/Package.swift"], environment: nil)
         let committed = try ProcessRunner.run("/usr/bin/env", ["git", "-C", repositoryRoot.path, "show", "HEAD:Package.swift"], environment: nil)
         XCTAssertEqual(packaged.stdout, committed.stdout)
-        if let ruby = findTool("ruby") {
-            XCTAssertEqual(try ProcessRunner.run(ruby, ["-c", path], environment: nil).stdout, "Syntax OK\n")
-        }
+        let ruby = try requireTool("ruby", because: "`ruby -c` checks the formula's syntax")
+        XCTAssertEqual(try ProcessRunner.run(ruby, ["-c", path], environment: nil).stdout, "Syntax OK\n")
     }
 
     /// After tagging, `--tag` pins the formula to the tag's commit (a scratch repository with a

@@ -79,10 +79,7 @@ final class InstallScriptEndToEndTests: XCTestCase {
         XCTAssertTrue(bash.stdout.contains("appdna"), bash.stdout, file: file, line: line)
         for (shell, marker, show, expected) in [("zsh", "before compinit: ", "print -l $fpath", share + "/zsh/site-functions"),
                                                 ("fish", "config.fish: ", "printf '%s\\n' $fish_complete_path", share + "/fish/vendor_completions.d")] {
-            guard let path = ["/usr/bin/" + shell, "/bin/" + shell].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-                print("skipped the \(shell) guidance check: \(shell) is not installed (scripts/install-test-tools installs it)")
-                continue
-            }
+            let path = try requireTool(shell, because: "the pasted guidance line runs in it")
             let pastedLine = try XCTUnwrap(pasted(after: marker), file: file, line: line)
             let result = try run(path, ["-c", pastedLine + "; " + show], environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path])
             XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
@@ -135,9 +132,7 @@ final class InstallScriptEndToEndTests: XCTestCase {
             XCTAssertEqual(refused.status, 64, "\(arguments)")
             XCTAssertEqual(refused.stderr, message)
         }
-        guard let shellcheck = ["/usr/bin/shellcheck", "/usr/local/bin/shellcheck", "/opt/homebrew/bin/shellcheck"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("shellcheck is not installed (scripts/install-test-tools installs it)")
-        }
+        let shellcheck = try requireTool("shellcheck", because: "lints the install script")
         let lint = try run(shellcheck, [Self.root.appendingPathComponent("scripts/install").path], environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(lint.status, 0, lint.stdout + lint.stderr)
     }
@@ -174,7 +169,8 @@ final class InstallScriptEndToEndTests: XCTestCase {
         let usr = swiftBin.deletingLastPathComponent().deletingLastPathComponent().path   // …/usr
         let probe = try run("/usr/bin/unshare", ["-rm", "true"], environment: bare)
         guard toolchain.status == 0, probe.status == 0 else {
-            throw XCTSkip("cannot hide the toolchain here (no swift on PATH or no user namespaces); ldd and the bare environment were checked")
+            throw missing("swift on PATH and user namespaces (unshare -rm)", because: "the toolchain is hidden to run the binary without it; ldd and the bare environment were checked",
+                          remedy: "run where unprivileged user namespaces are allowed")
         }
         let hidden = try run("/usr/bin/unshare", ["-rm", "/bin/sh", "-c", "mount -t tmpfs none \"$1\" && ls -A \"$1\" | wc -l && \"$2\" --version", "sh", usr, binary],
                              environment: bare)
@@ -184,9 +180,7 @@ final class InstallScriptEndToEndTests: XCTestCase {
     }
 
     func testInstalledManPageRendersWithMan() throws {
-        guard let man = ["/usr/bin/man", "/usr/local/bin/man"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("man is not installed (man-db)")
-        }
+        let man = try requireTool("man", because: "renders the installed page")
         let prefix = directory.appendingPathComponent("p").path
         // Installed outside the assertion: a missing release binary must skip, not fail.
         let installed = try install(["--prefix", prefix])
@@ -208,15 +202,13 @@ final class InstallScriptEndToEndTests: XCTestCase {
         let bash = try run("/bin/bash", ["--norc", "-c", "source \"$1\" && complete -p appdna", "bash", prefix + "/share/bash-completion/completions/appdna"], environment: bare)
         XCTAssertEqual(bash.status, 0, bash.stderr)
         XCTAssertTrue(bash.stdout.contains("appdna"), bash.stdout)
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") {
-            // zsh finds _appdna through fpath, as compinit does for site-functions.
-            let zsh = try run("/usr/bin/zsh", ["-f", "-c", "fpath=(\"$1\" $fpath); autoload -Uz compinit && compinit -u -D && print -r -- ${_comps[appdna]}", "zsh", prefix + "/share/zsh/site-functions"], environment: bare)
-            XCTAssertEqual(zsh.stdout, "_appdna\n", zsh.stderr)
-        }
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") {
-            let fish = try run("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; and complete -c appdna | count", prefix + "/share/fish/vendor_completions.d/appdna.fish"], environment: bare)
-            XCTAssertEqual(fish.status, 0, fish.stderr)
-            XCTAssertGreaterThan(Int(fish.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 10, fish.stdout)
-        }
+        // zsh finds _appdna through fpath, as compinit does for site-functions.
+        let zsh = try run(try requireTool("zsh", because: "loads the installed completion"),
+                          ["-f", "-c", "fpath=(\"$1\" $fpath); autoload -Uz compinit && compinit -u -D && print -r -- ${_comps[appdna]}", "zsh", prefix + "/share/zsh/site-functions"], environment: bare)
+        XCTAssertEqual(zsh.stdout, "_appdna\n", zsh.stderr)
+        let fish = try run(try requireTool("fish", because: "loads the installed completion"),
+                           ["--no-config", "-c", "source $argv[1]; and complete -c appdna | count", prefix + "/share/fish/vendor_completions.d/appdna.fish"], environment: bare)
+        XCTAssertEqual(fish.status, 0, fish.stderr)
+        XCTAssertGreaterThan(Int(fish.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 10, fish.stdout)
     }
 }

@@ -191,21 +191,9 @@ final class JSONSchemaEndToEndTests: XCTestCase {
 
     // MARK: - The validator
 
-    /// python3 with `jsonschema` (scripts/install-test-tools installs it), or a skip that says why.
+    /// python3 with `jsonschema` (scripts/install-test-tools installs it).
     static func requireValidator() throws -> String {
-        // Every python3 on PATH (pyenv shims first, as a shell finds them), then the usual places.
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        let candidates = (path.split(separator: ":").map { $0 + "/python3" } + ["/usr/bin/python3", "/usr/local/bin/python3", "/opt/homebrew/bin/python3"])
-            .filter { FileManager.default.isExecutableFile(atPath: $0) }
-        var reason = "python3 is not installed"
-        for python in candidates {
-            let probe = try ProcessRunner.run(python, ["-c", "import jsonschema"], environment: nil)
-            if probe.status == 0 { return python }
-            reason = "Python's jsonschema is not installed for \(candidates.joined(separator: ", "))"
-        }
-        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(reason): scripts/install-test-tools installs it") }
-        print("JSONSchemaEndToEndTests skipped: \(reason); scripts/install-test-tools installs it")
-        throw XCTSkip("\(reason); scripts/install-test-tools installs it")
+        try requirePythonModules(["jsonschema"], because: "validates every --json output against its schema")
     }
 
     /// Validates the outputs with Python's jsonschema; its status (0 all valid, 1 not) and report.

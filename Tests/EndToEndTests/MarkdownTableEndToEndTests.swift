@@ -7,11 +7,7 @@ import TestSupport
 /// tables (python markdown-it-py), not by reading our own output.
 final class MarkdownTableEndToEndTests: XCTestCase {
     func testHostileIdsKeepTheTableATable() throws {
-        let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import markdown_it"], environment: nil, stdin: Data())
-        guard probe.status == 0 else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("python3 with markdown-it-py is needed (scripts/install-test-tools)") }
-            throw XCTSkip("python3 markdown-it-py is not installed (scripts/install-test-tools installs it)")
-        }
+        let python = try requirePythonModules(["markdown_it"], because: "a real CommonMark renderer reads the tables")
         let ids = ["a|b", "x`y", "``z", "n\\nl", "<b>html</b>"]  // JSON text: n\nl is a real newline
         func bundle(_ version: Int, _ weight: Double) -> String {
             let experiments = ids.map { "\"\($0)\": {\"status\": \"running\", \"salt\": \"s\", \"variants\": [{\"id\": \"a\", \"weight\": \(weight)}, {\"id\": \"b\", \"weight\": \(1 - weight)}]}" }
@@ -41,7 +37,7 @@ final class MarkdownTableEndToEndTests: XCTestCase {
         parser = Cells(); parser.feed(rendered)
         for row in parser.rows: print(len([c for c in row if not c.startswith("code:")]), *[c[5:] for c in row if c.startswith("code:")], sep="\t")
         """#
-        let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", check], environment: nil, stdin: diff.stdout)
+        let result = try ProcessRunner.run(python, ["-c", check], environment: nil, stdin: diff.stdout)
         XCTAssertEqual(result.status, 0, result.stderr)
         let rows = result.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         XCTAssertEqual(rows.count, 1 + ids.count, "a header and one row per experiment:\n\(String(decoding: diff.stdout, as: UTF8.self))")

@@ -301,10 +301,9 @@ final class QueueReplayEndToEndTests: XCTestCase {
             reply.delay = 3
             return reply
         }
-        let started = Date()
+        // Answers come after 3 s: none delivered means the 1 s timeout cut them.
         let result = try replay(server, ["--yes", "--timeout", "1", "--json"])
         XCTAssertEqual(result.status, 75, result.stderr)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 2.9)
         XCTAssertEqual(try resultField(result, "undelivered"), 3)
     }
 
@@ -340,18 +339,19 @@ final class QueueReplayEndToEndTests: XCTestCase {
             reply.delay = 0.2
             return reply
         }
-        let started = Date()
+        // That four are in flight at once is shown in-process, without timing
+        // (ReplayEngineRunTests.testConcurrencyKeepsFourRequestsInFlight).
         let result = try replay(server, ["--yes", "--batch-size", "5", "--concurrency", "4"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        // 8 batches of 0.2 s, 4 at a time: about 0.4 s, not 1.6 s.
-        XCTAssertLessThan(Date().timeIntervalSince(started), 1.4)
         XCTAssertEqual(Set(server.receivedIDs).count, 40)
 
         try FileManager.default.removeItem(atPath: stateDir)
         let fast = try IngestServer(key: Self.key)
         let paced = Date()
         XCTAssertEqual(try replay(fast, ["--yes", "--batch-size", "5", "--concurrency", "4", "--rate", "40"]).status, 0)
-        // 40 events at 40/s: the last batch may start after ~0.875 s.
+        // 40 events at 40/s: the last batch may start after ~0.875 s. The binary really waits
+        // (a lower bound a loaded machine cannot break); the spacing itself is checked on the
+        // virtual clock (ReplayEngineRunTests.testRateSpacesTheBatchesOnTheClock).
         XCTAssertGreaterThan(Date().timeIntervalSince(paced), 0.8)
     }
 }

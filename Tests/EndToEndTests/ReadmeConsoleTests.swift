@@ -149,11 +149,11 @@ final class ReadmeConsoleTests: XCTestCase {
     /// blocks that send events, the replay journal's resume included), and the checkout as it
     /// was (the replay state and written files stay in the scratch copy).
     func testRunningTheDocumentsTwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/git"),
-              FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
-            throw XCTSkip("needs git and a checkout to compare git status")
+        let git = try requireTool("git", because: "git status shows the checkout as it was")
+        guard FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
+            throw missing("a git checkout", because: "git status shows the checkout as it was", remedy: "run the suite in a clone")
         }
-        let status = { try ProcessRunner.run("/usr/bin/git", ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"],
+        let status = { try ProcessRunner.run(git, ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"],
                                              environment: nil).stdout }
         let before = try status()
         for document in try Self.documents() {

@@ -8,11 +8,12 @@ import TestSupport
 enum ReleaseBinary {
     static let path = repositoryRoot.appendingPathComponent(".build/release/appdna").path
 
-    /// The release binary, or a skip: building it here would take minutes and wait on the lock
-    /// of the `swift test` that runs us.
+    /// The release binary, or `missing` (a skip here, a failure under CI): building it here
+    /// would take minutes and wait on the lock of the `swift test` that runs us.
     static func require() throws -> String {
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw XCTSkip("no release binary: run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
+            throw missing("the release binary \(path)", because: "it is what gets installed and packaged",
+                          remedy: "run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
         }
         return path
     }
@@ -38,15 +39,9 @@ enum ReleaseBinary {
 }
 
 extension XCTestCase {
-    /// An external tool the test needs: a skip when it is missing here, a failure in CI, where
-    /// scripts/install-test-tools installs it.
+    /// An external tool a packaging test runs (see `requireTool`: a skip here, a failure under CI).
     func requiredTool(_ name: String) throws -> String {
-        if let path = findTool(name) { return path }
-        if runningInCI {
-            struct MissingTool: Error, CustomStringConvertible { let description: String }
-            throw MissingTool(description: "\(name) is not installed, but CI must have it (scripts/install-test-tools)")
-        }
-        throw XCTSkip("\(name) is not installed (scripts/install-test-tools installs it)")
+        try requireTool(name, because: "a packaging test runs it")
     }
 
     /// Runs a repository script with bash, in a bare environment plus `environment`.

@@ -67,8 +67,7 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
     """#
 
     func run(dialect: String, module: String) throws {
-        let probe = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import \(module), scipy"], environment: nil)
-        guard probe.status == 0 else { throw XCTSkip("python3 \(module) or scipy is not installed (scripts/install-test-tools installs them)") }
+        try requirePythonModules([module, "scipy"], because: "runs the SRM SQL and checks its p-values against scipy's")
         let scratch = try ScratchDirectory("srm")
         defer { scratch.remove() }
         let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
@@ -111,9 +110,7 @@ final class SampleRatioSQLEndToEndTests: XCTestCase {
 
     func testDuplicatesOnEveryEngine() throws {
         for dialect in ["clickhouse", "duckdb", "spark"] {
-            guard WarehouseEngines.available(dialect) else {
-                throw XCTSkip("python3 module \(WarehouseEngines.module(of: dialect)) is not installed (scripts/install-test-tools installs it)")
-            }
+            try WarehouseEngines.require(dialect)
             let scratch = try ScratchDirectory("duplicates")
             defer { scratch.remove() }
             let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))

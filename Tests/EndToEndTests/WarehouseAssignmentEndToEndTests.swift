@@ -22,9 +22,7 @@ final class WarehouseAssignmentEndToEndTests: XCTestCase {
     func testSparkDocsScheme() throws { try compare(dialect: "spark", scheme: "docs") }
 
     private func compare(dialect: String, scheme: String) throws {
-        guard WarehouseEngines.available(dialect) else {
-            throw XCTSkip("python3 module \(WarehouseEngines.module(of: dialect)) is not installed (scripts/install-test-tools installs it)")
-        }
+        try WarehouseEngines.require(dialect)
         let scratch = try ScratchDirectory("warehouse")
         defer { scratch.remove() }
         let bundle = try scratch.file("hostile.json", Array(Self.bundle.utf8))

@@ -10,10 +10,10 @@ public enum WarehouseEngines {
         ["clickhouse": "chdb", "spark": "pyspark"][dialect] ?? dialect
     }
 
-    /// Whether python3 can import the dialect's engine (else the test is skipped, naming the
-    /// script that installs it).
-    public static func available(_ dialect: String) -> Bool {
-        (try? ProcessRunner.run("/usr/bin/env", ["python3", "-c", "import \(module(of: dialect))"], environment: nil).status) == 0
+    /// Throws `missing` (a skip locally, a failure under CI) unless python3 can import the
+    /// dialect's engine.
+    public static func require(_ dialect: String) throws {
+        try requirePythonModules([module(of: dialect)], because: "runs the \(dialect) SQL on its engine")
     }
 
     /// Python that defines `Engine(dialect, tables, tmp)`: `tables` maps a table name to
