@@ -1,4 +1,7 @@
 import Foundation
+// `swift build` (the release binary included) builds this target too, without XCTest on the
+// module path: what needs XCTest exists only in a build for testing.
+#if canImport(XCTest)
 import XCTest
 
 /// What a test throws when something it needs from outside the package is missing (a tool, a
@@ -25,11 +28,6 @@ public func requireTool(_ name: String, because reason: String,
     throw missing(name, because: reason, environment: environment)
 }
 
-/// Whether `environment` is CI's (see `missing`).
-public func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-    guard let value = environment["CI"] else { return false }
-    return !["", "0", "false"].contains(value.lowercased())
-}
 
 /// The python3 interpreter (its real path, not a pyenv shim) in which every one of `modules`
 /// imports; otherwise the first that does not is `missing` (skipped locally, a failure under CI).
@@ -48,4 +46,11 @@ public func requirePythonModules(_ modules: [String], because reason: String,
     if probe.status == 3 { throw missing("python3 module \(answer)", because: reason, environment: environment) }
     guard probe.status == 0, !answer.isEmpty else { throw TestFailure("\(python) failed: \(probe.stderr)") }
     return answer
+}
+#endif
+
+/// Whether `environment` is CI's (see `missing`).
+public func isCI(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    guard let value = environment["CI"] else { return false }
+    return !["", "0", "false"].contains(value.lowercased())
 }

@@ -10,11 +10,13 @@ public enum WarehouseEngines {
         ["clickhouse": "chdb", "spark": "pyspark"][dialect] ?? dialect
     }
 
+    #if canImport(XCTest)
     /// Throws `missing` (a skip locally, a failure under CI) unless python3 can import the
     /// dialect's engine.
     public static func require(_ dialect: String) throws {
         try requirePythonModules([module(of: dialect)], because: "runs the \(dialect) SQL on its engine")
     }
+    #endif
 
     /// Python that defines `Engine(dialect, tables, tmp)`: `tables` maps a table name to
     /// `([(column, "text" | "int")], ndjson_path)`, loaded once; `rows(query)` returns the result
