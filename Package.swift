@@ -17,11 +17,13 @@ let package = Package(
     ],
     targets: [
         // The domain (bundles, experiments, queues, webhooks, hashing, JSON, codegen, warehouse
-        // SQL) as values and typed errors, over a thin platform layer in Core/Platform: files,
-        // threads, locks, clocks, disk sync, signals and the dlopen'ed system libraries, each
-        // spelled once per C library (Glibc, Musl, Darwin; re-exported to the modules above).
-        // It never prints and never exits; it reads the environment only for the documented
-        // library overrides (APPDNA_LIBSQLITE3…) and TMPDIR. Sockets belong to AppDNANet.
+        // SQL) as values and typed errors, over the one platform layer, Core/Platform: every call
+        // into the C library (files, directories, descriptors, clocks, sleeping, SIGINT/SIGTERM,
+        // terminals, sockets and poll, threads, locks, disk sync, memory routines, maths, the
+        // dlopen'ed system libraries), each spelled once per C library (Glibc, Musl, Darwin).
+        // Only those files import the C library and nothing re-exports it, so the modules above
+        // cannot call it (PlatformBoundaryTests). It never prints and never exits; it reads the
+        // environment only for the documented library overrides (APPDNA_LIBSQLITE3…) and TMPDIR.
         .target(name: "AppDNACore", dependencies: ["CSHA256"]),
         // SHA-256 block function with the x86 SHA extensions, chosen at run time; the portable
         // Swift code in AppDNACore is the fallback and the reference (see Sources/CSHA256).
@@ -31,6 +33,7 @@ let package = Package(
         // do not use the network do not load it). No Foundation here either.
         .target(name: "AppDNANet", dependencies: ["AppDNACore", "CCurlLoader", "CZlibLoader"]),
         // dlopen/dlsym of libcurl with the few declarations it needs; no curl headers required.
+        // (With CZlibLoader, the only C code calling the C library: dlopen, dlsym, pthread_once.)
         .target(name: "CCurlLoader", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // Raw DEFLATE for event ingest through the system zlib, loaded with dlopen at first use
         // like libcurl (only zlib.h's types are needed at build time; nothing is linked).

@@ -100,7 +100,7 @@ public struct CurlTransport: HTTPTransport {
         if let directory = trust.certificateDirectory { try options.set("CURLOPT_CAPATH", APPDNA_CURLOPT_CAPATH, pointer: directory) }
         var refused: Int32 = 0
         try options.check(CurlOptions.name(refused), appdna_curl_collect(handle, body, headerBlock, &refused))
-        try options.check(CurlOptions.name(refused), appdna_curl_abort_after(handle, stop, &refused))
+        try options.check(CurlOptions.name(refused), appdna_curl_progress(handle, abortPastDeadline, stop, &refused))
         for header in request.headers {
             // "Name:" would make curl drop the header; "Name;" is its syntax for an empty value.
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
@@ -152,7 +152,7 @@ public struct CurlTransport: HTTPTransport {
     /// Turns a CURLcode into words and a kind; `retryable` for what another attempt may fix.
     func classify(code: Int, detail: String, where_: String, deadline: Deadline, expired: Bool, overLimit: Bool,
                   isHTTP: Bool = true) -> HTTPError {
-        let signal = appdna_interrupt_signal()
+        let signal = Interruption.signal
         if signal != 0 {
             return Interruption.error(signal, at: where_)
         }
@@ -233,4 +233,15 @@ struct CurlOptions {
         guard code != 0 else { return }
         throw HTTPError(.internalError, "libcurl refused \(name()) (CURLcode \(code): \(String(cString: appdna_curl_easy_strerror(code))); \(String(cString: appdna_curl_version())))")
     }
+}
+
+/// curl's progress callback: aborts the transfer once its deadline (an `appdna_deadline`, the
+/// context) has passed on CLOCK_MONOTONIC or SIGINT/SIGTERM came (`Interruption`).
+private let abortPastDeadline: appdna_progress_callback = { context, _, _, _, _ in
+    guard let deadline = context?.assumingMemoryBound(to: appdna_deadline.self) else { return 0 }
+    if Interruption.signal != 0 || SystemTime.monotonicNanoseconds() >= deadline.pointee.deadline_ns {
+        deadline.pointee.expired = 1
+        return 1   // CURLE_ABORTED_BY_CALLBACK
+    }
+    return 0
 }

@@ -1,5 +1,4 @@
 import AppDNACore
-import CCurlLoader
 
 /// A point on the monotonic clock by which a whole operation (retries included) must end.
 public struct Deadline: Sendable {
@@ -20,7 +19,7 @@ public struct Deadline: Sendable {
         nanoseconds = clock.monotonicNanoseconds() + Int64(clamped * 1e9)
     }
 
-    public static func now() -> Int64 { appdna_monotonic_ns() }
+    public static func now() -> Int64 { SystemTime.monotonicNanoseconds() }
 
     /// Seconds left, never negative.
     public var remaining: Double { max(0, Double(nanoseconds - clock.monotonicNanoseconds()) / 1e9) }

@@ -110,7 +110,7 @@ public struct HTTPClient: Sendable {
     /// Waits between attempts; a SIGINT/SIGTERM during the wait ends the request.
     private func pause(_ seconds: Double) throws(HTTPError) {
         clock.sleep(seconds)
-        let signal = appdna_interrupt_signal()
+        let signal = Interruption.signal
         if signal != 0 {
             throw Interruption.error(signal)
         }

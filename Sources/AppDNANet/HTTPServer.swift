@@ -89,48 +89,39 @@ public final class HTTPServer: @unchecked Sendable {
     public init(host: String, port: Int, limits: Limits) throws(HTTPError) {
         self.limits = limits
         self.host = host
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let resolved = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, resolved, &address.sin_addr) == 1 else {
-            throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
-                            settingFact: .listenAddressNotIPv4(host))
+        let listening: (fd: Int32, port: Int)
+        do {
+            listening = try Sockets.listen(host: host, port: port)
+        } catch {
+            switch error {
+            case .notIPv4:
+                throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
+                                settingFact: .listenAddressNotIPv4(host))
+            case .socket(let code):
+                throw HTTPError(.internalError, "socket: \(code)")
+            case .bind(let code):
+                throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(code)",
+                                remedy: code == .addressInUse ? .otherPort : nil)
+            }
         }
-        let fd = SocketCalls.streamSocket()
-        guard fd >= 0 else { throw HTTPError(.internalError, "socket: \(SystemError.describe(errno))") }
-        SocketCalls.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        self.port = listening.port
+        listener = listening.fd
+        let wake: (read: Int32, write: Int32)
+        do {
+            wake = try SystemFile.makePipe(nonBlockingWrites: true)
+        } catch {
+            SystemFile.close(listening.fd)
+            throw HTTPError(.internalError, "pipe: \(error)")
         }
-        guard bound == 0, listen(fd, 128) == 0 else {
-            let code = errno
-            close(fd)
-            throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(SystemError.describe(code))",
-                            remedy: code == EADDRINUSE ? .otherPort : nil)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: actual.sin_port))
-        listener = fd
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            close(fd)
-            throw HTTPError(.internalError, "pipe: \(SystemError.describe(errno))")
-        }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
-        wakeRead = pipeEnds[0]
-        wakeWrite = pipeEnds[1]
+        wakeRead = wake.read
+        wakeWrite = wake.write
     }
 
     deinit {
-        close(listener)
-        close(wakeRead)
-        close(wakeWrite)
+        Interruption.stopWaking(wakeWrite)
+        SystemFile.close(listener)
+        SystemFile.close(wakeRead)
+        SystemFile.close(wakeWrite)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
@@ -138,27 +129,14 @@ public final class HTTPServer: @unchecked Sendable {
     /// requests are still being finished, exits at once with 128 + that signal (130 for
     /// SIGINT, 143 for SIGTERM): every acknowledged delivery is already recorded.
     public func stopOnInterrupt() {
-        SignalWake.descriptor = wakeWrite
-        // Prepared now: a signal handler must not allocate.
-        let farewell = Array("appdna: interrupted again: quitting without finishing the requests under way\n".utf8)
-        let message = UnsafeMutablePointer<UInt8>.allocate(capacity: farewell.count)
-        message.initialize(from: farewell, count: farewell.count)
-        SignalWake.farewell = (UnsafePointer(message), farewell.count)
-        SignalHandling.install({ signal in
-            SignalWake.received += 1
-            if SignalWake.received > 1 {
-                _ = write(2, SignalWake.farewell.bytes, SignalWake.farewell.count)
-                _exit(128 + signal)  // 130 for SIGINT, 143 for SIGTERM: the signal that came
-            }
-            var byte: UInt8 = 1
-            _ = write(SignalWake.descriptor, &byte, 1)
-        }, for: [SIGINT, SIGTERM])
+        Interruption.install()
+        Interruption.exitOnSecondSignal(saying: "appdna: interrupted again: quitting without finishing the requests under way\n")
+        Interruption.wake(wakeWrite)
     }
 
     /// Stops accepting; `serve` returns once the connections' in-flight requests are answered.
     public func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        withUnsafeBytes(of: UInt8(1)) { _ = try? SystemFile.write(wakeWrite, $0) }
     }
 
     private var isStopping: Bool {
@@ -183,10 +161,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// a descriptor each, not a slot; when descriptors run out, the oldest of them is closed to
     /// make room for a new client.
     public func serve(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        SystemFile.setNonBlocking(listener, true)
         var waiting = WaitingConnections()
         var scratch = [UInt8](repeating: 0, count: 16 << 10)
-        var fds: [pollfd] = []
+        var fds: [PollDescriptor] = []
         serving: while true {
             for returned in lock.locked({ () -> [Handover] in defer { handedBack = [] }; return handedBack }) {
                 waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
@@ -198,23 +176,22 @@ public final class HTTPServer: @unchecked Sendable {
                 }
             }
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
-            for entry in waiting.entries { fds.append(pollfd(fd: entry.fd, events: Int16(POLLIN), revents: 0)) }
-            if poll(&fds, nfds_t(fds.count), waiting.pollTimeout) < 0 { if errno == EINTR { continue } else { break } }
-            if fds[1].revents != 0 {
+            fds.append(PollDescriptor(listener))
+            fds.append(PollDescriptor(wakeRead))
+            for entry in waiting.entries { fds.append(PollDescriptor(entry.fd)) }
+            if Poll.wait(&fds, milliseconds: waiting.pollTimeout) < 0 { if SystemError.last == .interrupted { continue } else { break } }
+            if fds[1].isReady {
                 // A stop, or a worker handing a connection back: drain the pipe and see which.
                 // Workers write 0, `stop()` and the signal handler 1.
                 var drained = [UInt8](repeating: 0, count: 256)
-                let count = read(wakeRead, &drained, drained.count)
+                let count = (try? SystemFile.read(wakeRead, into: &drained)) ?? 0
                 if count > 0 && drained[..<count].contains(1) { break serving }
             }
             // Connections: new bytes, closes, timeouts. From the back, as removal swaps.
             for index in stride(from: waiting.count - 1, through: 0, by: -1) {
-                let revents = fds[index + 2].revents
-                if revents != 0 {
+                if fds[index + 2].isReady {
                     guard waiting.receive(at: index, into: &scratch, headerTimeout: limits.headerTimeout) else {
-                        close(waiting.remove(at: index).fd)
+                        SystemFile.close(waiting.remove(at: index).fd)
                         continue
                     }
                     if waiting.entries[index].headIsComplete || waiting.entries[index].buffer.count > limits.maxHeaderBytes {
@@ -228,21 +205,21 @@ public final class HTTPServer: @unchecked Sendable {
                     if !entry.buffer.isEmpty {
                         let reason = "the headers did not arrive within \(NumberText.wholeOrTenthSeconds(limits.headerTimeout)) (header timeout)"
                         rejected(Rejection(status: 408, reason: reason, peer: entry.peer))
-                        _ = ServerConnection.sendAll(entry.fd, ServerConnection.serialise(.text(408, reason).with(("Connection", "close"))), flags: Int32(MSG_DONTWAIT))
+                        _ = ServerConnection.sendAll(entry.fd, ServerConnection.serialise(.text(408, reason).with(("Connection", "close"))), dontWait: true)
                     }
-                    close(entry.fd)
+                    SystemFile.close(entry.fd)
                 }
             }
-            if fds[0].revents != 0 { acceptAll(into: &waiting) }
+            if fds[0].isReady { acceptAll(into: &waiting) }
         }
-        for entry in waiting.entries { close(entry.fd) }
+        for entry in waiting.entries { SystemFile.close(entry.fd) }
         lock.locked {
             stopping = true
-            for queued in ready { close(queued.fd) }
+            for queued in ready { SystemFile.close(queued.fd) }
             ready = []
             changed.broadcast()
             while workers > 0 { lock.wait(changed) }
-            for returned in handedBack { close(returned.fd) }
+            for returned in handedBack { SystemFile.close(returned.fd) }
             handedBack = []
         }
     }
@@ -251,19 +228,19 @@ public final class HTTPServer: @unchecked Sendable {
     /// connection still waiting for its head is closed to make room.
     private func acceptAll(into waiting: inout WaitingConnections) {
         for _ in 0..<256 {
-            var peerAddress = sockaddr_in()
-            let client = SocketCalls.accept(listener, &peerAddress)
-            if client < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if code == EMFILE || code == ENFILE, let oldest = waiting.oldest {
-                    close(waiting.remove(at: oldest).fd)
+            let client: (fd: Int32, peer: String)
+            do {
+                client = try Sockets.accept(listener)
+            } catch {
+                if error == .interrupted || error == .connectionAborted { continue }
+                if error == .tooManyOpenFiles || error == .fileTableFull, let oldest = waiting.oldest {
+                    SystemFile.close(waiting.remove(at: oldest).fd)
                     continue
                 }
                 return   // EAGAIN: none left; anything else: try again on the next wake-up
             }
-            ServerConnection.prepare(client, limits: limits)
-            waiting.add(fd: client, peer: Self.describe(peerAddress), buffer: [],
+            ServerConnection.prepare(client.fd, limits: limits)
+            waiting.add(fd: client.fd, peer: client.peer, buffer: [],
                         idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
         }
     }
@@ -315,26 +292,10 @@ public final class HTTPServer: @unchecked Sendable {
             }
             if handedOver {
                 // Wakes the accept loop to wait for the connection's next head.
-                var byte: UInt8 = 0
-                _ = write(wakeWrite, &byte, 1)
+                withUnsafeBytes(of: UInt8(0)) { _ = try? SystemFile.write(wakeWrite, $0) }
             } else {
-                close(connection.fd)
+                SystemFile.close(connection.fd)
             }
         }
     }
-
-    static func describe(_ address: sockaddr_in) -> String {
-        var copy = address.sin_addr
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
-        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
-    }
-}
-
-/// Where the signal handler writes; a C function pointer cannot capture the server.
-enum SignalWake {
-    nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var received: Int32 = 0
-    /// The line written before quitting on a second signal.
-    nonisolated(unsafe) static var farewell: (bytes: UnsafePointer<UInt8>?, count: Int) = (nil, 0)
 }

@@ -36,7 +36,7 @@ public struct RetryPolicy: Sendable {
 
     /// `Retry-After` in seconds from now: delta-seconds or an HTTP-date
     /// (`Sun, 06 Nov 1994 08:49:37 GMT`, also RFC 850 and asctime forms); nil when unreadable.
-    public static func retryAfterSeconds(_ value: String, now: Int64 = Int64(time(nil))) -> Double? {
+    public static func retryAfterSeconds(_ value: String, now: Int64 = SystemClock().wallMilliseconds() / 1000) -> Double? {
         let text = HeaderText.trimmed(value)
         if !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) {
             return Double(text.prefix(12)) ?? nil

@@ -29,13 +29,10 @@ struct ServerConnection {
     }
 
     /// Settings of a newly accepted socket (close-on-exec and no SIGPIPE are set by
-    /// `SocketCalls.accept`): blocking (Darwin's accept passes the listener's O_NONBLOCK on,
-    /// Linux's does not), no Nagle delay, and a send timeout so that a peer that stops reading
-    /// our answer cannot hold a worker forever.
+    /// `Sockets.accept`): blocking, no Nagle delay, and a send timeout so that a peer that stops
+    /// reading our answer cannot hold a worker forever.
     static func prepare(_ fd: Int32, limits: HTTPServer.Limits) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        SocketCalls.setSendTimeout(fd, seconds: Int(limits.idleTimeout.rounded(.up)))
-        SocketCalls.setOption(fd, SocketCalls.tcpProtocol, TCP_NODELAY, 1)
+        Sockets.prepareConnection(fd, sendTimeout: Int(limits.idleTimeout.rounded(.up)))
     }
 
     /// Reads the request whose head is in `buffer` (and its body, from the socket), answers it;
@@ -242,13 +239,13 @@ struct ServerConnection {
     /// One `recv` after waiting up to `seconds` for data; returns with nothing on a timeout
     /// (the caller checks its deadline).
     mutating func receive(waitingAtMost seconds: Double) throws(ReadFailure) {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let waited = poll(&ready, 1, Int32(max(1, (seconds * 1000).rounded(.up))))
-        if waited == 0 || (waited < 0 && errno == EINTR) { return }
+        var ready = [PollDescriptor(fd)]
+        let waited = Poll.wait(&ready, milliseconds: Int32(max(1, (seconds * 1000).rounded(.up))))
+        if waited == 0 || (waited < 0 && SystemError.last == .interrupted) { return }
         if waited < 0 { throw .closed }
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count < 0 && errno == EINTR { return }
+        let count = chunk.withUnsafeMutableBytes { Sockets.receive(fd, into: $0) }
+        if count < 0 && SystemError.last == .interrupted { return }
         if count <= 0 { throw .closed }
         buffer.append(contentsOf: chunk[..<count])
     }
@@ -266,12 +263,12 @@ struct ServerConnection {
         return Array(head.utf8) + response.body
     }
 
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0) -> Bool {
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], dontWait: Bool = false) -> Bool {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = SocketCalls.sendWithoutSignal(fd, raw.baseAddress! + sent, raw.count - sent, flags: flags)
-                if n < 0 && errno == EINTR { continue }
+                let n = Sockets.send(fd, raw.baseAddress! + sent, raw.count - sent, dontWait: dontWait)
+                if n < 0 && SystemError.last == .interrupted { continue }
                 if n <= 0 { return false }
                 sent += n
             }

@@ -26,9 +26,13 @@ public struct TLSTrust: Sendable, Equatable {
             certificateFile = path
         }
         if let path = value("SSL_CERT_DIR") {
-            var info = stat()
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                let reason = stat(path, &info) == 0 ? "not a directory" : SystemError.describe(errno)
+            var reason: String?
+            do {
+                if try FileStatus.of(path: path).kind != .directory { reason = "not a directory" }
+            } catch {
+                reason = error.description
+            }
+            if let reason {
                 throw HTTPError(.configuration, "SSL_CERT_DIR=\(path): \(reason)",
                                 hint: "SSL_CERT_DIR names a directory of CA certificates; unset it to use the system's")
             }

@@ -52,8 +52,8 @@ struct WaitingConnections {
     /// Appends what arrived on `entries[index]` (one non-blocking `recv` into `scratch`) and
     /// notes whether the head is now complete; false when the peer closed or reset the connection.
     mutating func receive(at index: Int, into scratch: inout [UInt8], headerTimeout: Double) -> Bool {
-        let count = scratch.withUnsafeMutableBytes { recv(entries[index].fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if count < 0 { return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK }
+        let count = scratch.withUnsafeMutableBytes { Sockets.receive(entries[index].fd, into: $0, dontWait: true) }
+        if count < 0 { return SystemError.last == .interrupted || SystemError.last == .wouldBlock }
         if count == 0 { return false }
         let before = entries[index].buffer.count
         if before == 0 { entries[index].deadline = Deadline(secondsFromNow: headerTimeout) }

@@ -62,7 +62,7 @@ public final class ReplayEngine: @unchecked Sendable {
             producerDone = true
             changed.broadcast()
         }
-        for thread in threads { pthread_join(thread, nil) }
+        for thread in threads { thread.join() }
         if let failure { throw failure }
         var result = lock.locked { outcome }
         result.toSend = toSend

@@ -4,11 +4,9 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef void *(*init_fn)(void);
 typedef void (*cleanup_fn)(void *);
@@ -183,43 +181,9 @@ int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_
     return 0;
 }
 
-int64_t appdna_monotonic_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
-static volatile sig_atomic_t received_signal = 0;
-static pthread_once_t interrupt_once = PTHREAD_ONCE_INIT;
-
-static void record_signal(int number) { received_signal = number; }
-
-static void install_interrupt_handlers(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = record_signal;
-    sigemptyset(&action.sa_mask);
-    // No SA_RESTART: a blocking read or wait returns EINTR and the caller looks at the flag.
-    sigaction(SIGINT, &action, NULL);
-    sigaction(SIGTERM, &action, NULL);
-}
-
-void appdna_interrupt_install(void) { pthread_once(&interrupt_once, install_interrupt_handlers); }
-int appdna_interrupt_signal(void) { return received_signal; }
-
-static int past_deadline(void *context, long long dltotal, long long dlnow, long long ultotal, long long ulnow) {
-    (void)dltotal; (void)dlnow; (void)ultotal; (void)ulnow;
-    appdna_deadline *deadline = context;
-    if (received_signal != 0 || appdna_monotonic_ns() >= deadline->deadline_ns) {
-        deadline->expired = 1;
-        return 1;   // CURLE_ABORTED_BY_CALLBACK
-    }
-    return 0;
-}
-
-int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline, int *failed_option) {
-    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFOFUNCTION, past_deadline);
-    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFODATA, deadline);
+int appdna_curl_progress(appdna_curl_handle *handle, appdna_progress_callback callback, void *context, int *failed_option) {
+    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFOFUNCTION, callback);
+    SET_OR_FAIL(APPDNA_CURLOPT_XFERINFODATA, context);
     SET_OR_FAIL(APPDNA_CURLOPT_NOPROGRESS, 0L);
     return 0;
 }

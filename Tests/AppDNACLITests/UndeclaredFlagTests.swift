@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import AppDNACore
 import AppDNANet
 
 /// A command that reads a flag it did not declare would silently get the default, whatever the

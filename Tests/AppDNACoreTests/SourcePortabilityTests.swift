@@ -23,12 +23,12 @@ final class SourcePortabilityTests: XCTestCase {
         (#""/proc/|"/sys/"#, "/proc and /sys do not exist on Darwin"),
         (#"\b(SOCK_STREAM|SOCK_DGRAM|IPPROTO_TCP|IPPROTO_UDP|MSG_NOSIGNAL|SHUT_RDWR|SHUT_WR)\.rawValue\b"#,
          "glibc's socket constants are enums with rawValue; Darwin's are Int32 macros"),
-        (#"\bMSG_NOSIGNAL\b"#, "older Darwin SDKs lack MSG_NOSIGNAL: Darwin uses SO_NOSIGPIPE (SocketCalls)"),
+        (#"\bMSG_NOSIGNAL\b"#, "older Darwin SDKs lack MSG_NOSIGNAL: Darwin uses SO_NOSIGPIPE (Platform/Sockets)"),
         (#"\bpthread_t\(\)"#, "Darwin's pthread_t is a non-optional pointer with no init()"),
         (#"\bfcntl\([^,]+,\s*\d+"#, "a bare fcntl command number is Linux's numbering"),
         (#"\bmadvise\([^)]*,\s*\d+\s*(/\*[^*]*\*/\s*)?\)"#, "a bare madvise advice number is Linux's numbering"),
         (#"\b__errno_location\b|\bprogram_invocation_name\b"#, "glibc-only symbols"),
-        (#"\b__sigaction_handler\b"#, "glibc's name for sigaction's handler union: Darwin's is __sigaction_u (SignalHandling)"),
+        (#"\b__sigaction_handler\b"#, "glibc's name for sigaction's handler union: Darwin's is __sigaction_u (Platform/Interruption)"),
     ]
 
     struct Finding: Equatable, CustomStringConvertible {

@@ -28,7 +28,7 @@ public final class CommandIO: @unchecked Sendable {
         self.stdout = stdout
         self.stderr = stderr
         self.stdinDescriptor = stdinDescriptor
-        self.stdinIsTerminal = stdinIsTerminal ?? (isatty(stdinDescriptor) == 1)
+        self.stdinIsTerminal = stdinIsTerminal ?? SystemFile.isTerminal(stdinDescriptor)
         self.environment = environment
         self.transport = transport
         self.clock = clock

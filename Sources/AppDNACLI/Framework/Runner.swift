@@ -6,14 +6,14 @@ public enum Runner {
     /// Runs `appdna` as a process: real streams, SIGPIPE ignored so that a closed pipe shows up
     /// as EPIPE on write (which ends quietly with status 0) instead of killing the process.
     public static func runProcess() -> Int32 {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessControl.ignoreBrokenPipes()
         let arguments = Array(CommandLine.arguments.dropFirst())
         return run(arguments, table: .appdna, io: .standard())
     }
 
-    /// Ends the process with `status` (kept here so the executable needs no C-library import).
+    /// Ends the process with `status` (kept here so the executable imports AppDNACLI only).
     public static func exitProcess(_ status: Int32) -> Never {
-        exit(status)
+        ProcessControl.exit(status)
     }
 
     public static func run(_ arguments: [String], table: CommandTable, io: CommandIO) -> Int32 {

@@ -29,7 +29,7 @@ public final class OutputSink: @unchecked Sendable {
     public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
         self.fileDescriptor = fileDescriptor
         self.flushThreshold = bufferSize
-        self.isTerminal = isatty(fileDescriptor) == 1
+        self.isTerminal = SystemFile.isTerminal(fileDescriptor)
         buffer.reserveCapacity(bufferSize + 4096)
     }
 
@@ -41,22 +41,15 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     public var isBroken: Bool { failureCode != 0 }
-    public var isBrokenPipe: Bool { failureCode == EPIPE }
+    public var isBrokenPipe: Bool { failureCode == SystemError.brokenPipe.code }
 
     public var capturedText: String { String(decoding: captured, as: UTF8.self) }
 
-    /// When the sink writes into a pipe, asks the kernel for a pipe buffer of `bytes` (Linux
-    /// F_SETPIPE_SZ; capped by /proc/sys/fs/pipe-max-size, 1 MiB by default): a stream of
-    /// megabyte writes then wakes the reader a megabyte at a time instead of every 64 KiB
-    /// (`bucket -` into a pipe: 69 voluntary context switches instead of 1,117 for 2M ids).
-    /// Anything else (a file, a terminal, another OS, a refusal) is left as it is.
+    /// When the sink writes into a pipe, asks for a 1 MiB pipe buffer on Linux
+    /// (`SystemFile.preferLargePipeBuffer`: fewer wake-ups of the reader).
     public func preferLargePipeBuffer(_ bytes: Int32 = 1 << 20) {
-        #if os(Linux) // Linux-only tuning: Darwin's pipe buffer size cannot be set
         guard let fd = fileDescriptor else { return }
-        var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
-        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, bytes)
-        #endif
+        SystemFile.preferLargePipeBuffer(fd, bytes: bytes)
     }
 
     public func write(_ text: String) {
@@ -104,28 +97,7 @@ public final class OutputSink: @unchecked Sendable {
             buffer.removeAll(keepingCapacity: true)
             return
         }
-        buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = systemWrite(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        if let code = buffer.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) { failure = code }
         buffer.removeAll(keepingCapacity: true)
     }
-}
-
-/// `write(2)`, named apart from the sink's own `write` methods.
-@inline(__always)
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, bytes, count)
-    #else
-    return Darwin.write(fd, bytes, count)
-    #endif
 }

@@ -28,7 +28,7 @@ public enum TerminalText {
         } else {
             // Files and pipes (batch output streams megabytes): only a marker's lead byte
             // matters, found by memchr.
-            guard memchr(base, 0xEF, bytes.count) != nil else { return nil }
+            guard RawMemory.firstIndex(of: 0xEF, in: base, count: bytes.count) != nil else { return nil }
         }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)

@@ -27,7 +27,7 @@ public struct BundleInput {
         if path == "-" { return try load(fileDescriptor: stdinDescriptor, name: stdinName, sizeHint: 0) }
         let file = try FileReading.openForReading(path)
         let fd = file.descriptor
-        defer { close(fd) }
+        defer { SystemFile.close(fd) }
         if file.isRegular && file.size > 0 {
             // A regular file: read straight into place (its size is known; no skipping needed).
             return BundleInput(name: path, source: ByteSource(try FileReading.readAll(fileDescriptor: fd, name: path, sizeHint: file.size)),
@@ -43,18 +43,12 @@ public struct BundleInput {
         var leading = true
         var scratch = [UInt8](repeating: 0, count: chunk)
         while true {
-            var got = 0
-            var failure: Int32 = 0
-            scratch.withUnsafeMutableBytes { raw in
-                while true {
-                    let n = read(fd, raw.baseAddress!, chunk)
-                    if n < 0 && errno == EINTR { continue }
-                    if n < 0 { failure = errno }
-                    got = max(n, 0)
-                    break
-                }
+            let got: Int
+            do {
+                got = try SystemFile.read(fd, into: &scratch)
+            } catch {
+                throw Failure(.ioError, "\(name): \(error)")
             }
-            if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
             if got == 0 { break }
             var start = 0
             if leading {

@@ -61,7 +61,7 @@ extension ExposureAudit {
 
         private static func same(_ kept: [UInt8]?, _ bytes: UnsafeRawBufferPointer?) -> Bool {
             guard let kept, let bytes else { return kept == nil && bytes == nil }
-            return kept.withUnsafeBytes { $0.count == bytes.count && ($0.count == 0 || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0) }
+            return kept.withUnsafeBytes { $0.count == bytes.count && ($0.count == 0 || RawMemory.compare($0.baseAddress!, bytes.baseAddress!, count: $0.count) == 0) }
         }
     }
 }
@@ -88,7 +88,7 @@ extension ExposureAudit.Prepared {
         }
         guard let index = bucketer.assign(user).variant else { return false }
         return variantIDs[index].withUnsafeBytes {
-            $0.count == recorded.count && ($0.count == 0 || memcmp($0.baseAddress!, recorded.baseAddress!, $0.count) == 0)  // not an id: byte counts, then the bytes
+            $0.count == recorded.count && ($0.count == 0 || RawMemory.compare($0.baseAddress!, recorded.baseAddress!, count: $0.count) == 0)  // not an id: byte counts, then the bytes
         }
     }
 }

@@ -32,7 +32,7 @@ public enum ChiSquare {
     }
 
     static func regularizedUpperGamma(a: Double, x: Double) -> Double {
-        let logPrefix = a * log(x) - x - lgamma(a)
+        let logPrefix = a * CMath.log(x) - x - CMath.logGamma(a)
         if x < a + 1 {
             var sum = 1 / a, term = sum, n = a
             for _ in 0..<10_000 {
@@ -41,7 +41,7 @@ public enum ChiSquare {
                 sum += term
                 if abs(term) < abs(sum) * 1e-15 { break }
             }
-            return max(0, min(1, 1 - sum * exp(logPrefix)))
+            return max(0, min(1, 1 - sum * CMath.exp(logPrefix)))
         }
         let tiny = 1e-300
         var b = x + 1 - a, c = 1 / tiny, d = 1 / b, h = d
@@ -57,6 +57,6 @@ public enum ChiSquare {
             h *= delta
             if abs(delta - 1) < 1e-15 { break }
         }
-        return max(0, min(1, exp(logPrefix) * h))
+        return max(0, min(1, CMath.exp(logPrefix) * h))
     }
 }

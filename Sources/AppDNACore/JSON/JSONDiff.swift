@@ -84,7 +84,7 @@ public struct JSONDiff {
         if a.document === b.document && ra == rb { return true }
         return a.document.withBytes { pa in
             b.document.withBytes { pb in
-                memcmp(pa.baseAddress! + ra.lowerBound, pb.baseAddress! + rb.lowerBound, ra.count) == 0
+                RawMemory.compare(pa.baseAddress! + ra.lowerBound, pb.baseAddress! + rb.lowerBound, count: ra.count) == 0
             }
         }
     }

@@ -134,7 +134,7 @@ public final class JSONDocument {
             guard let base = buffer.baseAddress else { lineScanResume = buffer.count + 1; return }
             var p = lineScanResume
             while p <= target {
-                guard p < buffer.count, let hit = memchr(base + p, 0x0A, buffer.count - p) else {
+                guard p < buffer.count, let hit = RawMemory.firstIndex(of: 0x0A, in: base + p, count: buffer.count - p) else {
                     p = buffer.count + 1
                     break
                 }

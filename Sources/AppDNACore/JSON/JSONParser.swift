@@ -223,7 +223,7 @@ struct JSONParser {
         guard key.flags & JSONTapeFlag.escaped == 0 else { return false }
         let start = Int(key.start) + 1, length = Int(key.end) - 1 - start
         for name in unreadKeys where name.count == length {
-            if name.withUnsafeBufferPointer({ memcmp($0.baseAddress!, base + start, length) == 0 }) { return true }
+            if name.withUnsafeBufferPointer({ RawMemory.compare($0.baseAddress!, base + start, count: length) == 0 }) { return true }
         }
         return false
     }
@@ -515,7 +515,7 @@ struct JSONParser {
         if (x.flags | y.flags) & JSONTapeFlag.escaped == 0 {
             let n = Int(x.end - x.start)
             guard n == Int(y.end - y.start) else { return false }
-            return memcmp(base + Int(x.start), base + Int(y.start), n) == 0
+            return RawMemory.compare(base + Int(x.start), base + Int(y.start), count: n) == 0
         }
         return keyBytes(a) == keyBytes(b)
     }

@@ -55,7 +55,7 @@ final class JSONTape: @unchecked Sendable {
         self.count = count
     }
 
-    deinit { free(base) }
+    deinit { RawMemory.free(base) }
 
     @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
 }
@@ -72,7 +72,7 @@ struct JSONTapeBuilder {
     }
 
     private static func reallocate(_ old: UnsafeMutablePointer<JSONTapeNode>?, _ capacity: Int) -> UnsafeMutablePointer<JSONTapeNode> {
-        guard let raw = realloc(old.map { UnsafeMutableRawPointer($0) }, capacity * MemoryLayout<JSONTapeNode>.stride) else {
+        guard let raw = RawMemory.reallocate(old.map { UnsafeMutableRawPointer($0) }, byteCount: capacity * MemoryLayout<JSONTapeNode>.stride) else {
             // Out of memory: there is nothing sensible left to do.
             fatalError("out of memory growing the JSON tape to \(capacity) nodes")
         }
@@ -124,5 +124,5 @@ struct JSONTapeBuilder {
     mutating func reset() { count = 0 }
 
     /// Frees the memory when parsing failed.
-    func discard() { free(base) }
+    func discard() { RawMemory.free(base) }
 }

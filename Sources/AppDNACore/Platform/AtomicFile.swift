@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Replaces a file so that readers (and a crash) see either the old bytes or the new ones,
 /// never a mix: write a temporary file in the same directory, fsync it, rename it over the
 /// target, fsync the directory. On any failure the temporary file is removed and the old
@@ -124,7 +132,7 @@ public enum AtomicFile {
             guard code == ENXIO || code == EINTR else { throw Failure(.cannotCreateOutput, "\(path): \(SystemError.describe(code))") }
             // ENXIO: a FIFO with no reader yet. Look again shortly, until the deadline.
             if monotonicSeconds() >= end { throw timedOut() }
-            usleep(20_000)
+            SystemTime.sleep(0.02)
         }
         defer { close(fd) }
         var written = 0
@@ -142,9 +150,7 @@ public enum AtomicFile {
     }
 
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(SystemTime.monotonicNanoseconds()) / 1e9
     }
 
     /// ("dir", "name") of a path; "." for a bare name.

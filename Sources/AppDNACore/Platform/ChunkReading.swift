@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streams a file descriptor in fixed-size chunks: constant memory whatever the input's size
 /// (a 256 MB webhook body is hashed while it is read, never held).
 public enum ChunkReading {
@@ -22,27 +30,12 @@ public enum ChunkReading {
 
     /// Opens `path` for reading ("-" is not handled here), with the errors `FileReading` gives.
     public static func open(path: String) throws(Failure) -> Int32 {
-        let fd = openForReading(path)
-        if fd < 0 {
-            let code = errno
-            throw Failure(.inputMissing, "\(path): \(SystemError.describe(code))")
-        }
-        var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
+        let fd: Int32
+        do { fd = try SystemFile.open(path, .read) } catch { throw Failure(.inputMissing, "\(path): \(error)") }
+        if (try? FileStatus.of(descriptor: fd))?.kind == .directory {
+            SystemFile.close(fd)
             throw Failure(.inputMissing, "\(path): is a directory")
         }
         return fd
     }
-}
-
-/// `open(2)`, named apart from `ChunkReading.open`.
-private func openForReading(_ path: String) -> Int32 {
-    #if canImport(Glibc)
-    return Glibc.open(path, O_RDONLY | O_CLOEXEC)
-    #elseif canImport(Musl)
-    return Musl.open(path, O_RDONLY | O_CLOEXEC)
-    #else
-    return Darwin.open(path, O_RDONLY | O_CLOEXEC)
-    #endif
 }

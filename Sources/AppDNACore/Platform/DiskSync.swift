@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Making written bytes survive a crash or power loss, per platform. On Linux `fdatasync`
 /// (file data) and `fsync` (a directory's entries) reach stable storage. On Darwin neither does:
 /// `fsync` only hands the data to the drive, whose cache may reorder or drop it; Apple's

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reading whole files and standard input into memory, with errors that say which file and why.
 public enum FileReading {
     /// The file's last byte, read alone (a file may be huge); nil when the file cannot be
@@ -104,16 +112,5 @@ public enum FileReading {
             if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
         }
         return buffer
-    }
-}
-
-/// Words for `errno` values, the way `strerror` says them.
-public enum SystemError {
-    public static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        let message = String(cString: text)
-        // Lower-case the first letter so it reads well after "path: ".
-        guard let first = message.first else { return message }
-        return first.lowercased() + message.dropFirst()
     }
 }

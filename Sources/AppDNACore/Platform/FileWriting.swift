@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writing to file descriptors the way every durable file of the tool needs it: all the bytes
 /// (short writes and EINTR retried), and directory syncs that make a new name durable.
 public enum FileWriting {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Transparent huge pages for large buffers that are filled once from start to end and never
 /// grown (the bytes of a big input file): one fault per 2 MiB instead of one per 4 KiB.
 ///

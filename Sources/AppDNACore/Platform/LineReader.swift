@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Streams the lines of a file descriptor in bounded memory: the buffer holds one chunk plus
 /// the longest line, whatever the input's size. With `maxLineLength`, a longer line is not
 /// held: it is read through and reported by its number and length only, so one endless line

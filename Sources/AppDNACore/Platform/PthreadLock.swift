@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A mutex as a class (a `pthread_mutex_t` must not move, so it lives in an object), for state
 /// that several threads share: the output sinks, the retry budget, the replay engine.
 public final class PthreadLock: @unchecked Sendable {

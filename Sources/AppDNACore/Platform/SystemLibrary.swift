@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The three system libraries `appdna` loads with `dlopen` on first use instead of linking them:
 /// the release binary carries its Swift runtime (built with --static-swift-stdlib) and needs
 /// nothing else at start-up, so a machine without one of these libraries can still run every
@@ -16,13 +24,20 @@ public struct SystemLibrary: Sendable {
     public let debianPackage: String
     /// The environment variable that replaces the search with one file.
     public let overrideVariable: String
+    /// The files `open()` tries in turn (the C loaders of libcurl and zlib have their own).
+    public var fileNames: [String] = []
 
     public static let curl = SystemLibrary(
         name: "libcurl", neededFor: "HTTPS requests (bundle fetch, bundle diff @remote, queue replay)",
         debianPackage: "libcurl4", overrideVariable: "APPDNA_LIBCURL")
+    #if canImport(Darwin)
+    static let sqliteFiles = ["libsqlite3.dylib", "/usr/lib/libsqlite3.dylib"]
+    #else
+    static let sqliteFiles = ["libsqlite3.so.0", "libsqlite3.so"]
+    #endif
     public static let sqlite = SystemLibrary(
         name: "libsqlite3", neededFor: "reading Android queue databases",
-        debianPackage: "libsqlite3-0", overrideVariable: "APPDNA_LIBSQLITE3")
+        debianPackage: "libsqlite3-0", overrideVariable: "APPDNA_LIBSQLITE3", fileNames: sqliteFiles)
     public static let zlib = SystemLibrary(
         name: "zlib", neededFor: "compressing event batches (queue replay)",
         debianPackage: "zlib1g", overrideVariable: "APPDNA_LIBZ")
@@ -43,4 +58,25 @@ public struct SystemLibrary: Sendable {
         guard status != 0 else { return }
         throw missing(message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
+
+    /// `dlopen` (RTLD_NOW | RTLD_LOCAL) of the first of `fileNames` that loads, or of the one
+    /// file the override variable names; `missing` with the loader's first reason otherwise.
+    public func open() throws(Failure) -> LoadedLibrary {
+        var names = fileNames
+        if let override = ProcessEnvironment.value(overrideVariable), !override.isEmpty { names = [override] }
+        var firstError: String? = nil
+        for name in names {
+            if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) { return LoadedLibrary(handle: handle) }
+            if firstError == nil { firstError = dlerror().map { String(cString: $0) } }
+        }
+        throw missing(firstError ?? "\(names.first ?? name) not found")
+    }
+}
+
+/// A library `SystemLibrary.open` loaded; it stays loaded for the life of the process.
+public struct LoadedLibrary: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+
+    /// `dlsym`: the address of the function `name`, nil when the library has none.
+    public func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
 }

@@ -1,17 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A thread `ThreadSpawner` started, to wait for with `join`.
+public struct SpawnedThread {
+    fileprivate let handle: pthread_t
+
+    /// Waits until the thread's body has returned (`pthread_join`).
+    public func join() { pthread_join(handle, nil) }
+}
+
 /// pthreads without Foundation, the one place threads are started: `queue replay`'s senders,
 /// `webhook listen`'s connections and `ChunkPipeline`'s readers.
 public enum ThreadSpawner {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
-    /// Starts `body` on a new thread; join it with `pthread_join`.
-    public static func spawn(_ body: @escaping () -> Void) -> pthread_t {
+    /// Starts `body` on a new thread; wait for it with `join`.
+    public static func spawn(_ body: @escaping () -> Void) -> SpawnedThread {
         guard let thread = trySpawn(body) else { preconditionFailure("pthread_create failed") }
         return thread
     }
 
     /// Starts `body` on a new thread, or returns nil (and never runs `body`) when the system
     /// refuses one: for callers that can do the work themselves instead (`ChunkPipeline`).
-    public static func trySpawn(_ body: @escaping () -> Void) -> pthread_t? {
+    public static func trySpawn(_ body: @escaping () -> Void) -> SpawnedThread? {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         // glibc's pthread_t is an integer (`pthread_t()` is 0); Darwin's is a non-optional
         // pointer (`typedef struct _opaque_pthread_t *__darwin_pthread_t`, SDK sys/_pthread/_pthread_types.h) and pthread_create takes `pthread_t?`.
@@ -30,14 +46,14 @@ public enum ThreadSpawner {
             return nil
         }
         #if canImport(Darwin)
-        return thread!
+        return SpawnedThread(handle: thread!)
         #else
-        return thread
+        return SpawnedThread(handle: thread)
         #endif
     }
 
     /// Starts `body` on a thread nobody joins (its resources go when it ends).
     public static func spawnDetached(_ body: @escaping () -> Void) {
-        pthread_detach(spawn(body))
+        pthread_detach(spawn(body).handle)
     }
 }

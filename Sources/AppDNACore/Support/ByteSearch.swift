@@ -10,9 +10,9 @@ enum ByteSearch {
             var offset = 0
             let last = haystack.count - needle.count
             while offset <= last {
-                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
+                guard let hit = RawMemory.firstIndex(of: first, in: base + offset, count: last - offset + 1) else { return nil }
                 let at = UnsafeRawPointer(hit) - base
-                if memcmp(base + at, n.baseAddress!, needle.count) == 0 { return at }
+                if RawMemory.compare(base + at, n.baseAddress!, count: needle.count) == 0 { return at }
                 offset = at + 1
             }
             return nil

@@ -78,14 +78,13 @@ final class ChunkPipeline: @unchecked Sendable {
 
     /// How many workers to use: the online processors, at most 4.
     static var defaultWorkers: Int {
-        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        return n < 1 ? 1 : min(Int(n), 4)
+        min(ProcessControl.processorCount, 4)
     }
 
     /// Runs the workers; calls `consume` with each chunk's slot in file order. A read error
     /// stops everything and is returned (errno).
     func run(_ consume: (Slot) -> Void) -> Int32 {
-        var threads: [pthread_t] = []
+        var threads: [SpawnedThread] = []
         var hasThread = [Bool](repeating: false, count: workerCount)
         for w in 0..<workerCount {
             // No thread: this worker's chunks are done here, one at a time, below.
@@ -117,7 +116,7 @@ final class ChunkPipeline: @unchecked Sendable {
             aborted = true
             condition.broadcast()
         }
-        for thread in threads { pthread_join(thread, nil) }
+        for thread in threads { thread.join() }
         return failure
     }
 
@@ -151,13 +150,13 @@ final class ChunkPipeline: @unchecked Sendable {
         slot.reserve(hi - readStart)
         var filled = 0
         guard readFully(slot, at: readStart, count: hi - readStart, filled: &filled), filled == hi - readStart else {
-            if slot.failure == 0 { slot.failure = EIO }
+            if slot.failure == 0 { slot.failure = SystemError.inputOutput.code }
             return
         }
         // The first line that starts in [lo, hi).
         var start = 0
         if c > 0 {
-            guard let newline = memchr(slot.buffer, 10, filled) else {
+            guard let newline = RawMemory.firstIndex(of: 10, in: slot.buffer, count: filled) else {
                 slot.regionStart = filled; slot.regionEnd = filled
                 return
             }
@@ -183,7 +182,7 @@ final class ChunkPipeline: @unchecked Sendable {
                 slot.regionEnd = filled
                 return
             }
-            if let newline = memchr(slot.buffer + before, 10, filled - before) {
+            if let newline = RawMemory.firstIndex(of: 10, in: slot.buffer + before, count: filled - before) {
                 slot.regionEnd = newline - slot.buffer + 1
                 let length = slot.regionEnd - 1 - lastLineStart
                 let carriageReturn = length > 0 && slot.buffer.load(fromByteOffset: slot.regionEnd - 2, as: UInt8.self) == 13
@@ -200,7 +199,7 @@ final class ChunkPipeline: @unchecked Sendable {
                     guard readFully(slot, at: offset, count: min(64 * 1024, size - offset), filled: &scratchEnd) else { return }
                     let got = scratchEnd - lastLineStart
                     if got == 0 { break }
-                    if let newline = memchr(slot.buffer + lastLineStart, 10, got) {
+                    if let newline = RawMemory.firstIndex(of: 10, in: slot.buffer + lastLineStart, count: got) {
                         length += newline - (slot.buffer + lastLineStart)
                         break
                     }
@@ -217,8 +216,7 @@ final class ChunkPipeline: @unchecked Sendable {
         var trimmed = length
         let end = slot.fileOffset + start + length
         // As lines are split everywhere: a `\r` before the `\n` is not part of the line.
-        var byte: UInt8 = 0
-        if trimmed > 0, pread(fd, &byte, 1, off_t(end - 1)) == 1, byte == 13 { trimmed -= 1 }
+        if trimmed > 0, SystemFile.readByte(fd, at: Int64(end - 1)) == 13 { trimmed -= 1 }
         slot.regionEnd = start
         slot.oversizedLine = (slot.fileOffset + start, trimmed)
     }
@@ -226,10 +224,11 @@ final class ChunkPipeline: @unchecked Sendable {
     private func readFully(_ slot: Slot, at offset: Int, count: Int, filled: inout Int) -> Bool {
         var got = 0
         while got < count {
-            let n = pread(fd, slot.buffer + filled, count - got, off_t(offset + got))
-            if n < 0 {
-                if errno == EINTR { continue }
-                slot.failure = errno
+            let n: Int
+            do {
+                n = try SystemFile.read(fd, into: UnsafeMutableRawBufferPointer(start: slot.buffer + filled, count: count - got), at: Int64(offset + got))
+            } catch {
+                slot.failure = error.code
                 return false
             }
             if n == 0 { break }
@@ -248,7 +247,7 @@ final class ChunkPipeline: @unchecked Sendable {
         let n = region.count
         while p < n {
             let end: Int
-            if let hit = memchr(base + p, 10, n - p) { end = UnsafeRawPointer(hit) - base } else { end = n }
+            if let hit = RawMemory.firstIndex(of: 10, in: base + p, count: n - p) { end = UnsafeRawPointer(hit) - base } else { end = n }
             var stop = end
             if stop > p && base.load(fromByteOffset: stop - 1, as: UInt8.self) == 13 { stop -= 1 }
             body(UnsafeRawBufferPointer(start: base + p, count: stop - p), p)

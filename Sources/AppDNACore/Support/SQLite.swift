@@ -32,29 +32,14 @@ public enum SQLite {
     static let functions: Result<Functions, Failure> = load()
 
     static func load() -> Result<Functions, Failure> {
-        #if canImport(Darwin)
-        var names = ["libsqlite3.dylib", "/usr/lib/libsqlite3.dylib"]
-        #else
-        var names = ["libsqlite3.so.0", "libsqlite3.so"]
-        #endif
         // APPDNA_LIBSQLITE3 replaces the search with one file (see SystemLibrary).
-        if let override = ProcessEnvironment.value(SystemLibrary.sqlite.overrideVariable), !override.isEmpty {
-            names = [override]
-        }
-        var handle: UnsafeMutableRawPointer? = nil
-        var firstError: String? = nil
-        for name in names where handle == nil {
-            handle = dlopen(name, RTLD_NOW | RTLD_LOCAL)
-            if handle == nil, firstError == nil { firstError = dlerror().map { String(cString: $0) } }
-        }
-        guard let handle else {
-            return .failure(SystemLibrary.sqlite.missing(firstError ?? "\(names[0]) not found"))
-        }
+        let library: LoadedLibrary
+        do { library = try SystemLibrary.sqlite.open() } catch { return .failure(error) }
         var missing: String? = nil
         func symbol<T>(_ name: String, _ type: T.Type) -> T {
-            if let pointer = dlsym(handle, name) { return unsafeBitCast(pointer, to: type) }
+            if let pointer = library.symbol(name) { return unsafeBitCast(pointer, to: type) }
             missing = missing ?? name
-            return unsafeBitCast(dlsym(handle, "sqlite3_libversion") ?? UnsafeMutableRawPointer(bitPattern: 1)!, to: type)
+            return unsafeBitCast(library.symbol("sqlite3_libversion") ?? UnsafeMutableRawPointer(bitPattern: 1)!, to: type)
         }
         let functions = Functions(
             open: symbol("sqlite3_open_v2", OpenV2.self), close: symbol("sqlite3_close_v2", Close.self),

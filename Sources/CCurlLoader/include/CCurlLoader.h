@@ -126,24 +126,22 @@ void appdna_buffer_free(appdna_buffer *buffer);
 /// Returns the CURLcode of the first refused option and that option in `failed_option`.
 int appdna_curl_collect(appdna_curl_handle *handle, appdna_buffer *body, appdna_buffer *headers, int *failed_option);
 
-/// Aborts the transfer once CLOCK_MONOTONIC passes `deadline_ns` (checked by curl's progress
-/// callback, which runs at least once a second even while nothing arrives).
+/// What AppDNANet's progress callback reads and writes: the CLOCK_MONOTONIC nanoseconds by
+/// which the transfer must end, and whether it was aborted for that (or for a signal).
 typedef struct {
     int64_t deadline_ns;
     int expired;
 } appdna_deadline;
 
+/// curl's CURLOPT_XFERINFOFUNCTION (curl_off_t is 64 bits everywhere curl builds); a non-zero
+/// return aborts the transfer with CURLE_ABORTED_BY_CALLBACK. curl calls it at least once a
+/// second, even while nothing arrives.
+typedef int (*appdna_progress_callback)(void *context, int64_t download_total, int64_t downloaded,
+                                        int64_t upload_total, int64_t uploaded);
+
+/// Installs `callback` with `context` as the progress callback (the clock and the signal flag
+/// it looks at are in Swift, in AppDNACore's platform layer).
 /// Returns the CURLcode of the first refused option and that option in `failed_option`.
-int appdna_curl_abort_after(appdna_curl_handle *handle, appdna_deadline *deadline, int *failed_option);
-
-/// Records SIGINT and SIGTERM instead of dying at once, so a long command (queue replay) can
-/// stop its transfers (the progress callback aborts them), say what was done and exit with
-/// 128 + the signal. Installed once; later calls do nothing.
-void appdna_interrupt_install(void);
-/// The signal received since `appdna_interrupt_install` (SIGINT, SIGTERM), or 0.
-int appdna_interrupt_signal(void);
-
-/// CLOCK_MONOTONIC in nanoseconds.
-int64_t appdna_monotonic_ns(void);
+int appdna_curl_progress(appdna_curl_handle *handle, appdna_progress_callback callback, void *context, int *failed_option);
 
 #endif

@@ -56,9 +56,6 @@ final class ServeFaults: @unchecked Sendable {
 
     func waitLatency() {
         guard latency > 0 else { return }
-        let micro = latency * 1e6
-        var remaining = timespec(tv_sec: Int(micro / 1e6), tv_nsec: Int(micro.truncatingRemainder(dividingBy: 1e6)) * 1000)
-        var left = timespec()
-        while nanosleep(&remaining, &left) != 0 && errno == EINTR { remaining = left }
+        SystemTime.sleep(latency)
     }
 }

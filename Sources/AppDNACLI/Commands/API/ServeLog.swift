@@ -21,7 +21,7 @@ final class ServeLog: @unchecked Sendable {
     }
 
     func request(_ request: HTTPServer.Request, _ answer: APIServeCommand.Answer) {
-        let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+        let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
         let line: String
         if json {
             var object = RequestLogFields.start(time: time, request)
@@ -48,7 +48,7 @@ final class ServeLog: @unchecked Sendable {
     }
 
     func rejection(_ rejection: HTTPServer.Rejection) {
-        let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+        let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
         let line = json
             ? JSONWriter().writeString(["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
                                         "status": .integer(rejection.status), "note": .string(rejection.reason)])

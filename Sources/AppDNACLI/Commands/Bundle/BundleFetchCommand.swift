@@ -224,8 +224,7 @@ enum BundleFetchCommand {
     /// a regular file is read: a FIFO or a device (`-o /dev/stdout`) is an output, and reading
     /// it would wait for a writer that never comes.
     static func localVersion(_ path: String) -> Int64? {
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard FileStatus.kind(path: path) == .regular else { return nil }
         guard let bytes = try? FileReading.readAll(path: path),
               let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)) else { return nil }
         return document.root["bundle_version"]?.int64

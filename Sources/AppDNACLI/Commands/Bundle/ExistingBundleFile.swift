@@ -10,12 +10,14 @@ enum ExistingBundleFile: Equatable {
     case valid(version: Int64)
 
     init(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            self = errno == ENOENT ? .missing : .invalid(SystemError.describe(errno))
+        let status: FileStatus
+        do {
+            status = try FileStatus.of(path: path)
+        } catch {
+            self = error == .notFound ? .missing : .invalid(error.description)
             return
         }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { self = .invalid("not a regular file"); return }
+        guard status.kind == .regular else { self = .invalid("not a regular file"); return }
         let bytes: [UInt8]
         do {
             bytes = try FileReading.readAll(path: path)

@@ -58,8 +58,7 @@ enum CompletionInstall {
     }
 
     static func isWritableDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK | X_OK) == 0
+        FileStatus.kind(path: path) == .directory && (try? FileSystem.checkCanCreateFiles(in: path)) != nil
     }
 
     /// `mkdir -p`, mode 0755 for what it creates.
@@ -67,9 +66,11 @@ enum CompletionInstall {
         var built = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             built += "/" + component
-            if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                throw Failure(.cannotCreateOutput, "\(built): cannot create the directory: \(SystemError.describe(errno))")
-            }
+            do {
+                try FileSystem.makeDirectory(built, permissions: 0o755)
+            } catch where error != .exists {
+                throw Failure(.cannotCreateOutput, "\(built): cannot create the directory: \(error)")
+            } catch {}
         }
     }
 

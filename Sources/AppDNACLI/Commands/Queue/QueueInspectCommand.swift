@@ -68,7 +68,7 @@ enum QueueInspectCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         if let dialect = arguments[WarehouseFlags.sql] { return try warehouseSQL(invocation, dialect: dialect) }
-        let now = arguments[QueueInspectFlags.now] ?? currentMilliseconds()
+        let now = arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
         let filter = EventFilter(arguments)
@@ -138,12 +138,6 @@ enum QueueInspectCommand {
         }
         invocation.stdout.write(query)
         return .success
-    }
-
-    static func currentMilliseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
     }
 
     /// The queues behind every PATH operand (files, or directories searched by content). A

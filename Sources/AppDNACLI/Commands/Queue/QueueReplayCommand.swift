@@ -60,13 +60,13 @@ enum QueueReplayCommand {
         var dryRun: Bool
         var batchSize: Int { replay.batchSize }
 
-        init(_ arguments: ParsedArguments) {
+        init(_ arguments: ParsedArguments, clock: any Clock) {
             replay = ReplaySettings(batchSize: arguments[QueueReplayFlags.batchSize],
                                     concurrency: arguments[QueueReplayFlags.concurrency],
                                     rate: arguments[QueueReplayFlags.rate],
                                     maxAgeMilliseconds: arguments[QueueReplayFlags.maxAge],
                                     includeStale: arguments[QueueReplayFlags.includeStale],
-                                    now: arguments[QueueReplayFlags.now] ?? QueueInspectCommand.currentMilliseconds(),
+                                    now: arguments[QueueReplayFlags.now] ?? clock.wallMilliseconds(),
                                     timeout: arguments[APIFlags.batchTimeout])
             retries = arguments[APIFlags.batchRetries]
             json = arguments[QueueReplayFlags.json]
@@ -81,7 +81,7 @@ enum QueueReplayCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let options = Options(arguments)
+        let options = Options(arguments, clock: invocation.io.clock)
 
         // The queues.
         let (sources, status) = QueueInspectCommand.queueSources(invocation)
@@ -191,7 +191,7 @@ enum QueueReplayCommand {
         }
         invocation.io.stderr.writeLine("appdna: " + line)
         invocation.io.stderr.flush()
-        return signal == SIGINT ? .interrupted : .terminated
+        return signal == Interruption.interruptSignal ? .interrupted : .terminated
     }
 
     static let skipReasons: [(ReplaySkip, String)] = [
@@ -312,8 +312,7 @@ enum QueueReplayCommand {
     /// One line from the terminal (without the newline).
     static func readAnswer(_ fd: Int32) -> String {
         var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(fd, &byte, 1) == 1 {
+        while let byte = SystemFile.readByte(fd) {
             if byte == 10 { break }
             bytes.append(byte)
             if bytes.count > 256 { break }

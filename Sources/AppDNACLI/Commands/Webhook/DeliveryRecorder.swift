@@ -10,17 +10,19 @@ final class DeliveryRecorder: @unchecked Sendable {
     private let lock = PthreadLock()
 
     init(path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(SystemError.describe(errno))")
+        let fd: Int32
+        do {
+            fd = try SystemFile.open(path, [.write, .create, .append], permissions: 0o600)
+        } catch {
+            throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)")
         }
         // An existing file keeps its contents but gets the same protection.
-        _ = fchmod(fd, 0o600)
+        try? SystemFile.setPermissions(fd, 0o600)
         self.path = path
         self.fd = fd
     }
 
-    deinit { close(fd) }
+    deinit { SystemFile.close(fd) }
 
     /// Appends and fsyncs one record; nil on success, else what went wrong.
     func append(_ delivery: RecordedDelivery) -> String? {
@@ -35,7 +37,7 @@ final class DeliveryRecorder: @unchecked Sendable {
                 return "\(path): cannot write: \(SystemError.describe(code))"
             }
             if DiskSync.file(fd) != 0 {
-                return "\(path): cannot sync: \(SystemError.describe(errno))"
+                return "\(path): cannot sync: \(SystemError.last)"
             }
             return nil
         }

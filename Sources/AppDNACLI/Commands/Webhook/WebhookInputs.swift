@@ -148,7 +148,7 @@ enum WebhookInputs {
             try ChunkReading.forEachChunk(fileDescriptor: stdinDescriptor, name: "standard input", handle)
         case .file(let path):
             let fd = try ChunkReading.open(path: path)
-            defer { close(fd) }
+            defer { SystemFile.close(fd) }
             try ChunkReading.forEachChunk(fileDescriptor: fd, name: path, handle)
         }
         return retained

@@ -65,9 +65,10 @@ enum WebhookListenCommand {
         log.note("listening on http://\(host):\(server.port)\(forwarding); Ctrl-C to stop")
         server.serve(handle: { request in
             deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
-                    client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle)
+                    client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
+                    clock: invocation.io.clock)
         }, rejected: { rejection in
-            let time = Timestamp.iso8601(milliseconds: QueueInspectCommand.currentMilliseconds())
+            let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
             if json {
                 let object: JSONValue = ["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
                                          "status": .integer(rejection.status), "reason": .string(rejection.reason)]
@@ -83,8 +84,8 @@ enum WebhookListenCommand {
     /// One complete request: check, record, forward, report; returns the answer for the sender.
     static func deliver(_ request: HTTPServer.Request, secrets: [WebhookSecret], target: String?, forwardInvalid: Bool,
                         timeout: Double, client: HTTPClient, recorder: DeliveryRecorder?, log: ListenLog,
-                        json: Bool, style: Styler) -> HTTPServer.Response {
-        let receivedAt = QueueInspectCommand.currentMilliseconds()
+                        json: Bool, style: Styler, clock: any Clock) -> HTTPServer.Response {
+        let receivedAt = clock.wallMilliseconds()
         let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: secrets)
         let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
         if let recorder {

@@ -67,7 +67,7 @@ public struct DistinctCounter: Sendable {
             if r == 0 { zeros += 1 }
         }
         let estimate = 0.7213 / (1 + 1.079 / m) * m * m / sum
-        if estimate <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
+        if estimate <= 2.5 * m, zeros > 0 { return Int((m * CMath.log(m / Double(zeros))).rounded()) }
         return Int(estimate.rounded())
     }
 }
@@ -209,7 +209,7 @@ struct ByteKeyCache {
             if hashes[slot] == hash {
                 let entry = entries[Int(e)]
                 if entry.count == bytes.count
-                    && storage.withUnsafeBytes({ bytes.count == 0 || memcmp($0.baseAddress! + entry.start, bytes.baseAddress!, bytes.count) == 0 }) {
+                    && storage.withUnsafeBytes({ bytes.count == 0 || RawMemory.compare($0.baseAddress! + entry.start, bytes.baseAddress!, count: bytes.count) == 0 }) {
                     return entry.id
                 }
             }

@@ -315,10 +315,9 @@ extension QueueInspector {
                                     inout IOSQueueReader.PendingLine?, LineFallback) -> Void) throws(Failure) {
         let reader = IOSQueueReader(path: path)
         let fd = try ChunkReading.open(path: path)
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(.ioError, "\(path): \(SystemError.describe(errno))") }
-        let size = Int(info.st_size)
+        defer { SystemFile.close(fd) }
+        let size: Int
+        do { size = Int(try FileStatus.of(descriptor: fd).size) } catch { throw Failure(.ioError, "\(path): \(error)") }
         let workers = ChunkPipeline.defaultWorkers
 
         // Pass 1: tombstones, by the file offset of the last line naming each id (offsets

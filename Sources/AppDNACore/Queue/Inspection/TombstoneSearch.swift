@@ -22,7 +22,7 @@ enum TombstoneSearch {
             var start = i - 6
             while start > 0 && base.load(fromByteOffset: start - 1, as: UInt8.self) != 10 { start -= 1 }
             var end = n
-            if let newline = memchr(base + i, 10, n - i) { end = UnsafeRawPointer(newline) - base }
+            if let newline = RawMemory.firstIndex(of: 10, in: base + i, count: n - i) { end = UnsafeRawPointer(newline) - base }
             var stop = end
             if stop > start && base.load(fromByteOffset: stop - 1, as: UInt8.self) == 13 { stop -= 1 }
             body(UnsafeRawBufferPointer(start: base + start, count: stop - start), start)

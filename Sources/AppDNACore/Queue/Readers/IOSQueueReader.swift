@@ -37,7 +37,7 @@ struct IOSQueueReader {
     func forEachLine(_ body: (UnsafeRawBufferPointer, Int) -> Bool,
                      oversized: (_ number: Int, _ length: Int) -> Bool = { _, _ in true }) throws(Failure) {
         let fd = try ChunkReading.open(path: path)
-        defer { close(fd) }
+        defer { SystemFile.close(fd) }
         do {
             try LineReader(fileDescriptor: fd, maxLineLength: Self.maxLineLength).forEachLine(body, oversized: oversized)
         } catch {

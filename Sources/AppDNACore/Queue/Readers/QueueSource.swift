@@ -42,10 +42,14 @@ public struct QueueSource: Sendable, Equatable {
 
     static func head(_ path: String, count: Int) throws(Failure) -> [UInt8] {
         let fd = try ChunkReading.open(path: path)
-        defer { close(fd) }
+        defer { SystemFile.close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, count, 0) }
-        if n < 0 { throw Failure(.ioError, "\(path): \(SystemError.describe(errno))") }
+        let n: Int
+        do {
+            n = try SystemFile.read(fd, into: &buffer, at: 0)
+        } catch {
+            throw Failure(.ioError, "\(path): \(error)")
+        }
         buffer.removeLast(count - n)
         return buffer
     }
@@ -55,33 +59,21 @@ public struct QueueSource: Sendable, Equatable {
     /// content: SQLite databases with a `pending_events` table, XML with an `event_queue`
     /// string, JSON whose start names `event_id` or `appdna_removed`. Sorted by path.
     public static func sources(at path: String) throws(Failure) -> [QueueSource] {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw Failure(.inputMissing, "\(path): \(SystemError.describe(errno))")
-        }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [try detect(path: path)] }
+        let kind: FileStatus.Kind
+        do { kind = try FileStatus.of(path: path).kind } catch { throw Failure(.inputMissing, "\(path): \(error)") }
+        guard kind == .directory else { return [try detect(path: path)] }
         var found: [QueueSource] = []
         walk(path, depth: 0, into: &found)
         return found
     }
 
     static func walk(_ directory: String, depth: Int, into found: inout [QueueSource]) {
-        guard depth < 32, let handle = opendir(directory) else { return }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        closedir(handle)
+        guard depth < 32, let names = FileSystem.entries(of: directory) else { return }
         for name in names.sorted() {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: walk(path, depth: depth + 1, into: &found)
-            case S_IFREG: if let source = probe(path) { found.append(source) }
+            switch (try? FileStatus.ofLink(path: path))?.kind {
+            case .directory: walk(path, depth: depth + 1, into: &found)
+            case .regular: if let source = probe(path) { found.append(source) }
             default: continue
             }
         }

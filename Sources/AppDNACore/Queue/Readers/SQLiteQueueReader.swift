@@ -108,11 +108,11 @@ struct TemporaryCopy {
 
     init(of source: String, companions: [String]) throws(Failure) {
         let base = (ProcessEnvironment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
-        var template = Array((base.hasSuffix("/") ? base : base + "/").utf8CString.dropLast()) + Array("appdna-queue-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw Failure(.cannotCreateOutput, "cannot create a temporary directory in \(base): \(SystemError.describe(errno))")
+        do {
+            directory = try FileSystem.makeTemporaryDirectory(prefix: (base.hasSuffix("/") ? base : base + "/") + "appdna-queue-")
+        } catch {
+            throw Failure(.cannotCreateOutput, "cannot create a temporary directory in \(base): \(error)")
         }
-        directory = String(cString: made)
         path = directory + "/queue.db"
         do {
             try Self.copyFile(source, to: path, required: true)
@@ -126,32 +126,31 @@ struct TemporaryCopy {
     }
 
     func remove() {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        rmdir(directory)
+        for suffix in ["", "-wal", "-shm", "-journal"] { FileSystem.removeFile(path + suffix) }
+        FileSystem.removeDirectory(directory)
     }
 
     static func copyFile(_ source: String, to destination: String, required: Bool) throws(Failure) {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
-        if input < 0 {
-            if !required && errno == ENOENT { return }
-            throw Failure(.inputMissing, "\(source): \(SystemError.describe(errno))")
+        let input: Int32
+        do {
+            input = try SystemFile.open(source, .read)
+        } catch {
+            if !required && error == .notFound { return }
+            throw Failure(.inputMissing, "\(source): \(error)")
         }
-        defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if output < 0 { throw Failure(.cannotCreateOutput, "\(destination): \(SystemError.describe(errno))") }
-        defer { close(output) }
+        defer { SystemFile.close(input) }
+        let output: Int32
+        do {
+            output = try SystemFile.open(destination, [.write, .create, .exclusive], permissions: 0o600)
+        } catch {
+            throw Failure(.cannotCreateOutput, "\(destination): \(error)")
+        }
+        defer { SystemFile.close(output) }
         var failure: Failure? = nil
         try ChunkReading.forEachChunk(fileDescriptor: input, name: source) { chunk in
             guard failure == nil else { return }
-            var offset = 0
-            while offset < chunk.count {
-                let n = write(output, chunk.baseAddress! + offset, chunk.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = Failure(.ioError, "copying \(source) to \(destination): \(SystemError.describe(errno))")
-                    return
-                }
-                offset += n
+            if let code = FileWriting.writeAll(output, chunk) {
+                failure = Failure(.ioError, "copying \(source) to \(destination): \(SystemError.describe(code))")
             }
         }
         if let failure { throw failure }

@@ -55,7 +55,7 @@ struct SharedPrefsQueueReader {
         }
 
         let fd = try ChunkReading.open(path: path)
-        defer { close(fd) }
+        defer { SystemFile.close(fd) }
         let openTag = Array("<string".utf8)
         do throws(Failure) {
             try LineReader(fileDescriptor: fd, maxLineLength: Self.maxLineLength).forEachLine { line, number in

@@ -61,8 +61,8 @@ public final class ReplayJournal: @unchecked Sendable {
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
-        if lockFD >= 0 { close(lockFD) }
+        if fd >= 0 { SystemFile.close(fd) }
+        if lockFD >= 0 { SystemFile.close(lockFD) }
     }
 
     /// The same journal read again, keeping the lock and the open file (call after
@@ -80,8 +80,7 @@ public final class ReplayJournal: @unchecked Sendable {
         do {
             bytes = try FileReading.readAll(path: journalPath)
         } catch {
-            var info = stat()
-            if stat(journalPath, &info) != 0 && errno == ENOENT { return }
+            do { _ = try FileStatus.of(path: journalPath) } catch where error == .notFound { return } catch {}
             throw Failure(.ioError, "cannot read the replay journal: \(error.message)")
         }
         var lineStart = 0
@@ -124,22 +123,23 @@ public final class ReplayJournal: @unchecked Sendable {
     /// by this one) is tightened when it holds a journal; a directory given with --state-dir
     /// that holds none (".", a shared folder) keeps its mode, and the files stay 0600.
     public func openForWriting() throws(Failure) {
-        var directoryInfo = stat()
-        let directoryExisted = stat(directory, &directoryInfo) == 0
-        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(SystemError.describe(errno))",
+        let directoryExisted = (try? FileStatus.of(path: directory)) != nil
+        do {
+            try FileSystem.makeDirectory(directory, permissions: 0o700)
+        } catch where error != .exists {
+            throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(error)",
                           remedy: .writableStateDirectory)
-        }
-        var info = stat()
-        let existed = stat(journalPath, &info) == 0
-        if !directoryExisted || existed { _ = chmod(directory, 0o700) }
+        } catch {}
+        let existing = try? FileStatus.of(path: journalPath)
+        if !directoryExisted || existing != nil { try? FileSystem.setPermissions(directory, 0o700) }
         try lock()
-        fd = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(SystemError.describe(errno))")
+        do {
+            fd = try SystemFile.open(journalPath, [.write, .append, .create], permissions: 0o600)
+        } catch {
+            throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(error)")
         }
-        _ = fchmod(fd, 0o600)
-        if !existed || info.st_size == 0 {
+        try? SystemFile.setPermissions(fd, 0o600)
+        if (existing?.size ?? 0) == 0 {
             try append(Self.header + "\n")
             FileWriting.syncDirectory(directory)
         } else if FileReading.lastByte(path: journalPath) != 10 {
@@ -148,22 +148,23 @@ public final class ReplayJournal: @unchecked Sendable {
     }
 
     private func lock() throws(Failure) {
-        lockFD = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if lockFD < 0 {
-            throw Failure(.cannotCreateOutput, "cannot create the lock \(lockPath): \(SystemError.describe(errno))")
+        do {
+            lockFD = try SystemFile.open(lockPath, [.read, .write, .create], permissions: 0o600)
+        } catch {
+            throw Failure(.cannotCreateOutput, "cannot create the lock \(lockPath): \(error)")
         }
-        _ = fchmod(lockFD, 0o600)
-        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+        try? SystemFile.setPermissions(lockFD, 0o600)
+        if (try? SystemFile.lockExclusively(lockFD, wait: false)) == nil {
             let holder = (try? FileReading.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let pid = holder.split(separator: "\n").first.map(String.init) ?? ""
-            close(lockFD)
+            SystemFile.close(lockFD)
             lockFD = -1
             throw Failure(.temporary, "another appdna queue replay\(pid.isEmpty ? "" : " (pid \(pid))") is replaying this queue (lock \(lockPath))",
                           hint: "wait for it to finish; the lock goes away with the process, even when it is killed")
         }
-        let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(lockFD, 0)
-        _ = text.withUnsafeBytes { pwrite(lockFD, $0.baseAddress!, text.count, 0) }
+        let text = Array("\(ProcessControl.id)\n".utf8)
+        try? SystemFile.truncate(lockFD, to: 0)
+        try? SystemFile.writeAll(lockFD, text, at: 0)
     }
 
     /// Records a batch the server answered for good, durably (write + fsync) before returning.
@@ -175,7 +176,7 @@ public final class ReplayJournal: @unchecked Sendable {
         try writing.locked { () throws(Failure) in
             try append(line)
             if DiskSync.file(fd) != 0 {
-                throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.describe(errno))")
+                throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.last)")
             }
         }
     }
@@ -198,7 +199,7 @@ public final class DeadLetterFile: @unchecked Sendable {
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { SystemFile.close(fd) }
     }
 
     /// Appends `lines` (each ending in a newline) with one write, then fsyncs.
@@ -209,16 +210,17 @@ public final class DeadLetterFile: @unchecked Sendable {
     private func appendLocked(_ lines: [UInt8]) throws(Failure) {
         if fd < 0 {
             // 0600 whatever the umask: it holds whole events (user ids, purchases).
-            fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            if fd < 0 {
-                throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(SystemError.describe(errno))")
+            do {
+                fd = try SystemFile.open(path, [.write, .append, .create], permissions: 0o600)
+            } catch {
+                throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(error)")
             }
-            _ = fchmod(fd, 0o600)
+            try? SystemFile.setPermissions(fd, 0o600)
             if let last = FileReading.lastByte(path: path), last != 10 {
-                _ = write(fd, [UInt8(10)], 1)
+                _ = [UInt8(10)].withUnsafeBytes { FileWriting.writeAll(fd, $0) }
             }
         }
         try FileWriting.writeAll(fd, lines, path: path)
-        if DiskSync.file(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.describe(errno))") }
+        if DiskSync.file(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.last)") }
     }
 }

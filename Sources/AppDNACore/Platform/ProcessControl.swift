@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process itself: its id, ending it, SIGPIPE, the processors it may use.
+public enum ProcessControl {
+    /// `getpid`.
+    public static var id: Int32 { getpid() }
+
+    /// `exit`: flushes C stdio and runs atexit handlers.
+    public static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #elseif canImport(Musl)
+        Musl.exit(status)
+        #elseif canImport(Darwin)
+        Darwin.exit(status)
+        #endif
+    }
+
+    /// A broken pipe becomes an EPIPE from `write` (which the output sinks report) instead of a
+    /// SIGPIPE that kills the process mid-line.
+    public static func ignoreBrokenPipes() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+    public static var processorCount: Int {
+        let n = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return n < 1 ? 1 : Int(n)
+    }
+}

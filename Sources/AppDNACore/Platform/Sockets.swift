@@ -1,0 +1,195 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// TCP/IPv4 sockets for the servers (`webhook listen`, `api serve`): the calls whose spelling or
+/// meaning differ between glibc, musl and Darwin, each behind one small function, so that
+/// `HTTPServer` and `ServerConnection` read the same on every platform. Darwin branches follow
+/// Apple's headers (apple-oss-distributions/xnu):
+/// - bsd/sys/socket.h has no `SOCK_CLOEXEC` (nor `accept4`), and `SOCK_STREAM` is a plain
+///   `#define` (an `Int32` in Swift); glibc's is an enum (`__socket_type`) with a `rawValue`.
+/// - bsd/sys/socket.h defines `MSG_NOSIGNAL` only under `__DARWIN_C_LEVEL >= 200809L` in
+///   recent SDKs and not at all in older ones; `SO_NOSIGPIPE` (0x1022) has been there since
+///   the first releases, so Darwin sockets get that option instead of a send flag.
+/// - bsd/netinet/in.h: `struct sockaddr_in` starts with `sin_len` on Darwin (set to its size).
+public enum Sockets {
+    /// Why `listen` failed.
+    public enum ListenFailure: Error, Equatable {
+        /// The host is not a dotted IPv4 address.
+        case notIPv4(String)
+        case socket(SystemError)
+        /// `bind` or `listen` refused (`.addressInUse`: another process has the port).
+        case bind(SystemError)
+    }
+
+    /// A TCP/IPv4 socket listening on `host` (an IPv4 address, or "localhost") and `port` (0:
+    /// any free one) with SO_REUSEADDR and a backlog of 128; returns it and the port it got.
+    public static func listen(host: String, port: Int) throws(ListenFailure) -> (fd: Int32, port: Int) {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
+            throw .notIPv4(host)
+        }
+        let fd = streamSocket()
+        guard fd >= 0 else { throw .socket(.last) }
+        setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #if canImport(Glibc)
+        let listening = bound == 0 && Glibc.listen(fd, 128) == 0
+        #elseif canImport(Musl)
+        let listening = bound == 0 && Musl.listen(fd, 128) == 0
+        #elseif canImport(Darwin)
+        let listening = bound == 0 && Darwin.listen(fd, 128) == 0
+        #endif
+        guard listening else {
+            let error = SystemError.last
+            SystemFile.close(fd)
+            throw .bind(error)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return (fd, Int(UInt16(bigEndian: actual.sin_port)))
+    }
+
+    /// A TCP/IPv4 stream socket that is closed on exec (and, on Darwin, never raises SIGPIPE).
+    static func streamSocket() -> Int32 {
+        #if canImport(Glibc)
+        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #elseif canImport(Musl)
+        return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
+        #elseif canImport(Darwin)
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        if fd >= 0 { prepareAccepted(fd) }
+        return fd
+        #endif
+    }
+
+    /// Accepts a connection on `listener`: its descriptor (closed on exec, never raising
+    /// SIGPIPE) and the peer as "address:port".
+    public static func accept(_ listener: Int32) throws(SystemError) -> (fd: Int32, peer: String) {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let fd = withUnsafeMutablePointer(to: &address) {
+            #if canImport(Glibc)
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            #elseif canImport(Musl)
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Musl.accept(listener, $0, &length) }
+            #elseif canImport(Darwin)
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Darwin.accept(listener, $0, &length) }
+            #endif
+        }
+        guard fd >= 0 else { throw .last }
+        prepareAccepted(fd)
+        return (fd, describe(address))
+    }
+
+    /// Close-on-exec (there is no portable `accept4`), plus `SO_NOSIGPIPE` on Darwin, where an
+    /// accepted socket's options are not guaranteed to be inherited from the listener.
+    private static func prepareAccepted(_ fd: Int32) {
+        SystemFile.setCloseOnExec(fd)
+        #if canImport(Darwin)
+        setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
+        #endif
+    }
+
+    /// An accepted connection as the servers use it: blocking (Darwin's accept passes the
+    /// listener's O_NONBLOCK on, Linux's does not), sends that give up after `sendTimeout`
+    /// whole seconds (`SO_SNDTIMEO`), and small responses sent at once (`TCP_NODELAY`).
+    public static func prepareConnection(_ fd: Int32, sendTimeout seconds: Int) {
+        SystemFile.setNonBlocking(fd, false)
+        // `timeval`'s fields are `Int` on glibc and Darwin's `tv_usec` is `__darwin_suseconds_t`
+        // (Int32), so only whole seconds are set here.
+        var timeout = timeval()
+        timeout.tv_sec = seconds
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setOption(fd, tcpProtocol, TCP_NODELAY, 1)
+    }
+
+    /// `send` that reports a closed peer as EPIPE instead of killing the process with SIGPIPE;
+    /// `dontWait` sends only what fits now (`MSG_DONTWAIT`, the same value on both). Returns the
+    /// bytes sent, or -1 with `SystemError.last` set.
+    public static func send(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, dontWait: Bool = false) -> Int {
+        let flags: Int32 = dontWait ? Int32(MSG_DONTWAIT) : 0
+        #if canImport(Glibc)
+        return Glibc.send(fd, bytes, count, Int32(MSG_NOSIGNAL) | flags)
+        #elseif canImport(Musl)
+        return Musl.send(fd, bytes, count, Int32(MSG_NOSIGNAL) | flags)
+        #elseif canImport(Darwin)
+        return Darwin.send(fd, bytes, count, flags)  // SO_NOSIGPIPE is set on every socket (prepareAccepted)
+        #endif
+    }
+
+    /// One `recv` into `buffer`: the bytes received, 0 when the peer closed, or -1 with
+    /// `SystemError.last` set (`.wouldBlock` with `dontWait` when nothing is there).
+    public static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, dontWait: Bool = false) -> Int {
+        recv(fd, buffer.baseAddress, buffer.count, dontWait ? Int32(MSG_DONTWAIT) : 0)
+    }
+
+    /// `setsockopt` for an `Int32` option (`SO_REUSEADDR`, `TCP_NODELAY`, `SO_NOSIGPIPE`).
+    @discardableResult
+    static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32) -> Int32 {
+        var value = value
+        return setsockopt(fd, level, option, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// The TCP protocol number: an enum with a `rawValue` on glibc, a plain `Int32` elsewhere.
+    static var tcpProtocol: Int32 {
+        #if canImport(Glibc)
+        return Int32(IPPROTO_TCP)
+        #else
+        return IPPROTO_TCP
+        #endif
+    }
+
+    /// "address:port" of a peer.
+    static func describe(_ address: sockaddr_in) -> String {
+        var copy = address.sin_addr
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
+        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
+    }
+}
+
+/// One descriptor to wait on with `Poll.wait` until it has input (or is closed): the same
+/// memory as a C `pollfd`, so a whole array is handed to `poll` as it is.
+public struct PollDescriptor {
+    fileprivate var raw: pollfd
+
+    public init(_ fd: Int32) { raw = pollfd(fd: fd, events: Int16(POLLIN), revents: 0) }
+
+    public var fd: Int32 { raw.fd }
+    /// Whether `poll` found input, a hang-up or an error on it.
+    public var isReady: Bool { raw.revents != 0 }
+}
+
+public enum Poll {
+    /// `poll` for input on `descriptors` for at most `milliseconds` (-1: no limit): how many are
+    /// ready (0 after the time ran out), or -1 with `SystemError.last` set (`.interrupted`).
+    public static func wait(_ descriptors: inout [PollDescriptor], milliseconds: Int32) -> Int32 {
+        descriptors.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: pollfd.self) { fds in
+                poll(fds.baseAddress, nfds_t(fds.count), milliseconds)
+            }
+        }
+    }
+
+    /// Waits up to `milliseconds` for input on one descriptor; whether some came (false after
+    /// the time ran out or a signal).
+    public static func waitForInput(_ fd: Int32, milliseconds: Int32) -> Bool {
+        var one = [PollDescriptor(fd)]
+        return wait(&one, milliseconds: milliseconds) > 0
+    }
+}
