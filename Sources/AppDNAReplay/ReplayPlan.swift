@@ -42,7 +42,7 @@ public struct ReplayPlan {
                     switch problem.kind {
                     case .malformed: plan.malformed += 1
                     case .truncated: plan.truncated += 1
-                    case .unreadable: plan.unreadable += 1
+                    case .unreadable, .notAQueue: plan.unreadable += 1
                     case .badEscape: break
                     }
                     if plan.problems.count < Self.examplesKept { plan.problems.append(problem) }

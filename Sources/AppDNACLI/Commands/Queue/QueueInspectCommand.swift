@@ -33,8 +33,9 @@ enum QueueInspectCommand {
     in its -wal count) or ai.appdna.sdk.xml, or a directory (a device container dump) searched \
     for those. The input is never modified: SQLite databases are copied to a private temporary \
     directory and the copy is opened read-only. Memory stays bounded whatever the input size.
-    Exit status: 0 the queues were read (findings are in the report), 65 a file is no queue \
-    format or part of a database is unreadable, 66 a PATH is missing or holds no queue.
+    Exit status: 0 the queues were read (findings are in the report), 65 a file is no event \
+    queue (another format, a database without pending_events, JSON in which no entry is an \
+    event) or part of a database is unreadable, 66 a PATH is missing or holds no queue.
     With --bundle, also counts exposures repeated within a session (per experiment, with the \
     first repeats): the SDK records one exposure per experiment per session.
     With --sql DIALECT --exposures TABLE (and --bundle), prints instead one query for a \

@@ -60,7 +60,7 @@ public final class QueueInspector {
             case .malformed: part.malformed += 1
             case .truncated: part.truncated += 1
             case .badEscape: part.badEscapes += 1
-            case .unreadable: part.unreadable += 1
+            case .unreadable, .notAQueue: part.unreadable += 1
             }
             if part.problems.count < listLimit { part.problems.append(problem) } else { part.problemsNotListed += 1 }
         case .event(let event):

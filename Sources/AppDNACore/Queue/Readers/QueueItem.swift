@@ -53,6 +53,9 @@ public struct QueueProblem: Sendable, Equatable {
         case badEscape = "bad-escape"
         /// Part of the input could not be read at all (damaged database, unknown format).
         case unreadable
+        /// The file is no event queue at all (an SQLite database without a `pending_events`
+        /// table). `QueueSource.read` turns it into a 65 error, so summaries never count it.
+        case notAQueue = "not-a-queue"
     }
 
     public let kind: Kind

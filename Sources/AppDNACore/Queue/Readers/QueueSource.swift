@@ -13,13 +13,66 @@ public struct QueueSource: Sendable, Equatable {
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
     /// Detects the format of the file at `path`; throws 66 for a missing file and 65 when the
-    /// content is no queue format.
+    /// content is no queue format, or is one but holds no event (`checkHoldsEvents`).
     public static func detect(path: String) throws(Failure) -> QueueSource {
         let head = try Self.head(path, count: 4096)
-        if let format = format(head: head, path: path) { return QueueSource(path: path, format: format) }
-        let what = head.isEmpty ? "the file is empty" : "the content is none of the queue formats"
-        throw Failure(.malformedInput, "\(path): not an event queue: \(what)",
-                      hint: "expected an iOS pending_events.json (JSON array or NDJSON), an Android appdna_events.db (SQLite) or ai.appdna.sdk.xml")
+        guard let format = format(head: head, path: path) else {
+            throw notAQueue(path, head.isEmpty ? "the file is empty" : "the content is none of the queue formats")
+        }
+        let source = QueueSource(path: path, format: format)
+        try source.checkHoldsEvents()
+        return source
+    }
+
+    /// The 65 for a file that is no event queue, with the formats that are.
+    static func notAQueue(_ path: String, _ why: String) -> Failure {
+        Failure(.malformedInput, "\(path): not an event queue: \(why)",
+                hint: "expected an iOS pending_events.json (JSON array or NDJSON), an Android appdna_events.db (SQLite) or ai.appdna.sdk.xml")
+    }
+
+    /// The keys only events (`event_id`, `event_name`) and tombstones (`appdna_removed`) have.
+    static let eventKeys = ["event_id", "event_name", IOSQueueReader.tombstoneKey].map { Array("\"\($0)\"".utf8) }
+
+    /// Whether a JSON text names one of `eventKeys` as a key (`"event_id"` then `:`), as every
+    /// line of a queue's event does, in any layout the SDKs wrote.
+    static func namesAnEventKey(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for key in eventKeys {
+            var start = 0
+            while start < bytes.count, let found = ByteSearch.find(key, in: UnsafeRawBufferPointer(rebasing: bytes[start...])) {
+                var next = start + found + key.count
+                while next < bytes.count, bytes[next] == 0x20 || bytes[next] == 0x09 || bytes[next] == 0x0A || bytes[next] == 0x0D { next += 1 }
+                if next < bytes.count, bytes[next] == UInt8(ascii: ":") { return true }
+                start = start + found + 1
+            }
+        }
+        return false
+    }
+
+    /// A JSON file that starts like a queue but in which nothing is an event — a config bundle
+    /// (`{` on a line of its own reads as NDJSON), `{"hello": 1}` — is not a queue: 65 rather
+    /// than a summary of "malformed" lines or of one nameless "live event". A queue is a file in
+    /// which some line names an event key (usually the first line: the check stops there), or
+    /// one with no items at all (`[]`: a queue the device emptied). Lines that are not events
+    /// in a file that has events stay what they are: malformed lines of a queue. SQLite is
+    /// judged by its table when read (`QueueProblem.Kind.notAQueue`); shared preferences hold
+    /// the queue in one string, read as it is.
+    func checkHoldsEvents() throws(Failure) {
+        guard format == .iosArray || format == .iosNDJSON else { return }
+        var holdsEvents = false
+        try IOSQueueReader(path: path).forEachLine { line, _ in
+            holdsEvents = Self.namesAnEventKey(line)
+            return !holdsEvents
+        }
+        if holdsEvents { return }
+        var lines = 0
+        try read { item in
+            lines += 1
+            return true
+        }
+        if lines > 0 {
+            let entries = lines == 1 ? "its one entry is not" : "none of its \(lines) entries is"
+            throw Self.notAQueue(path, "\(entries) an event (a JSON object with event_id and event_name)")
+        }
     }
 
     static func format(head: [UInt8], path: String) -> QueueFormat? {
@@ -57,7 +110,8 @@ public struct QueueSource: Sendable, Equatable {
     /// The queues in `path`: the file itself (whatever its content: an error if it is no
     /// queue), or every queue file under a directory (a device container dump), found by
     /// content: SQLite databases with a `pending_events` table, XML with an `event_queue`
-    /// string, JSON whose start names `event_id` or `appdna_removed`. Sorted by path.
+    /// string, JSON whose start names an event key (`event_id`, `event_name`, `appdna_removed`).
+    /// Sorted by path.
     public static func sources(at path: String) throws(Failure) -> [QueueSource] {
         let kind: FileStatus.Kind
         do { kind = try FileStatus.of(path: path).kind } catch { throw Failure(.inputMissing, "\(path): \(error)") }
@@ -90,7 +144,7 @@ public struct QueueSource: Sendable, Equatable {
         case .androidSQLite:
             var hasTable = false
             try? SQLiteQueueReader(path: path).read { item in
-                if case .problem(let problem) = item, problem.kind == .unreadable, problem.message.hasPrefix("no pending_events") {
+                if case .problem(let problem) = item, problem.kind == .notAQueue {
                     hasTable = false
                 } else {
                     hasTable = true
@@ -101,17 +155,24 @@ public struct QueueSource: Sendable, Equatable {
         case .androidSharedPrefs:
             return contains("event_queue") ? QueueSource(path: path, format: format) : nil
         case .iosArray, .iosNDJSON:
-            return contains("\"event_id\"") || contains("\"appdna_removed\"") ? QueueSource(path: path, format: format) : nil
+            return head.withUnsafeBytes(namesAnEventKey) ? QueueSource(path: path, format: format) : nil
         }
     }
 
     /// Reads the queue, calling `body` with each item in queue order until it returns false.
-    /// Never writes to the input (SQLite reads a private copy; see `SQLiteQueueReader`).
+    /// Never writes to the input (SQLite reads a private copy; see `SQLiteQueueReader`). A file
+    /// a reader finds to be no queue at all is a 65 error, not an item.
     public func read(_ body: (QueueItem) -> Bool) throws(Failure) {
-        switch format {
-        case .iosArray, .iosNDJSON: try IOSQueueReader(path: path).read(body)
-        case .androidSQLite: try SQLiteQueueReader(path: path).read(body)
-        case .androidSharedPrefs: try SharedPrefsQueueReader(path: path).read(body)
+        var notAQueue: QueueProblem?
+        let items = { (item: QueueItem) -> Bool in
+            if case .problem(let problem) = item, problem.kind == .notAQueue { notAQueue = problem; return false }
+            return body(item)
         }
+        switch format {
+        case .iosArray, .iosNDJSON: try IOSQueueReader(path: path).read(items)
+        case .androidSQLite: try SQLiteQueueReader(path: path).read(items)
+        case .androidSharedPrefs: try SharedPrefsQueueReader(path: path).read(items)
+        }
+        if let notAQueue { throw Self.notAQueue(path, notAQueue.message) }
     }
 }

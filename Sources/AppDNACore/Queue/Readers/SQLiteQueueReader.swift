@@ -27,7 +27,7 @@ struct SQLiteQueueReader {
         do {
             let check = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pending_events'")
             guard try check.step() else {
-                _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "no pending_events table: not an AppDNA event database")))
+                _ = body(.problem(QueueProblem(.notAQueue, QueueLocation(path: path), "the database has no pending_events table")))
                 return
             }
         } catch {
