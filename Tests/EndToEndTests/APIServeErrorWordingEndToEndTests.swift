@@ -7,7 +7,7 @@ import TestSupport
 /// in the warning it logs; and the ingest endpoint's 400 says where the body stops being JSON.
 final class APIServeErrorWordingEndToEndTests: XCTestCase {
     func testNotJSONIsWordedAsEverywhereElse() throws {
-        guard let curl = findTool("curl") else { throw XCTSkip("curl is not installed (scripts/install-test-tools installs it)") }
+        let curl = try requireTool("curl", because: "an independent HTTP client")
         let scratch = try ScratchDirectory("serve-wording")
         defer { scratch.remove() }
         let readme = try scratch.file("README.md", Array("# Not a bundle\n".utf8))

@@ -56,3 +56,27 @@ final class MissingRequirementTests: XCTestCase {
         }
     }
 }
+
+/// Every test that cannot run for want of something goes through `missing` (so CI fails rather
+/// than passes by skipping): a bare `XCTSkip` is allowed only for another operating system, in
+/// an `#if os(macOS)` branch.
+final class NoBareSkipTests: XCTestCase {
+    func testEverySkipGoesThroughMissingOrIsForAnotherOperatingSystem() throws {
+        let tests = repositoryRoot.appendingPathComponent("Tests")
+        let files = try XCTUnwrap(FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        XCTAssertGreaterThan(files.count, 100)
+        var bare: [String] = []
+        for file in files where !["MissingRequirement.swift", "MissingRequirementTests.swift"].contains(file.lastPathComponent) {
+            var branch = ""  // the innermost #if line around the current one
+            for (number, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("#if ") { branch = code } else if code.hasPrefix("#else") || code.hasPrefix("#endif") { branch = "" }
+                if (code.contains("XCTSkip(") || code.contains("XCTSkipIf(") || code.contains("XCTSkipUnless(")) && branch != "#if os(macOS)" {
+                    bare.append("\(file.path.dropFirst(tests.path.count + 1)):\(number + 1): \(code)")
+                }
+            }
+        }
+        XCTAssertEqual(bare, [], "use requireTool, requirePythonModules or missing (Tests/TestSupport/MissingRequirement.swift)")
+    }
+}
