@@ -236,9 +236,10 @@ final class PlatformBoundaryTests: XCTestCase {
     /// The compiler's half: a module that imports AppDNACore (as every module above it does)
     /// does not see the C library, so a C call there does not build; the error names the line.
     func testOutsideThePlatformLayerTheCLibraryIsNotInScope() throws {
-        guard let modules = Self.builtModules, let swiftc = findTool("swiftc") else {
-            if runningInCI { XCTFail("swiftc and the built AppDNACore module are needed"); return }
-            throw XCTSkip("swiftc or the built AppDNACore module is missing")
+        let swiftc = try requireTool("swiftc", because: "type-checks a planted C call against the built AppDNACore")
+        guard let modules = Self.builtModules else {
+            throw missing("the built AppDNACore module", because: "the planted call is type-checked against it",
+                          remedy: "build first (swift build --build-tests)")
         }
         let scratch = try ScratchDirectory("platform-scope")
         defer { scratch.remove() }
