@@ -60,26 +60,20 @@ public enum SystemFile {
 
     /// One `read` into `buffer` (EINTR retried); 0 at the end of the input.
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
-        while true {
+        try retryingInterrupts {
             #if canImport(Glibc)
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            Glibc.read(fd, buffer.baseAddress, buffer.count)
             #elseif canImport(Musl)
-            let n = Musl.read(fd, buffer.baseAddress, buffer.count)
+            Musl.read(fd, buffer.baseAddress, buffer.count)
             #elseif canImport(Darwin)
-            let n = Darwin.read(fd, buffer.baseAddress, buffer.count)
+            Darwin.read(fd, buffer.baseAddress, buffer.count)
             #endif
-            if n >= 0 { return n }
-            if errno != EINTR { throw .last }
         }
     }
 
     /// One `pread` at `offset` (EINTR retried); fewer bytes than asked for at the end of the file.
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(SystemError) -> Int {
-        while true {
-            let n = pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
-            if n >= 0 { return n }
-            if errno != EINTR { throw .last }
-        }
+        try retryingInterrupts { pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// `read` into the start of `buffer`: the bytes read, 0 at the end of the input.
@@ -114,14 +108,22 @@ public enum SystemFile {
 
     /// One `write` (EINTR retried): the number of bytes written, maybe fewer than given.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-        while true {
+        try retryingInterrupts {
             #if canImport(Glibc)
-            let n = Glibc.write(fd, bytes.baseAddress, bytes.count)
+            Glibc.write(fd, bytes.baseAddress, bytes.count)
             #elseif canImport(Musl)
-            let n = Musl.write(fd, bytes.baseAddress, bytes.count)
+            Musl.write(fd, bytes.baseAddress, bytes.count)
             #elseif canImport(Darwin)
-            let n = Darwin.write(fd, bytes.baseAddress, bytes.count)
+            Darwin.write(fd, bytes.baseAddress, bytes.count)
             #endif
+        }
+    }
+
+    /// Runs a read or write call again while a signal handler interrupted it (EINTR); its
+    /// result, or the error it failed with.
+    private static func retryingInterrupts(_ call: () -> Int) throws(SystemError) -> Int {
+        while true {
+            let n = call()
             if n >= 0 { return n }
             if errno != EINTR { throw .last }
         }
