@@ -169,19 +169,16 @@ public struct BundleValidator {
         if let experiments = bundle.experiments, experiments.node.kind == .object {
             // Straight over the members, not `experimentList`: that builds a pointer per
             // experiment, and only the few with findings need one.
+            var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
             for member in experiments.node.members {
                 checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
-                if let variants = member.value["variants"], variants.kind == .array {
-                    let ids = variants.elements.enumerated().compactMap { index, variant in
-                        variant["id"].flatMap { node in node.string.map { ($0, node, experiments.pointer.appending(key: member.key).appending(key: "variants").appending(index: index).appending(key: "id")) } }
-                    }
-                    checkLookalikes(ids, what: "variant id", of: " of \(Self.quoted(member.key))")
-                }
+                if Self.hasNonASCII(member.key) { nonASCIIIDs.append((member.key, member.keyNode, 0)) }
             }
-            checkLookalikes(experiments.node.members.map { ($0.key, $0.keyNode, experiments.pointer.appending(key: $0.key)) }, what: "experiment id")
+            checkLookalikes(nonASCIIIDs, what: "experiment id") { id, _ in experiments.pointer.appending(key: id) }
         }
         if let flags = bundle.flags, flags.node.kind == .object {
-            checkLookalikes(flags.node.members.map { ($0.key, $0.keyNode, flags.pointer.appending(key: $0.key)) }, what: "flag key")
+            let keys = flags.node.members.filter { Self.hasNonASCII($0.key) }.map { (text: $0.key, node: $0.keyNode, index: 0) }
+            checkLookalikes(keys, what: "flag key") { key, _ in flags.pointer.appending(key: key) }
         }
         checkFlags(bundle)
         checkOnboarding(bundle)
@@ -189,31 +186,79 @@ public struct BundleValidator {
 
     /// W009: ids that read the same but are different bytes (NFC and NFD spellings). Devices
     /// hash and compare the bytes, so these are two experiments, variants or flags; people (and
-    /// Swift's ==) see one. Only ids with non-ASCII bytes can differ this way, so ASCII ids cost
-    /// one scan.
-    private mutating func checkLookalikes(_ ids: [(text: String, node: JSONNode, pointer: JSONPointer)], what: String, of owner: String = "") {
+    /// Swift's ==) see one. Only ids with non-ASCII bytes can differ this way: callers pass
+    /// only those (most bundles have none), and `pointer` (of an id and the index given with
+    /// it) is built only for a finding.
+    private mutating func checkLookalikes(_ ids: [(text: String, node: JSONNode, index: Int)], what: String, of owner: @autoclosure () -> String = "",
+                                          pointer: (String, Int) -> JSONPointer) {
+        guard ids.count > 1 else { return }
         var firstByForm: [ByteKey: String] = [:]
-        for (text, node, pointer) in ids where text.utf8.contains(where: { $0 >= 0x80 }) {
+        for (text, node, index) in ids {
             let form = ByteKey(UnicodeForms.nfc(text))
             guard let first = firstByForm[form] else {
                 firstByForm[form] = text
                 continue
             }
             if let difference = ByteIdentity.normalisationDifference(text, from: first) {
-                add(.lookalikeID, "\(what) \(Self.quoted(text))\(owner) \(difference): devices treat them as two", at: node, pointer)
+                add(.lookalikeID, "\(what) \(Self.quoted(text))\(owner()) \(difference): devices treat them as two", at: node, pointer(text, index))
             }
         }
     }
 
+    /// Whether a string is written without escapes, upper-case letters or non-ASCII bytes (so
+    /// it is its own lower case, without making a String: this runs per platform name).
+    private static func isPlainLowercase(_ node: JSONNode) -> Bool {
+        rawUnescaped(node) { raw in !raw.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) } }
+    }
+
+    /// Whether a string is written as digit runs of 1 to 18 digits joined by single dots, with
+    /// no escape: a version `Targeting.versionParts` reads, found without making a String (this
+    /// runs per experiment). Anything else takes the full check.
+    private static func isPlainVersion(_ node: JSONNode) -> Bool {
+        rawUnescaped(node) { raw in
+            var digits = 0
+            for byte in raw {
+                if byte == UInt8(ascii: ".") {
+                    guard digits > 0 else { return false }
+                    digits = 0
+                } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && digits < 18 {
+                    digits += 1
+                } else {
+                    return false
+                }
+            }
+            return digits > 0
+        }
+    }
+
+    /// `test` of a string node's bytes between its quotes; false for anything else, or a
+    /// string written with escapes.
+    private static func rawUnescaped(_ node: JSONNode, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        let n = node.node
+        guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
+        return node.document.withBytes { bytes in test(UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])) }
+    }
+
+    /// Whether a string is written without escapes and only ASCII bytes.
+    private static func isPlainASCII(_ node: JSONNode) -> Bool {
+        rawUnescaped(node) { raw in !raw.contains { $0 >= 0x80 } }
+    }
+
+    /// Whether an id has a byte beyond ASCII (only such ids can have look-alikes).
+    @inline(__always)
+    private static func hasNonASCII(_ text: String) -> Bool {
+        text.utf8.contains { $0 >= 0x80 }
+    }
+
     /// E017, E018, W010: platform and targeting rules that devices fail closed, so no user is
     /// assigned (the same judgement as `Eligibility`, which `bucket` and the audit use).
-    private mutating func checkEligibilityRules(id: String, node: JSONNode, pointer: @autoclosure () -> JSONPointer) {
-        if let platforms = node["platforms"], platforms.kind != .null {
+    private mutating func checkEligibilityRules(id: String, members: ExperimentMembers, pointer: @autoclosure () -> JSONPointer) {
+        if let platforms = members.platforms, platforms.kind != .null {
             if platforms.kind != .array || platforms.elements.contains(where: { $0.kind != .string }) {
                 add(.platformsType, "platforms of \(Self.quoted(id)) must be a list of platform names, not \(Self.show(platforms)): devices run it nowhere",
                     at: platforms, pointer().appending(key: "platforms"))
             } else {
-                for (index, name) in platforms.elements.enumerated() {
+                for (index, name) in platforms.elements.enumerated() where !Self.isPlainLowercase(name) {
                     if let text = name.string, text != text.lowercased() {  // not an id: a platform name's case
                         add(.platformCase, "platform \(Self.show(name)) of \(Self.quoted(id)) is not lower case: write \"\(text.lowercased())\" (devices compare without case; other tools may not)",
                             at: name, pointer().appending(key: "platforms").appending(index: index))
@@ -221,24 +266,26 @@ public struct BundleValidator {
                 }
             }
         }
-        guard let targeting = node["targeting"], targeting.kind != .null else { return }
+        guard let targeting = members.targeting, targeting.kind != .null else { return }
         var targetingPointer: JSONPointer { pointer().appending(key: "targeting") }
         guard targeting.kind == .object else {
             add(.targetingRule, "targeting of \(Self.quoted(id)) must be an object, not \(Self.kindName(targeting)): devices assign no one", at: targeting, targetingPointer)
             return
         }
-        if let countries = targeting["countries"], countries.kind != .null, countries.kind != .array {
+        let rules = TargetingMembers(targeting)
+        if let countries = rules.countries, countries.kind != .null, countries.kind != .array {
             add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list, not \(Self.show(countries)): devices assign no one", at: countries, targetingPointer.appending(key: "countries"))
         }
-        if let version = targeting["min_app_version"], version.kind != .null, version.string.flatMap(Targeting.versionParts) == nil {
+        if let version = rules.minAppVersion, version.kind != .null, !Self.isPlainVersion(version),
+           version.string.flatMap(Targeting.versionParts) == nil {
             add(.targetingRule, "targeting.min_app_version of \(Self.quoted(id)) must be a version such as \"2.1.0\", not \(Self.show(version)): devices assign no one",
                 at: version, targetingPointer.appending(key: "min_app_version"))
         }
-        if let newUsers = targeting["new_users_only"], newUsers.kind != .null, newUsers.kind != .bool {
+        if let newUsers = rules.newUsersOnly, newUsers.kind != .null, newUsers.kind != .bool {
             add(.targetingRule, "targeting.new_users_only of \(Self.quoted(id)) must be true or false, not \(Self.show(newUsers)): devices assign no one",
                 at: newUsers, targetingPointer.appending(key: "new_users_only"))
         }
-        if let traits = targeting["user_traits"], traits.kind != .null {
+        if let traits = rules.userTraits, traits.kind != .null {
             guard traits.kind == .array else {
                 add(.targetingRule, "targeting.user_traits of \(Self.quoted(id)) must be a list, not \(Self.kindName(traits)): devices assign no one", at: traits, targetingPointer.appending(key: "user_traits"))
                 return
@@ -296,9 +343,10 @@ public struct BundleValidator {
             add(.experimentType, "experiment \(Self.quoted(id)) must be an object, not \(Self.kindName(node))", at: node, pointer)
             return
         }
-        checkEligibilityRules(id: id, node: node, pointer: pointer)
+        let members = ExperimentMembers(node)
+        checkEligibilityRules(id: id, members: members, pointer: pointer)
         // Status.
-        if let status = node["status"] {
+        if let status = members.status {
             if Self.isKnownStatus(status) {
                 // fine (the common case, without making a String)
             } else if let text = status.string, Self.statuses.contains(text) {
@@ -311,36 +359,44 @@ public struct BundleValidator {
             add(.status, "experiment \(Self.quoted(id)) has no status: devices assign no one (status must be \"running\")", at: node, pointer)
         }
         // Salt.
-        let salt = node["salt"]
-        if salt == nil || salt?.kind == .null || (salt?.string).map(BucketingScheme.isBlank) == true {
+        let salt = members.salt
+        if salt == nil || salt?.kind == .null || (!Self.hasPrintableASCII(salt!) && (salt?.string).map(BucketingScheme.isBlank) == true) {
             let what = salt == nil ? "no salt" : (salt?.kind == .null ? "a null salt" : "a blank salt")
             add(.blankSalt, "experiment \(Self.quoted(id)) has \(what): iOS <= 1.0.69 hashes it literally, newer iOS and Android use the experiment id, so they assign differently",
                 at: salt ?? node, salt == nil ? pointer : pointer.appending(key: "salt"))
         }
         // Traffic allocation.
-        if let allocation = node["traffic_allocation"] {
+        if let allocation = members.trafficAllocation {
             let value = allocation.double
             if allocation.kind != .number || value == nil || !(0...1).contains(value!) {
                 add(.trafficAllocation, "traffic_allocation of \(Self.quoted(id)) must be a number from 0 to 1, not \(Self.show(allocation))",
                     at: allocation, pointer.appending(key: "traffic_allocation"))
             }
         }
-        checkVariants(id: id, node: node, pointer: pointer)
+        checkVariants(id: id, node: node, variants: members.variants, pointer: pointer)
     }
 
     /// Whether `node` is written exactly as one of the statuses, byte for byte (an all-ASCII
     /// word: no other spelling is canonically equivalent, so this agrees with the Set lookup).
     private static func isKnownStatus(_ node: JSONNode) -> Bool {
-        let n = node.node
-        guard n.kind == JSONKind.string.rawValue, n.flags & JSONTapeFlag.escaped == 0 else { return false }
-        return node.document.withBytes { bytes in
-            let raw = UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])
-            return raw.elementsEqual("running".utf8) || raw.elementsEqual("paused".utf8) || raw.elementsEqual("completed".utf8)
+        rawUnescaped(node) { raw in
+            switch raw.count {
+            case 7: return JSONNode.isKey(raw, "running")
+            case 6: return JSONNode.isKey(raw, "paused")
+            case 9: return JSONNode.isKey(raw, "completed")
+            default: return false
+            }
         }
     }
 
-    private mutating func checkVariants(id: String, node: JSONNode, pointer experimentPointer: @autoclosure () -> JSONPointer) {
-        guard let variants = node["variants"] else {
+    /// Whether a string is written without escapes and holds a printable ASCII character: then
+    /// it is not blank (no such character is white space), known without making a String.
+    private static func hasPrintableASCII(_ node: JSONNode) -> Bool {
+        rawUnescaped(node) { raw in raw.contains { $0 > 0x20 && $0 < 0x7F } }
+    }
+
+    private mutating func checkVariants(id: String, node: JSONNode, variants: JSONNode?, pointer experimentPointer: @autoclosure () -> JSONPointer) {
+        guard let variants else {
             add(.variantsMissing, "experiment \(Self.quoted(id)) has no variants", at: node, experimentPointer())
             return
         }
@@ -371,12 +427,19 @@ public struct BundleValidator {
         var seen: [[UInt8]: Int] = [:]
         func firstIndex(of id: String) -> Int? {
             if seen.isEmpty {
-                for entry in seenList where entry.id.utf8.elementsEqual(id.utf8) { return entry.index }
+                for entry in seenList where entry.id.utf8.count == id.utf8.count && entry.id.utf8.elementsEqual(id.utf8) { return entry.index }
                 return nil
             }
             return seen[Array(id.utf8)]
         }
         var weightsUsable = true
+        // W009 is checked on the few with non-ASCII bytes.
+        var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
+        defer {
+            checkLookalikes(nonASCIIIDs, what: "variant id", of: " of \(Self.quoted(id))") { _, index in
+                variantsPointer.appending(index: index).appending(key: "id")
+            }
+        }
         for (index, variant) in variants.elements.enumerated() {
             // Built only for a finding: most variants have none, and this loop runs per variant.
             var vp: JSONPointer { variantsPointer.appending(index: index) }
@@ -388,8 +451,10 @@ public struct BundleValidator {
             // Built only when the variant has no usable id (this loop runs per variant).
             var name: String { idText ?? "#\(index)" }
             var idText: String? = nil
-            if let idNode = variant["id"], let text = idNode.string, !text.isEmpty {
+            let fields = VariantMembers(variant)
+            if let idNode = fields.id, let text = idNode.string, !text.isEmpty {
                 idText = text
+                if !Self.isPlainASCII(idNode) && Self.hasNonASCII(text) { nonASCIIIDs.append((text, idNode, index)) }
                 if let first = firstIndex(of: text) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \(Self.quoted(id)) is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
@@ -399,12 +464,12 @@ public struct BundleValidator {
                     if seen.isEmpty { for entry in seenList { seen[Array(entry.id.utf8)] = entry.index } }
                     seen[Array(text.utf8)] = index
                 }
-            } else if let idNode = variant["id"] {
+            } else if let idNode = fields.id {
                 add(.variantID, "variant \(index) of \(Self.quoted(id)): id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
             } else {
                 add(.variantID, "variant \(index) of \(Self.quoted(id)) has no id", at: variant, vp)
             }
-            guard let weightNode = variant["weight"] else {
+            guard let weightNode = fields.weight else {
                 add(.weightType, "variant \(name) of \(Self.quoted(id)) has no weight", at: variant, vp)
                 weightsUsable = false
                 continue

@@ -118,6 +118,39 @@ public struct JSONNode {
         }
     }
 
+    /// Calls `body` with each member's key (its UTF-8 bytes, unescaped) and value, in document
+    /// order: one walk for a reader that wants several keys of an object, where each `self[key]`
+    /// walks the members again. A repeated key is seen each time (the last is `self[key]`'s).
+    public func forEachMember(_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: JSONNode) -> Void) {
+        guard kind == .object else { return }
+        document.withBytes { bytes in
+            var i = index + 1
+            let stop = subtreeEnd
+            while i < stop {
+                let k = document.tape[i]
+                let value = JSONNode(document: document, index: i + 1)
+                let start = Int(k.start) + 1, end = Int(k.end) - 1
+                if k.flags & JSONTapeFlag.escaped == 0 {
+                    body(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start), value)
+                } else {
+                    var decoded: [UInt8] = []
+                    JSONStringDecoding.appendUnescaped(bytes, from: start, to: end, into: &decoded)
+                    decoded.withUnsafeBufferPointer { body($0, value) }
+                }
+                i = Int(document.tape[i + 1].next)
+            }
+        }
+    }
+
+    /// Whether `key` (bytes from `forEachMember`) is `name`.
+    @inline(__always)
+    public static func isKey(_ key: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard key.count == name.utf8CodeUnitCount else { return false }
+        let text = name.utf8Start
+        for k in 0..<key.count where key[k] != text[k] { return false }
+        return true
+    }
+
     @inline(__always)
     static func equal(_ p: UnsafePointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
         var k = 0

@@ -64,22 +64,47 @@ public struct JSONWriter: Sendable {
     /// Appends `s` as a JSON string literal.
     static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "f"))
-            case ..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: out.append(byte)
+        for byte in s.utf8 { appendEscaped(byte) { out.append($0) } }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the UTF-8 text `bytes` as a JSON string literal, as `appendQuoted(_:to:)` does
+    /// for a String (the batch writes millions of rows this way, with no String made).
+    public static func appendQuoted(_ bytes: UnsafeRawBufferPointer, to out: inout RawByteBuffer) {
+        out.reserve(6 * bytes.count + 2)
+        out.uncheckedByte(UInt8(ascii: "\""))
+        if let start = bytes.baseAddress {
+            if bytes.contains(where: needsEscape) {
+                for byte in bytes { appendEscaped(byte) { out.uncheckedByte($0) } }
+            } else {
+                out.uncheckedCopy(start, bytes.count)
             }
         }
-        out.append(UInt8(ascii: "\""))
+        out.uncheckedByte(UInt8(ascii: "\""))
+    }
+
+    /// Whether a byte of a string's UTF-8 is written escaped: quote, backslash, control characters.
+    @inline(__always)
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// One byte of a string's UTF-8 as it goes between the quotes (at most six bytes).
+    @inline(__always)
+    private static func appendEscaped(_ byte: UInt8, _ put: (UInt8) -> Void) {
+        guard needsEscape(byte) else { return put(byte) }
+        put(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): put(byte)
+        case 0x0A: put(UInt8(ascii: "n"))
+        case 0x0D: put(UInt8(ascii: "r"))
+        case 0x09: put(UInt8(ascii: "t"))
+        case 0x08: put(UInt8(ascii: "b"))
+        case 0x0C: put(UInt8(ascii: "f"))
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+            put(hex.utf8Start[Int(byte >> 4)]); put(hex.utf8Start[Int(byte & 15)])
+        }
     }
 }

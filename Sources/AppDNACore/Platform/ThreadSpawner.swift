@@ -15,7 +15,7 @@ public struct SpawnedThread {
 }
 
 /// pthreads without Foundation, the one place threads are started: `queue replay`'s senders,
-/// `webhook listen`'s connections and `ChunkPipeline`'s readers.
+/// `webhook listen`'s connections, `ChunkPipeline`'s readers and `OrderedChunkWork`'s workers.
 public enum ThreadSpawner {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
@@ -50,6 +50,11 @@ public enum ThreadSpawner {
         #else
         return SpawnedThread(handle: thread)
         #endif
+    }
+
+    /// Waits for a thread started by `spawn` or `trySpawn` to end.
+    public static func join(_ thread: pthread_t) {
+        pthread_join(thread, nil)
     }
 
     /// Starts `body` on a thread nobody joins (its resources go when it ends).

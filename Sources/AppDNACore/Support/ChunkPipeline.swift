@@ -242,16 +242,6 @@ final class ChunkPipeline: @unchecked Sendable {
     /// line's offset in the region, the way `LineReader` splits lines.
     @inline(__always)
     static func forEachLine(_ region: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer, Int) -> Void) {
-        guard let base = region.baseAddress else { return }
-        var p = 0
-        let n = region.count
-        while p < n {
-            let end: Int
-            if let hit = RawMemory.firstIndex(of: 10, in: base + p, count: n - p) { end = UnsafeRawPointer(hit) - base } else { end = n }
-            var stop = end
-            if stop > p && base.load(fromByteOffset: stop - 1, as: UInt8.self) == 13 { stop -= 1 }
-            body(UnsafeRawBufferPointer(start: base + p, count: stop - p), p)
-            p = end + 1
-        }
+        LineChunk.forEachLine(region, body)
     }
 }

@@ -83,67 +83,24 @@ enum BucketAllExperiments {
         }
     }
 
-    /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row.
-    /// Memory stays flat: one line in, rows out, nothing kept.
+    /// Bytes of input per chunk on several threads. A row is about 60 bytes (TSV; 120 in
+    /// NDJSON) per experiment for an id of ~20 bytes: the one experiment's chunk size divided
+    /// among the experiments keeps a chunk's rows near a megabyte whatever the bundle.
+    static func chunkSize(experiments: Int) -> Int {
+        max(16 * 1024, BucketBatch.chunkSize / max(1, experiments))
+    }
+
+    /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row
+    /// (`BundleRows`), on every core in input order (`BatchRunner`). Memory stays flat.
     static func writeBatch(_ invocation: Invocation, setups: [BucketSetup]) throws -> ExitStatus {
         let format = invocation.arguments[BucketFlags.format]
         let out = invocation.stdout
-        let names = setups.map { Array($0.experiment.utf8) }
-        var lines = UserIDLines()
-        // Rows are formatted into one raw buffer and handed to stdout a megabyte at a time, as
-        // the single-experiment batch does.
-        var rows = RawByteBuffer(capacity: BucketBatch.flushSize + 64 * 1024)
-        defer { rows.free() }
-        let separator: UInt8 = format == .csv ? 44 : 9
-        var broken = out.isBroken
+        let pieces = BundleRows.pieces(setups: setups, format: format)
+        defer { pieces.free() }
+        out.preferLargePipeBuffer()
         if format == .csv { out.write("user,experiment,hash,bucket,variant,eligible\n") }
-        try lines.forEachID(invocation, keepGoing: { !broken }) { line, _ in
-            let user = String(decoding: line, as: UTF8.self)
-            for (index, setup) in setups.enumerated() {
-                let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
-                let verdict = setup.rules(for: user).verdict
-                let variant = BucketReport.variant(setup: setup, bucket: assignment.bucket, verdict: verdict)
-                let eligible: String
-                switch verdict {
-                case .eligible: eligible = "yes"
-                case .notEligible: eligible = "no"
-                case .unknown: eligible = "unknown"
-                }
-                switch format {
-                case .tsv, .csv:
-                    BucketBatch.appendField(line, format: format, to: &rows)
-                    rows.byte(separator)
-                    names[index].withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &rows) }
-                    rows.byte(separator)
-                    rows.reserve(24)
-                    rows.uncheckedDecimal(assignment.hash)
-                    rows.uncheckedByte(separator)
-                    rows.uncheckedDecimal(UInt32(assignment.bucket))
-                    rows.uncheckedByte(separator)
-                    if let variant {
-                        Array(variant.utf8).withUnsafeBytes { BucketBatch.appendField($0, format: format, to: &rows) }
-                    } else if format == .tsv {
-                        rows.byte(45)
-                    }
-                    rows.byte(separator)
-                    Array(eligible.utf8).withUnsafeBytes { rows.copy($0) }
-                case .ndjson:
-                    let object: JSONObject = ["user": .string(user), "experiment": .string(setup.experiment),
-                                              "hash": .integer(assignment.hash), "bucket": .integer(assignment.bucket),
-                                              "variant": variant.map(JSONValue.string) ?? .null,
-                                              "eligible": BucketReport.eligibleJSON(verdict)]
-                    JSONWriter().write(.object(object)).withUnsafeBytes { rows.copy($0) }
-                }
-                rows.byte(10)
-            }
-            if rows.count >= BucketBatch.flushSize {
-                out.write(rows.bytes)
-                rows.count = 0
-                broken = out.isBroken
-            }
-            return !broken
-        }
-        out.write(rows.bytes)
-        return lines.report(invocation)
+        return try BatchRunner.run(invocation, chunkSize: chunkSize(experiments: setups.count)) {
+            BundleRows(setups: setups, format: format, pieces: pieces)
+        }.lines.report(invocation)
     }
 }

@@ -18,18 +18,59 @@ struct UserIDLines {
     mutating func forEachID(_ invocation: Invocation, keepGoing: () -> Bool,
                             _ body: (UnsafeRawBufferPointer, Int) -> Bool) throws {
         try LineReader(fileDescriptor: invocation.io.stdinDescriptor, maxLineLength: Self.maxLineLength).forEachLine { line, number in
-            if line.isEmpty || (line[0] == 13 && line.allSatisfy { $0 == 13 }) {
+            switch Self.kind(of: line) {
+            case .id: return body(line, number)
+            case .blank:
                 blank.add(number)
                 return true
-            }
-            guard BucketBatch.isValidUTF8(line) else {
+            case .invalid:
                 invalid.add(number)
                 return keepGoing()
+            case .oversized:
+                oversized.add(number)
+                return true
             }
-            return body(line, number)
         } oversized: { number, _ in
             oversized.add(number)
             return true
+        }
+    }
+
+    enum Kind { case id, blank, invalid, oversized }
+
+    /// What a line (without its line end) is to the batch: an id, or skipped for a reason.
+    @inline(__always)
+    static func kind(of line: UnsafeRawBufferPointer) -> Kind {
+        if line.count > maxLineLength { return .oversized }
+        if line.isEmpty || (line[0] == 13 && line.allSatisfy { $0 == 13 }) { return .blank }
+        return BucketBatch.isValidUTF8(line) ? .id : .invalid
+    }
+
+    /// Adds the skipped lines of one chunk of the input, whose first line is line `first`.
+    mutating func add(_ chunk: ChunkTally, firstLine first: Int) {
+        invalid.add(chunk.invalid, after: first - 1)
+        oversized.add(chunk.oversized, after: first - 1)
+        blank.add(chunk.blank, after: first - 1)
+    }
+
+    /// One chunk's lines: how many, and which were skipped, numbered from 1 in the chunk.
+    struct ChunkTally {
+        var lines = 0
+        var invalid = SkippedLines()
+        var oversized = SkippedLines()
+        var blank = SkippedLines()
+
+        /// Counts one line of the chunk; true when it is an id.
+        @inline(__always)
+        mutating func count(_ kind: Kind) -> Bool {
+            lines += 1
+            switch kind {
+            case .id: return true
+            case .blank: blank.add(lines)
+            case .invalid: invalid.add(lines)
+            case .oversized: oversized.add(lines)
+            }
+            return false
         }
     }
 
@@ -56,6 +97,12 @@ struct UserIDLines {
         mutating func add(_ number: Int) {
             count += 1
             if first.count < 5 { first.append(number) }
+        }
+
+        /// Adds lines skipped in a later part of the input, numbered from 1 there.
+        mutating func add(_ later: SkippedLines, after offset: Int) {
+            count += later.count
+            for number in later.first where first.count < 5 { first.append(offset + number) }
         }
 
         func describe(_ what: String) -> String {

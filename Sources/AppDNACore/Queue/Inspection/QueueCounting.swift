@@ -52,6 +52,21 @@ public struct DistinctCounter: Sendable {
         }
     }
 
+    /// Adds what `other` counted: the result is the same as one counter that saw both inputs,
+    /// in any order (exact while the union fits, else the registers of every value), so
+    /// counters kept per thread can be merged.
+    public mutating func merge(_ other: DistinctCounter) {
+        if let theirs = other.registers {
+            var mine = registers ?? [UInt8](repeating: 0, count: 4096)
+            for value in exact { Self.add(value, to: &mine) }
+            for index in mine.indices where theirs[index] > mine[index] { mine[index] = theirs[index] }
+            registers = mine
+            exact = []
+        } else {
+            for value in other.exact { insert(hash: value) }
+        }
+    }
+
     private static func add(_ hash: UInt64, to registers: inout [UInt8]) {
         let index = Int(hash >> 52)
         let rank = UInt8(min((hash << 12).leadingZeroBitCount, 52) + 1)

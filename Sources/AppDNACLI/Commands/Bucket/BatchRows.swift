@@ -1,0 +1,54 @@
+import AppDNACore
+
+/// What `bucket -` makes of each id read: rows appended to the output (one experiment, or one
+/// per experiment of a bundle), or counts for `--summary`. `BatchRunner` keeps one value per
+/// thread: each holds its own hashing scratch and counts.
+protocol BatchRows {
+    mutating func take(_ user: UnsafeRawBufferPointer, into rows: inout RawByteBuffer)
+}
+
+/// Byte strings made once and copied into every row (a variant's field with its separator, an
+/// experiment's name, a JSON key), laid out in one block of raw memory.
+struct RowPieces {
+    private let storage: RawByteBuffer
+    /// Piece i is `storage[offsets[i] ..< offsets[i + 1]]`.
+    private let offsets: [Int]
+    /// The longest piece: a row reserves room for its pieces from it.
+    let longest: Int
+
+    init(_ pieces: [[UInt8]]) {
+        var storage = RawByteBuffer(capacity: pieces.reduce(0) { $0 + $1.count })
+        var offsets = [0]
+        for piece in pieces {
+            piece.withUnsafeBytes { storage.copy($0) }
+            offsets.append(storage.count)
+        }
+        self.storage = storage
+        self.offsets = offsets
+        longest = pieces.map(\.count).max() ?? 0
+    }
+
+    /// The bytes `build` writes, as one piece.
+    static func encode(_ build: (inout RawByteBuffer) -> Void) -> [UInt8] {
+        var buffer = RawByteBuffer(capacity: 64)
+        defer { buffer.free() }
+        build(&buffer)
+        return Array(buffer.bytes)
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: storage.base + offsets[index], count: offsets[index + 1] - offsets[index])
+    }
+
+    /// The owner calls this once, when no thread uses the pieces any more.
+    func free() { storage.free() }
+}
+
+extension RawByteBuffer {
+    /// Copies a piece; the caller reserved room for it.
+    @inline(__always)
+    mutating func uncheckedCopy(_ piece: UnsafeRawBufferPointer) {
+        uncheckedCopy(piece.baseAddress!, piece.count)
+    }
+}

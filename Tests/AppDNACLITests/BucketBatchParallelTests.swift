@@ -1,0 +1,239 @@
+import Foundation
+import XCTest
+import TestSupport
+@testable import AppDNACLI
+@testable import AppDNACore
+
+/// `bucket -` on several threads writes exactly the bytes one thread writes (stdout, stderr,
+/// status), in input order: 1,000,000 hostile ids (blank and CR-only lines, CRLF, NUL and other
+/// controls, invalid UTF-8, lines of 64 KiB and longer, one longer than a whole chunk, NFC and
+/// NFD spellings, tabs, commas, quotes, backslashes) with crafted lines across every chunk
+/// boundary (a CRLF, a UTF-8 sequence, a combining mark, an invalid sequence split by it, an
+/// empty line right after it), in every format, one experiment and a whole bundle. The
+/// single-thread run (`APPDNA_THREADS=1`) reads the file line by line (`LineReader`); the
+/// parallel one reads a pipe fed in uneven writes, in chunks (`LineChunkReader`), so the two
+/// share none of the reading. Outputs go to files and are compared there (hundreds of MB).
+final class BucketBatchParallelTests: XCTestCase {
+    static let count = 1_000_000
+    static let variants = ["--variants", "control=0.5,b=0.3,c\tt=0.2"]
+    static let bundle = """
+    {"bundle_version": 1, "experiments": {"experiments": {
+      "alloc": {"status": "running", "salt": "s1", "platforms": ["ios"], "traffic_allocation": 0.4,
+                "variants": [{"id": "control", "weight": 0.5}, {"id": "b,\\"q\\"", "weight": 0.5}]},
+      "caf\\u00e9": {"status": "running", "salt": "s2", "targeting": {"countries": ["DE"]},
+                "variants": [{"id": "cafe\\u0301", "weight": 0.7}, {"id": "tab\\there", "weight": 0.3}]},
+      "paused": {"status": "paused", "salt": "s3", "variants": [{"id": "a", "weight": 1}]}
+    }}}
+    """
+    static let bundleExperiments = 3
+
+    override func setUp() {
+        // A failed run stops reading; the feeding thread's write must not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    func testOneExperimentEveryFormat() throws {
+        let scratch = try ScratchDirectory("batch-parallel")
+        defer { scratch.remove() }
+        let corpus = HostileBatchCorpus.make(count: Self.count, chunkSize: BucketBatch.chunkSize)
+        XCTAssertGreaterThanOrEqual(corpus.boundaries, 20, "crafted lines sit across the chunk boundaries")
+        let input = try scratch.file("ids.txt", corpus.bytes)
+        for format in ["tsv", "csv", "ndjson"] {
+            try assertSameOnEveryThreadCount(["bucket", "-", "checkout", "s3cr3t", "--format", format] + Self.variants, input: input, scratch: scratch)
+        }
+        let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
+        // One bundle experiment: eligibility per user (traffic allocation on iOS), and --summary's counts.
+        try assertSameOnEveryThreadCount(["bucket", "-", "alloc", "--bundle", bundle, "--platform", "ios", "--format", "ndjson"], input: input, scratch: scratch)
+        try assertSameOnEveryThreadCount(["bucket", "-", "alloc", "--bundle", bundle, "--platform", "ios", "--summary", "--json"], input: input, scratch: scratch)
+        try assertSameOnEveryThreadCount(["bucket", "-", "checkout", "s3cr3t", "--summary"] + Self.variants, input: input, scratch: scratch)
+    }
+
+    func testEveryExperimentOfABundleEveryFormat() throws {
+        let scratch = try ScratchDirectory("batch-parallel-bundle")
+        defer { scratch.remove() }
+        let corpus = HostileBatchCorpus.make(count: Self.count, chunkSize: BucketAllExperiments.chunkSize(experiments: Self.bundleExperiments))
+        XCTAssertGreaterThanOrEqual(corpus.boundaries, 40)
+        let input = try scratch.file("ids.txt", corpus.bytes)
+        let bundle = try scratch.file("bundle.json", Array(Self.bundle.utf8))
+        for format in ["tsv", "csv", "ndjson"] {
+            try assertSameOnEveryThreadCount(["bucket", "-", "--bundle", bundle, "--platform", "ios", "--format", format], input: input, scratch: scratch)
+        }
+    }
+
+    /// Runs `arguments` on one thread from the file and on 2 and 3 worker threads from a pipe,
+    /// and compares the outputs byte for byte.
+    private func assertSameOnEveryThreadCount(_ arguments: [String], input: String, scratch: ScratchDirectory,
+                                              file: StaticString = #filePath, line: UInt = #line) throws {
+        let single = try run(arguments, input: input, threads: 1, scratch: scratch)
+        XCTAssertGreaterThan(single.stdoutBytes, 0, file: file, line: line)
+        XCTAssertEqual(single.status, 65, "the corpus has lines that are not UTF-8 and over-long lines", file: file, line: line)
+        for threads in [2, 3] {
+            let parallel = try run(arguments, input: input, threads: threads, scratch: scratch)
+            let what = "\(arguments.joined(separator: " ")) with APPDNA_THREADS=\(threads)"
+            XCTAssertEqual(parallel.status, single.status, what, file: file, line: line)
+            XCTAssertEqual(parallel.stderr, single.stderr, what, file: file, line: line)
+            XCTAssertEqual(parallel.stdoutBytes, single.stdoutBytes, what, file: file, line: line)
+            if let offset = try Self.firstDifference(single.stdoutPath, parallel.stdoutPath) {
+                XCTFail("\(what): stdout differs from one thread's at byte \(offset)", file: file, line: line)
+            }
+        }
+    }
+
+    private struct Run {
+        let status: Int32
+        let stdoutPath: String
+        let stdoutBytes: Int
+        let stderr: String
+    }
+
+    /// One in-process run with stdout to a file; with more than one thread, stdin is a pipe
+    /// fed from `input` in writes of uneven sizes (reads then return partial chunks).
+    private func run(_ arguments: [String], input: String, threads: Int, scratch: ScratchDirectory) throws -> Run {
+        let outPath = scratch.url.appendingPathComponent("out-\(threads).bin").path
+        let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(outFD, 0)
+        defer { close(outFD) }
+        var stdinFD = open(input, O_RDONLY)
+        var feeder: Thread?
+        if threads > 1 {
+            var ends: [Int32] = [0, 0]
+            XCTAssertEqual(pipe(&ends), 0)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+            let writeEnd = ends[1]
+            feeder = Thread {
+                var offset = 0
+                var size = 1
+                bytes.withUnsafeBytes { raw in
+                    while offset < raw.count {
+                        size = size * 7 % 200_003 + 1
+                        let n = write(writeEnd, raw.baseAddress! + offset, min(size, raw.count - offset))
+                        if n <= 0 { break }
+                        offset += n
+                    }
+                }
+                close(writeEnd)
+            }
+            feeder!.start()
+            close(stdinFD)
+            stdinFD = ends[0]
+        }
+        defer { close(stdinFD) }
+        let out = OutputSink(fileDescriptor: outFD)
+        let err = OutputSink(capturingAsTerminal: false)
+        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: stdinFD, stdinIsTerminal: false,
+                           environment: [BatchRunner.threadsVariable: String(threads)])
+        let status = Runner.run(arguments, table: .appdna, io: io)
+        out.flush()
+        var info = stat()
+        XCTAssertEqual(stat(outPath, &info), 0)
+        let kept = scratch.url.appendingPathComponent("out-\(threads)-kept.bin").path
+        try? FileManager.default.removeItem(atPath: kept)
+        try FileManager.default.moveItem(atPath: outPath, toPath: kept)
+        return Run(status: status, stdoutPath: kept, stdoutBytes: Int(info.st_size), stderr: err.capturedText)
+    }
+
+    /// The first byte offset where two files differ, or nil when they are equal.
+    static func firstDifference(_ a: String, _ b: String) throws -> Int? {
+        let left = try FileHandle(forReadingFrom: URL(fileURLWithPath: a))
+        let right = try FileHandle(forReadingFrom: URL(fileURLWithPath: b))
+        defer { try? left.close(); try? right.close() }
+        var offset = 0
+        while true {
+            let x = try left.read(upToCount: 1 << 20) ?? Data()
+            let y = try right.read(upToCount: 1 << 20) ?? Data()
+            if x != y {
+                let index = zip(x, y).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(x.count, y.count)
+                return offset + index
+            }
+            if x.isEmpty { return nil }
+            offset += x.count
+        }
+    }
+}
+
+/// A deterministic mix of hostile ids, and crafted lines across the places where the chunked
+/// reader will cut the input (each chunk is filled to `chunkSize` bytes, then cut after its last
+/// line end: the simulation below follows that rule, so the crafted lines land on the cuts).
+enum HostileBatchCorpus {
+    static func make(count: Int, chunkSize: Int) -> (bytes: [UInt8], boundaries: Int) {
+        var state: UInt64 = 0x5EED_0BAD_1D5E_0001
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 30)
+        // Where the current chunk starts; it is cut once more than `chunkSize` bytes follow.
+        var chunkStart = 0
+        var boundaries = 0
+        for index in 0..<count {
+            let remaining = chunkStart + chunkSize - bytes.count
+            if remaining > 0 && remaining < 1200 {
+                bytes += straddler(remaining: remaining, kind: boundaries)
+                boundaries += 1
+            } else {
+                bytes += ordinary(index, next())
+            }
+            if index < count - 1 { bytes.append(10) }
+            // The reader's rule: a chunk ends after its last line end before `chunkSize`
+            // bytes, else after its first line end.
+            while bytes.count > chunkStart + chunkSize {
+                var end = chunkStart + chunkSize
+                while end > chunkStart && bytes[end - 1] != 10 { end -= 1 }
+                if end == chunkStart {
+                    guard let newline = bytes[(chunkStart + chunkSize)...].firstIndex(of: 10) else { break }
+                    end = newline + 1
+                }
+                chunkStart = end
+            }
+        }
+        return (bytes, boundaries)
+    }
+
+    /// A line that runs across the fill end `remaining` bytes ahead, in one of several ways.
+    static func straddler(remaining: Int, kind: Int) -> [UInt8] {
+        let pad = [UInt8](repeating: UInt8(ascii: "x"), count: max(0, remaining - 1))
+        switch kind % 9 {
+        case 0: return pad + [13]                                   // CR before the fill end, LF after it
+        case 1: return pad + [0xC3, 0xA9] + Array("-e".utf8)        // é split by it
+        case 2: return pad + Array("e\u{301}-nfd".utf8)             // a combining mark after it
+        case 3: return pad + [0xC3, 0x28]                            // an invalid sequence split by it
+        case 4: return pad + [0xF0, 0x9F, 0x9A, 0x80]                // a four-byte sequence split by it
+        case 5: return pad + [0, 0x61]                               // a NUL on it
+        case 6: return pad + [10]                                    // an empty line right after it
+        case 7: return pad + [10, 13]                                // a CR-only line right after it
+        default: return pad + [UInt8](repeating: 0x79, count: 70_000) // an over-long line across it
+        }
+    }
+
+    /// Lone continuation bytes, an over-long form, a surrogate, beyond U+10FFFF, a cut sequence.
+    static let invalid: [[UInt8]] = [[0xFF], [0x80, 0x41], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x75, 0xE2, 0x82]]
+
+    static func ordinary(_ index: Int, _ random: UInt64) -> [UInt8] {
+        switch index % 40 {
+        case 0: return []                                                       // blank
+        case 1: return [13]                                                     // CR only
+        case 2: return Array("caf\u{E9}-\(random % 1000)".utf8)                 // NFC
+        case 3: return Array("cafe\u{301}-\(random % 1000)".utf8)               // NFD
+        case 4: return Array("tab\there-\(random % 100)".utf8)
+        case 5: return Array("a,\"b\"\\c-\(random % 100)".utf8)
+        case 6: return Array("nul\u{0}byte-\(random % 100)".utf8)
+        case 7: return Array("ctl\u{1}\u{1F}\u{7F}-\(random % 100)".utf8)
+        case 8: return Array("crlf-\(random % 100_000)\r".utf8)
+        case 9: return Array("mid\rcr-\(random % 100)".utf8)
+        case 10: return invalid[Int(random % UInt64(invalid.count))]
+        case 11: return Array("🚀-\u{202E}bidi-\(random % 100)".utf8)
+        case 12 where index % 40_000 == 12: return [UInt8](repeating: 0x61, count: UserIDLines.maxLineLength)       // the longest id
+        case 13 where index % 40_000 == 13: return [UInt8](repeating: 0x62, count: UserIDLines.maxLineLength + 1)   // one byte too long
+        case 14 where index % 40_000 == 14: return [UInt8](repeating: 0x63, count: UserIDLines.maxLineLength) + [13] // the longest, CRLF
+        case 15 where index % 200_000 == 15: return [UInt8](repeating: 0x64, count: 1_300_000)                    // longer than a chunk
+        case 16: return [UInt8](repeating: 0x6C, count: Int(random % 300) + 100)
+        case 17: return [13, 13]
+        default:
+            return Array("user-\(String(random % 10_000_000))-\(String((random >> 32) % 100_000))".utf8)
+        }
+    }
+}
