@@ -262,7 +262,7 @@ extension CommandTable {
                                 usedBy: [["queue", "inspect"], ["queue", "replay"]]),
                 EnvironmentSpec("APPDNA_LIBZ", "The path of the zlib to load instead of the system's libz.so.1 (raw DEFLATE for replay)",
                                 usedBy: [["queue", "replay"]]),
-                EnvironmentSpec("APPDNA_THREADS", "Worker threads for bucket - (default: one per core, at most 4); 1 reads, buckets and writes on one thread. The output is the same bytes either way",
+                EnvironmentSpec("APPDNA_THREADS", "Worker threads for bucket - (default: one per core, at most 4); 1 reads, buckets and writes on one thread. The rows are the same bytes, in input order, either way",
                                 usedBy: [["bucket"]]),
                 EnvironmentSpec("TMPDIR", "Where SQLite queues are copied before they are opened (default /tmp)",
                                 usedBy: [["queue", "inspect"], ["queue", "replay"]]),

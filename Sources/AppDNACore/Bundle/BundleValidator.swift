@@ -21,8 +21,8 @@ public struct BundleValidator {
 
     private var findings: [BundleFinding] = []
     /// Buffers `checkVariants` empties and refills for every experiment instead of allocating.
-    private var scratchSeenIDs: [(id: String, index: Int)] = []
-    private var scratchWeights: [(variant: String, weight: Double)] = []
+    private var scratchSeenIDs: [(node: Int, variant: Int)] = []
+    private var scratchWeights: [Double] = []
     private let document: JSONDocument
     private let shift: LocationShift
 
@@ -239,6 +239,51 @@ public struct BundleValidator {
         return node.document.withBytes { bytes in test(UnsafeBufferPointer(rebasing: bytes[(Int(n.start) + 1)..<(Int(n.end) - 1)])) }
     }
 
+    /// Stores `value` at `index` of `list`, which holds at least `index` values (the rest are
+    /// left from an earlier experiment: writing over them keeps the list's storage).
+    @inline(__always)
+    private static func put<T>(_ value: T, at index: Int, in list: inout [T]) {
+        if index < list.count { list[index] = value } else { list.append(value) }
+    }
+
+    /// Whether a string node is `""` (written with or without escapes).
+    private static func isEmptyString(_ node: JSONNode) -> Bool {
+        let n = node.node
+        return n.end - n.start == 2
+    }
+
+    /// The unescaped bytes of the string at tape index `index`.
+    private func stringBytes(_ index: Int) -> [UInt8] {
+        let n = document.tape[index]
+        return document.withBytes { bytes in
+            var out: [UInt8] = []
+            JSONStringDecoding.appendUnescaped(bytes, from: Int(n.start) + 1, to: Int(n.end) - 1, into: &out)
+            return out
+        }
+    }
+
+    /// The variant whose id is the same bytes as `idNode`'s, among the first `count` in
+    /// `scratchSeenIDs`, or in `dictionary` once that is in use.
+    private func firstEarlierVariant(withIDOf idNode: JSONNode, among count: Int, dictionary: [[UInt8]: Int]) -> Int? {
+        if !dictionary.isEmpty { return dictionary[stringBytes(idNode.index)] }
+        let n = idNode.node
+        for entry in scratchSeenIDs[..<count] {
+            let other = document.tape[entry.node]
+            if (n.flags | other.flags) & JSONTapeFlag.escaped != 0 {
+                if stringBytes(idNode.index) == stringBytes(entry.node) { return entry.variant }
+                continue
+            }
+            guard n.end - n.start == other.end - other.start, n.tag == other.tag else { continue }
+            let same = document.withBytes { bytes in
+                let a = bytes.baseAddress! + Int(n.start), b = bytes.baseAddress! + Int(other.start)
+                for k in 0..<Int(n.end - n.start) where a[k] != b[k] { return false }
+                return true
+            }
+            if same { return entry.variant }
+        }
+        return nil
+    }
+
     /// Whether a string is written without escapes and only ASCII bytes.
     private static func isPlainASCII(_ node: JSONNode) -> Bool {
         rawUnescaped(node) { raw in !raw.contains { $0 >= 0x80 } }
@@ -410,29 +455,13 @@ public struct BundleValidator {
             add(.variantsMissing, "experiment \(Self.quoted(id)) has an empty variants list", at: variants, variantsPointer)
             return
         }
-        // Compared as code points, as JSON does (Swift's String == would merge NFC and NFD).
-        // Few variants per experiment: a list until there are many, then a dictionary. The
-        // list and the weights reuse the validator's buffers (this runs per experiment).
-        // Taken out (not copied), so emptying them keeps their storage.
-        var seenList: [(id: String, index: Int)] = []
-        var weights: [(variant: String, weight: Double)] = []
-        swap(&seenList, &scratchSeenIDs)
-        swap(&weights, &scratchWeights)
-        seenList.removeAll(keepingCapacity: true)
-        weights.removeAll(keepingCapacity: true)
-        defer {
-            scratchSeenIDs = seenList
-            scratchWeights = weights
-        }
+        // Ids are compared by their bytes, as JSON does (Swift's String == would merge NFC and
+        // NFD), straight from the document: no String per variant (this runs per variant). A
+        // few earlier ids are kept in a list the validator reuses, many in a dictionary.
+        var seenCount = 0
         var seen: [[UInt8]: Int] = [:]
-        func firstIndex(of id: String) -> Int? {
-            if seen.isEmpty {
-                for entry in seenList where entry.id.utf8.count == id.utf8.count && entry.id.utf8.elementsEqual(id.utf8) { return entry.index }
-                return nil
-            }
-            return seen[Array(id.utf8)]
-        }
         var weightsUsable = true
+        var weightCount = 0
         // W009 is checked on the few with non-ASCII bytes.
         var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
         defer {
@@ -448,21 +477,25 @@ public struct BundleValidator {
                 weightsUsable = false
                 continue
             }
-            // Built only when the variant has no usable id (this loop runs per variant).
-            var name: String { idText ?? "#\(index)" }
-            var idText: String? = nil
             let fields = VariantMembers(variant)
-            if let idNode = fields.id, let text = idNode.string, !text.isEmpty {
-                idText = text
-                if !Self.isPlainASCII(idNode) && Self.hasNonASCII(text) { nonASCIIIDs.append((text, idNode, index)) }
-                if let first = firstIndex(of: text) {
+            // The variant's name in messages: built only for a finding.
+            var name: String {
+                if let idNode = fields.id, let text = idNode.string, !text.isEmpty { return text }
+                return "#\(index)"
+            }
+            if let idNode = fields.id, idNode.kind == .string, !Self.isEmptyString(idNode) {
+                if !Self.isPlainASCII(idNode), let text = idNode.string, Self.hasNonASCII(text) { nonASCIIIDs.append((text, idNode, index)) }
+                if let first = firstEarlierVariant(withIDOf: idNode, among: seenCount, dictionary: seen) {
                     add(.duplicateVariantID, "variant id \(Self.show(idNode)) of \(Self.quoted(id)) is also variant \(first)'s: the second can never be told apart",
                         at: idNode, vp.appending(key: "id"))
-                } else if seen.isEmpty && seenList.count < 16 {
-                    seenList.append((text, index))
+                } else if seen.isEmpty && seenCount < 16 {
+                    Self.put((node: idNode.index, variant: index), at: seenCount, in: &scratchSeenIDs)
+                    seenCount += 1
                 } else {
-                    if seen.isEmpty { for entry in seenList { seen[Array(entry.id.utf8)] = entry.index } }
-                    seen[Array(text.utf8)] = index
+                    if seen.isEmpty {
+                        for entry in scratchSeenIDs[..<seenCount] { seen[stringBytes(entry.node)] = entry.variant }
+                    }
+                    seen[stringBytes(idNode.index)] = index
                 }
             } else if let idNode = fields.id {
                 add(.variantID, "variant \(index) of \(Self.quoted(id)): id must be a non-empty string, not \(Self.show(idNode))", at: idNode, vp.appending(key: "id"))
@@ -486,10 +519,12 @@ public struct BundleValidator {
                 weightsUsable = false
                 continue
             }
-            weights.append((name, weight))
+            Self.put(weight, at: weightCount, in: &scratchWeights)
+            weightCount += 1
         }
         guard weightsUsable else { return }
-        let sum = weights.reduce(0.0) { $0 + $1.weight }
+        let weights = scratchWeights[..<weightCount]
+        let sum = weights.reduce(0.0, +)
         guard abs(sum - 1) <= Self.weightSumTolerance else {
             add(.weightSum, "weights of \(Self.quoted(id)) sum to \(sum), not 1", at: variants, variantsPointer)
             return
@@ -500,14 +535,20 @@ public struct BundleValidator {
         // range is exactly its intended size: the usual case needs no allocation computed.
         var intendedSum = 0
         var everyShareExact = true
-        for entry in weights {
-            let intended = Int((entry.weight * 10_000).rounded())
+        for weight in weights {
+            let intended = Int((weight * 10_000).rounded())
             intendedSum += intended
-            if VariantAllocation.truncatedShare(entry.weight) != UInt64(max(intended, 0)) { everyShareExact = false }
+            if VariantAllocation.truncatedShare(weight) != UInt64(max(intended, 0)) { everyShareExact = false }
         }
         guard intendedSum == 10_000 && !everyShareExact else { return }
-        let allocation = VariantAllocation(weights: weights)
-        let intended = weights.map { Int(($0.weight * 10_000).rounded()) }
+        // Every variant has an id or a number here (weights are usable): name them for the message.
+        let named = variants.elements.enumerated().map { index, variant -> (variant: String, weight: Double) in
+            let fields = VariantMembers(variant)
+            let text = fields.id?.string ?? ""
+            return (text.isEmpty ? "#\(index)" : text, fields.weight?.double ?? 0)
+        }
+        let allocation = VariantAllocation(weights: named)
+        let intended = named.map { Int(($0.weight * 10_000).rounded()) }
         let differs = zip(allocation.ranges, intended).contains { Int($0.bucketCount) != $1 }
         if differs {
             let detail = allocation.ranges.map { range in
