@@ -46,9 +46,14 @@ struct RowPieces {
 }
 
 extension RawByteBuffer {
-    /// Copies a piece; the caller reserved room for it.
+    /// Copies a piece; the caller reserved room for it. Pieces are mostly a few bytes: a loop
+    /// costs less than a call to memcpy for those.
     @inline(__always)
     mutating func uncheckedCopy(_ piece: UnsafeRawBufferPointer) {
+        guard piece.count > 16 else {
+            for byte in piece { uncheckedByte(byte) }
+            return
+        }
         uncheckedCopy(piece.baseAddress!, piece.count)
     }
 }

@@ -84,10 +84,10 @@ enum BucketAllExperiments {
     }
 
     /// Bytes of input per chunk on several threads. A row is about 60 bytes (TSV; 120 in
-    /// NDJSON) per experiment for an id of ~20 bytes: the one experiment's chunk size divided
-    /// among the experiments keeps a chunk's rows near a megabyte whatever the bundle.
+    /// NDJSON) per experiment for an id of ~20 bytes: half the one experiment's chunk size
+    /// divided among the experiments keeps a chunk's rows near a megabyte whatever the bundle.
     static func chunkSize(experiments: Int) -> Int {
-        max(16 * 1024, BucketBatch.chunkSize / max(1, experiments))
+        max(16 * 1024, BucketBatch.chunkSize / max(1, 2 * experiments))
     }
 
     /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row

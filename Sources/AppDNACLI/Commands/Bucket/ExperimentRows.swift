@@ -69,15 +69,32 @@ struct ExperimentRows: BatchRows {
             distinct.insert(user)
             return
         }
-        rows.reserve(pieces.longest)
-        rows.uncheckedCopy(pieces[rowStart])
-        BucketBatch.appendField(user, format: format, to: &rows)
-        rows.reserve(4 * pieces.longest + 20)
-        rows.uncheckedCopy(pieces[beforeHash])
+        guard format != .ndjson else {
+            rows.reserve(pieces.longest)
+            rows.uncheckedCopy(pieces[rowStart])
+            JSONWriter.appendQuoted(user, to: &rows)
+            rows.reserve(4 * pieces.longest + 20)
+            rows.uncheckedCopy(pieces[beforeHash])
+            rows.uncheckedDecimal(hash)
+            rows.uncheckedCopy(pieces[beforeBucket])
+            rows.uncheckedDecimal(bucket)
+            if variants > 0 { rows.uncheckedCopy(pieces[variant ?? variants]) }
+            rows.uncheckedCopy(pieces[rowEnd])
+            return
+        }
+        // TSV and CSV: the same row; the separators are single bytes.
+        let separator: UInt8 = format == .csv ? 44 : 9
+        rows.reserve(2 * user.count + 24 + pieces.longest)
+        if format == .tsv {
+            BucketBatch.appendTSVField(user, to: &rows)
+        } else {
+            BucketBatch.appendCSVField(user, to: &rows)
+        }
+        rows.uncheckedByte(separator)
         rows.uncheckedDecimal(hash)
-        rows.uncheckedCopy(pieces[beforeBucket])
+        rows.uncheckedByte(separator)
         rows.uncheckedDecimal(bucket)
         if variants > 0 { rows.uncheckedCopy(pieces[variant ?? variants]) }
-        rows.uncheckedCopy(pieces[rowEnd])
+        rows.uncheckedByte(10)
     }
 }
