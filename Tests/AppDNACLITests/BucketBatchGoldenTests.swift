@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import AppDNACLI
 import AppDNACore
 
@@ -51,15 +52,8 @@ enum BatchIDCorpus {
     static let nonASCII = ["usér", "日本語", "🚀rocket", "спасибо", "straße", "ça,\"q\"", "naïve tab\there"]
 
     static func make(count: Int) -> [UInt8] {
-        var state: UInt64 = 0x1234_5678_9ABC_DEF0
-        func next() -> UInt64 {
-            // SplitMix64: small, fast and the same everywhere.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(seed: 0x1234_5678_9ABC_DEF0)
+        func next() -> UInt64 { generator.next() }
         func hex(_ value: UInt64, _ digits: Int) -> String {
             let text = String(value, radix: 16)
             return String(repeating: "0", count: max(0, digits - text.count)) + text

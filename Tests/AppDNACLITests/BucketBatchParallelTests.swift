@@ -156,14 +156,7 @@ final class BucketBatchParallelTests: XCTestCase {
 /// line end: the simulation below follows that rule, so the crafted lines land on the cuts).
 enum HostileBatchCorpus {
     static func make(count: Int, chunkSize: Int) -> (bytes: [UInt8], boundaries: Int) {
-        var state: UInt64 = 0x5EED_0BAD_1D5E_0001
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(seed: 0x5EED_0BAD_1D5E_0001)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count * 30)
         // Where the current chunk starts; it is cut once more than `chunkSize` bytes follow.
@@ -175,7 +168,7 @@ enum HostileBatchCorpus {
                 bytes += straddler(remaining: remaining, kind: boundaries)
                 boundaries += 1
             } else {
-                bytes += ordinary(index, next())
+                bytes += ordinary(index, generator.next())
             }
             if index < count - 1 { bytes.append(10) }
             // The reader's rule: a chunk ends after its last line end before `chunkSize`

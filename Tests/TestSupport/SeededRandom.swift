@@ -1,11 +1,11 @@
 /// SplitMix64: tiny, fast and fully determined by its seed, so a failing randomised or fuzz
-/// test repeats exactly. Shared by every test in this target.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
+/// test repeats exactly. Shared by every test target (through TestSupport).
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9e37_79b9_7f4a_7c15
         var z = state
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
@@ -14,7 +14,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(count)
         while out.count < count {
