@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads a stream (a pipe or a file) in chunks of whole lines, for work shared out to threads:
 /// each chunk ends at a line end or at the end of input, so no line is split between two. A
 /// line too long to fit in a chunk is read through and reported by its length, never held, so

@@ -52,11 +52,6 @@ public enum ThreadSpawner {
         #endif
     }
 
-    /// Waits for a thread started by `spawn` or `trySpawn` to end.
-    public static func join(_ thread: pthread_t) {
-        pthread_join(thread, nil)
-    }
-
     /// Starts `body` on a thread nobody joins (its resources go when it ends).
     public static func spawnDetached(_ body: @escaping () -> Void) {
         pthread_detach(spawn(body).handle)

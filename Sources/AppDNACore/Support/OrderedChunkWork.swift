@@ -33,7 +33,7 @@ public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
     /// An error from `make` stops the run (the workers end first) and is rethrown.
     public func run(workers: Int, make: (Slot) throws(Failure) -> Bool,
                     work: @escaping (Int, Slot) -> Void, consume: (Slot) -> Bool) throws(Failure) {
-        var threads: [pthread_t] = []
+        var threads: [SpawnedThread] = []
         for index in 0..<max(0, workers) {
             // A thread the system refuses is not fatal: this thread helps with the work anyway.
             guard let thread = ThreadSpawner.trySpawn({ self.workerLoop(index, work) }) else { break }
@@ -44,7 +44,7 @@ public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
                 over = true
                 condition.broadcast()
             }
-            for thread in threads { ThreadSpawner.join(thread) }
+            for thread in threads { thread.join() }
         }
         var consumed = 0
         var noMoreInput = false
