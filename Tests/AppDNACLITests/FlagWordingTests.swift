@@ -39,7 +39,7 @@ final class FlagWordingTests: XCTestCase {
     func testRemediesAreWordedWithTheFlags() throws {
         let scratch = try ScratchDirectory("flag-remedy")
         defer { scratch.remove() }
-        let queue = try scratch.file("q.json", Array("{\"schema_version\":1}\n".utf8))
+        let queue = try scratch.file("q.json", Array("{\"schema_version\":1,\"event_id\":\"e1\"}\n".utf8))
         let state = scratch.path + "/state"
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         _ = try scratch.file("state/journal", Array("garbage\n".utf8))

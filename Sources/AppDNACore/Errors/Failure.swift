@@ -26,8 +26,10 @@ public enum FailureKind: Sendable, Equatable {
 }
 
 /// An error the CLI can report without knowing its concrete type: one line of `message`
-/// (what failed and why) and, where it helps, a `hint` on what to do about it.
-public protocol ClassifiedError: Error {
+/// (what failed and why) and, where it helps, a `hint` on what to do about it. Its
+/// `description` is the message, so an error interpolated anywhere reads in the tool's words,
+/// never as a dump of its fields (`JSONSyntaxError(reason: AppDNACore.JSONSyntaxError.Reason…)`).
+public protocol ClassifiedError: Error, CustomStringConvertible {
     var kind: FailureKind { get }
     var message: String { get }
     var hint: String? { get }
@@ -39,6 +41,7 @@ public protocol ClassifiedError: Error {
 }
 
 extension ClassifiedError {
+    public var description: String { message }
     public var hint: String? { nil }
     public var remedy: Remedy? { nil }
     public var settingFact: SettingFact? { nil }
