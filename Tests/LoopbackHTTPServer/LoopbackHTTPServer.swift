@@ -68,18 +68,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// `handler` gets each request and its index (0-based, in arrival order) and says what to do.
     public init(_ handler: @escaping @Sendable (Request, Int) -> Reply) throws {
         self.handler = handler
-        #if os(Linux)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw POSIXError(.EIO) }
+        let fd = try Self.tcpSocket()
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = Self.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -95,6 +87,54 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// A TCP socket.
+    static func tcpSocket() throws -> Int32 {
+        #if os(Linux)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        return fd
+    }
+
+    /// 127.0.0.1:`port`.
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Sends `request` over a raw socket to 127.0.0.1:`port` (bytes a well-behaved client would
+    /// not send), closes the sending side, and returns what came back before the peer closed.
+    public static func sendRaw(port: Int, _ request: [UInt8]) throws -> [UInt8] {
+        let fd = try tcpSocket()
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        #if canImport(Glibc)
+        _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        #else
+        _ = request.withUnsafeBytes { Darwin.send(fd, $0.baseAddress, $0.count, 0) }
+        #endif
+        shutdown(fd, Int32(SHUT_WR))
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            answer.append(contentsOf: buffer[0..<n])
+        }
+        return answer
+    }
 
     /// Every request received so far, in arrival order.
     public var requests: [Request] { lock.lock(); defer { lock.unlock() }; return received }

@@ -7,12 +7,12 @@ enum GeneratedDocsCommand {
         if invocation.arguments[CompletionsFlags.shell] != nil {
             throw Failure(.usage, "--shell is for 'appdna completions install'; to print a script, give the shell: appdna completions zsh")
         }
-        invocation.stdout.write(CompletionScripts.render(shell: invocation.arguments.operand(0)!, table: .appdna))
+        invocation.stdout.writeVerbatim(CompletionScripts.render(shell: invocation.arguments.operand(0)!, table: .appdna))
         return .success
     }
 
     static func manpage(_ invocation: Invocation) throws -> ExitStatus {
-        invocation.stdout.write(ManPageRenderer(table: .appdna).render())
+        invocation.stdout.writeVerbatim(ManPageRenderer(table: .appdna).render())
         return .success
     }
 }

@@ -178,9 +178,10 @@ public struct ManPageRenderer {
         return lines.map(escapeLine).joined(separator: "\n")
     }
 
-    /// The width mandoc's lint measures: a non-ASCII character counts as its escape `\[u2026]`.
+    /// The width mandoc's lint measures: a non-ASCII character counts as its escape `\[u2026]`,
+    /// a backslash as `\e`.
     private func roffWidth<Text: StringProtocol>(_ text: Text) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 8) }
+        text.unicodeScalars.reduce(0) { $0 + ($1 == "\\" ? 2 : $1.isASCII ? 1 : 8) }
     }
 
     /// Splits after ". " so every sentence starts a line (roff spaces sentences itself).

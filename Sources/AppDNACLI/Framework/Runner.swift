@@ -17,9 +17,10 @@ public enum Runner {
     }
 
     public static func run(_ arguments: [String], table: CommandTable, io: CommandIO) -> Int32 {
-        // A terminal that cannot show → × … gets -> x ... (pipes and files are left alone).
+        // A locale that is not UTF-8 gets ASCII text: -> x ... for → × …, other characters
+        // escaped (machine formats are left alone).
         if !TerminalGlyphs.localeIsUTF8(io.environment) {
-            for sink in [io.stdout, io.stderr] where sink.isTerminal { sink.asciiGlyphs = true }
+            for sink in [io.stdout, io.stderr] { sink.asciiOnly = true }
         }
         let status = dispatch(arguments, table: table, io: io)
         io.stdout.flush()
@@ -37,7 +38,7 @@ public enum Runner {
         do {
             switch try ArgumentParser(table: table).parse(arguments) {
             case .help(let path, _):
-                io.stdout.write(HelpRenderer(table: table).render(path: path))
+                io.stdout.writeToolText(HelpRenderer(table: table).render(path: path))
                 return .success
             case .version:
                 io.stdout.writeLine("\(table.programName) \(table.version)")

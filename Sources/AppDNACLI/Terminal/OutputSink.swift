@@ -2,6 +2,10 @@ import AppDNACore
 
 /// A buffered writer to a file descriptor (stdout, stderr) or to memory (tests).
 ///
+/// Two kinds of writes: text for a person (`write(_: String)`, `writeLine`, `writeRow`), in
+/// which data is escaped whatever the output is (`TerminalText`, `VisibleText`), and machine
+/// formats that escape their own data (`writeVerbatim`, `write(_: [UInt8])`), written as they are.
+///
 /// Writes never throw: a command streaming ten million lines into `head` must stop quietly,
 /// so the first failure is remembered, later writes are dropped, and loops poll `isBroken`.
 /// The runner turns a broken pipe into status 0 and any other write error into 74.
@@ -16,14 +20,17 @@ public final class OutputSink: @unchecked Sendable {
     private let lock = PthreadLock()
     private var capturedBytes: [UInt8] = []
     private var failure: Int32 = 0
+    /// Where the text written so far left the line (a CI command is looked for at its start).
+    private var lineState = TerminalText.LineState()
     /// Everything written, for sinks that capture (tests).
     public var captured: [UInt8] { lock.locked { capturedBytes } }
     public var failureCode: Int32 { lock.locked { failure } }
     /// Whether output reaches a terminal (decides colour and progress bars).
     public let isTerminal: Bool
-    /// Text (not bytes) is written with `TerminalGlyphs`' ASCII forms: set for a terminal whose
-    /// locale is not UTF-8 (`Runner`).
-    public var asciiGlyphs = false
+    /// Text is written in ASCII: the tool's glyphs in their ASCII forms (`TerminalGlyphs`) and
+    /// every other non-ASCII character escaped (`\u00E9`). Set when the locale says it is not
+    /// UTF-8 (`Runner`), terminal or not; machine formats are left as they are.
+    public var asciiOnly = false
 
     /// A sink writing to `fileDescriptor`.
     public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
@@ -52,30 +59,90 @@ public final class OutputSink: @unchecked Sendable {
         SystemFile.preferLargePipeBuffer(fd, bytes: bytes)
     }
 
+    // MARK: - Human-readable text: data in it is shown escaped (TerminalText)
+
+    /// Text for a person: every control, bidi and marker character in it is escaped
+    /// (`VisibleText`), the tool's colour markers become colours, and a line cannot start as a
+    /// CI log command. Terminal or not: a pipe into a CI log is read by a machine that obeys.
     public func write(_ text: String) {
-        var text = asciiGlyphs ? TerminalGlyphs.asASCII(text) : text
+        writeText(text, lineEnds: false)
+    }
+
+    /// The text and its newline in one step: lines from several threads never interleave. The
+    /// newline is the only raw line feed: one inside `text` is data, written `\n`.
+    public func writeLine(_ text: String = "") {
+        writeText(text, lineEnds: true)
+    }
+
+    /// One row of a tab-separated listing (`queue inspect --events`): each cell is text as in
+    /// `write` (a tab inside a cell is written `\t`); the tabs between cells are the tool's.
+    public func writeRow(_ cells: [String]) {
+        lock.locked {
+            var out: [UInt8] = []
+            for (index, cell) in cells.enumerated() {
+                if index > 0 { out.append(9) }
+                render(cell, into: &out, lineEnds: index == cells.count - 1)
+            }
+            out.append(10)
+            lineState.atLineStart = true
+            out.withUnsafeBytes { append($0) }
+        }
+    }
+
+    /// Text the tool wrote itself, with line breaks of its own (help): its line feeds are kept,
+    /// everything else is written as by `write`. Never for text that holds data.
+    public func writeToolText(_ text: String) {
+        write(text.replacing("\n", with: TerminalText.newline))
+    }
+
+    private func writeText(_ text: String, lineEnds: Bool) {
+        lock.locked {
+            var out: [UInt8] = []
+            render(text, into: &out, lineEnds: lineEnds)
+            if lineEnds {
+                out.append(10)
+                lineState.atLineStart = true
+            }
+            out.withUnsafeBytes { append($0) }
+        }
+    }
+
+    /// Called with the lock held.
+    private func render(_ text: String, into out: inout [UInt8], lineEnds: Bool) {
+        var text = asciiOnly ? TerminalGlyphs.asASCII(text) : text
+        text.withUTF8 { raw in
+            out.reserveCapacity(out.count + raw.count + 1)
+            TerminalText.render(UnsafeRawBufferPointer(raw), into: &out, state: &lineState, asciiOnly: asciiOnly, lineEnds: lineEnds)
+        }
+    }
+
+    // MARK: - Machine formats: written as they are
+
+    /// A machine format that escapes its own data (JSON, NDJSON, TSV, CSV, SQL, `--format
+    /// github`, generated code, a completion script): written byte for byte, in any locale.
+    public func writeVerbatim(_ text: String) {
+        var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
+    /// `writeVerbatim` and a newline, in one step.
+    public func writeVerbatimLine(_ text: String) {
+        var line = text
+        line.append("\n")
+        writeVerbatim(line)
+    }
+
+    /// Bytes of a machine format, written as they are.
     public func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { write($0) }
     }
 
+    /// Bytes of a machine format, written as they are.
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        // Controls from bundles and queues are shown escaped on a terminal; the tool's own
-        // colour and progress markers become ESC and CR (TerminalText).
-        if let rendered = TerminalText.rendered(bytes, terminal: isTerminal) {
-            rendered.withUnsafeBytes { raw in lock.locked { append(raw) } }
-            return
+        lock.locked {
+            append(bytes)
+            if let last = bytes.last { lineState.atLineStart = last == 10 }
         }
-        lock.locked { append(bytes) }
-    }
-
-    /// The text and its newline in one step: lines from several threads never interleave.
-    public func writeLine(_ text: String = "") {
-        var line = text
-        line.append("\n")
-        write(line)
     }
 
     public func flush() {

@@ -44,7 +44,7 @@ final class ProgressBar: @unchecked Sendable {
             if shown.isEmpty {
                 sink.writeLine(line)
             } else {
-                sink.write(Self.eraseLine + line + "\n" + TerminalText.carriageReturn + shown)
+                sink.write(Self.eraseLine + line + TerminalText.newline + TerminalText.carriageReturn + shown)
             }
             sink.flush()
         }

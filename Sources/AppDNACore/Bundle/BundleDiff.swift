@@ -162,6 +162,11 @@ public struct BundleDiff {
         guard let oldFlags = before.flags?.node, let newFlags = after.flags?.node,
               oldFlags.kind == .object, newFlags.kind == .object, let pointer = after.flags?.pointer else { return }
         let oldMembers = JSONDiff.MemberLookup(Array(oldFlags.members)), newMembers = JSONDiff.MemberLookup(Array(newFlags.members))
+        // A key that is new in bytes but reads like one that is gone: renamed only in Unicode
+        // normalisation (the same note experiments get).
+        func lookalike(of key: String, in members: JSONNode.Members, goneFrom lookup: JSONDiff.MemberLookup) -> String? {
+            members.lazy.filter { lookup[$0.key] == nil }.compactMap { ByteIdentity.normalisationDifference(key, from: $0.key) }.first
+        }
         for member in newFlags.members {
             if let previous = oldMembers[member.key] {
                 if !JSONDiff.equal(previous, member.value) {
@@ -169,13 +174,16 @@ public struct BundleDiff {
                                       message: "flag \"\(member.key)\" \(Self.show(previous, limit: 30)) → \(Self.show(member.value, limit: 30))"))
                 }
             } else {
+                let why = lookalike(of: member.key, in: oldFlags.members, goneFrom: newMembers)
+                    .map { " (it \($0): a new flag to devices, which look keys up by their bytes)" } ?? ""
                 notes.append(Note(kind: .flagAdded, path: pointer.appending(key: member.key),
-                                  message: "flag \"\(member.key)\" added: \(Self.show(member.value, limit: 30))"))
+                                  message: "flag \"\(member.key)\" added\(why): \(Self.show(member.value, limit: 30))"))
             }
         }
         for member in oldFlags.members where newMembers[member.key] == nil {
+            let why = lookalike(of: member.key, in: newFlags.members, goneFrom: oldMembers).map { " (it \($0))" } ?? ""
             notes.append(Note(kind: .flagRemoved, path: (before.flags?.pointer ?? pointer).appending(key: member.key),
-                              message: "flag \"\(member.key)\" removed: the app falls back to its default"))
+                              message: "flag \"\(member.key)\" removed\(why): the app falls back to its default"))
         }
     }
 

@@ -59,6 +59,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
     case unsafeInteger = "W008"
     case lookalikeID = "W009"
     case platformCase = "W010"
+    case countryCode = "W011"
+    case textComparison = "W012"
 
     public var code: String { rawValue }
 
@@ -84,7 +86,7 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .trafficAllocation: return "traffic_allocation is not a number in 0..1"
         case .activeFlow: return "onboarding.active_flow_id does not name a flow in onboarding.flows"
         case .platformsType: return "platforms is not a list of platform names: devices run the experiment nowhere (fails closed)"
-        case .targetingRule: return "a targeting rule no user can pass (not the type the SDK reads, unknown operator, 'in' without a list, gt/gte/lt/lte against a non-number): devices assign no one"
+        case .targetingRule: return "a targeting rule no user can pass (not the type the SDK reads, unknown operator, 'in' without a list, gt/gte/lt/lte against a boolean, list or object): devices assign no one"
         case .bundleVersionMissing: return "bundle_version is missing"
         case .status: return "an experiment's status is missing or not running, paused or completed"
         case .blankSalt: return "an experiment's salt is missing, empty or blank (old iOS and Android assign differently)"
@@ -94,6 +96,8 @@ public enum BundleRule: String, CaseIterable, Sendable {
         case .apiSectionName: return "a section has its API name (onboarding_flows, in_app_messages), which the SDK does not read"
         case .unsafeInteger: return "an integer beyond 2^53 (Android and JavaScript lose precision)"
         case .platformCase: return "a platform name is not lower case (devices compare without case; other tools may not)"
+        case .countryCode: return "a targeting country is not two upper-case letters (codes are compared exactly: \"us\" matches no device)"
+        case .textComparison: return "a gt/gte/lt/lte trait rule against a string value, which compares text byte for byte (\"9\" > \"18\"), not numbers"
         case .lookalikeID: return "two experiment ids, variant ids of one experiment or flag keys differ only in Unicode normalisation (NFC vs NFD): one text to people, two ids to devices"
         }
     }

@@ -295,7 +295,7 @@ public struct BundleValidator {
         text.utf8.contains { $0 >= 0x80 }
     }
 
-    /// E017, E018, W010: platform and targeting rules that devices fail closed, so no user is
+    /// E017, E018, W010, W011, W012: platform and targeting rules that devices fail closed, so no user is
     /// assigned (the same judgement as `Eligibility`, which `bucket` and the audit use).
     private mutating func checkEligibilityRules(id: String, members: ExperimentMembers, pointer: @autoclosure () -> JSONPointer) {
         if let platforms = members.platforms, platforms.kind != .null {
@@ -318,8 +318,15 @@ public struct BundleValidator {
             return
         }
         let rules = TargetingMembers(targeting)
-        if let countries = rules.countries, countries.kind != .null, countries.kind != .array {
-            add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list, not \(Self.show(countries)): devices assign no one", at: countries, targetingPointer.appending(key: "countries"))
+        if let countries = rules.countries, countries.kind != .null {
+            if countries.kind != .array {
+                add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list, not \(Self.show(countries)): devices assign no one", at: countries, targetingPointer.appending(key: "countries"))
+            } else {
+                for (index, code) in countries.elements.enumerated() where !Self.isCountryCode(code.string) {
+                    add(.countryCode, "country \(Self.show(code)) of \(Self.quoted(id)) is not two upper-case letters (ISO 3166-1 alpha-2, as devices report it): codes are compared exactly, so it matches no device",
+                        at: code, targetingPointer.appending(key: "countries").appending(index: index))
+                }
+            }
         }
         if let version = rules.minAppVersion, version.kind != .null, !Self.isPlainVersion(version),
            version.string.flatMap(Targeting.versionParts) == nil {
@@ -339,9 +346,18 @@ public struct BundleValidator {
                 if let why = TraitRule.unsatisfiable(rule.value) {
                     add(.targetingRule, "trait rule \(index) of \(Self.quoted(id)): \(why): no user can pass it, devices assign no one",
                         at: rule, targetingPointer.appending(key: "user_traits").appending(index: index))
+                } else if let why = TraitRule.textComparison(rule.value) {
+                    add(.textComparison, "trait rule \(index) of \(Self.quoted(id)): \(why)",
+                        at: rule, targetingPointer.appending(key: "user_traits").appending(index: index))
                 }
             }
         }
+    }
+
+    /// Two ASCII upper-case letters: an ISO 3166-1 alpha-2 code as devices report it.
+    static func isCountryCode(_ text: String?) -> Bool {
+        guard let bytes = text?.utf8, bytes.count == 2 else { return false }
+        return bytes.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
     private mutating func checkBundleVersion(_ bundle: BundleModel) {

@@ -4,7 +4,9 @@ public struct UserContext: Sendable {
     public var platform: String?
     public var country: String?
     public var appVersion: String?
-    public var traits: [String: String]
+    /// Trait values by name, the name keyed by its UTF-8 bytes: `café` (NFC) and `cafe\u{301}`
+    /// (NFD) are two traits, as on devices.
+    public var traits: [ByteKey: String]
     public var installedAtMs: Int64?
     /// The SDK version the device runs (the audit reads it from the event): traffic allocation
     /// is applied only by iOS SDKs from `Eligibility.trafficAllocationSinceIOS`. nil: unknown,
@@ -15,7 +17,7 @@ public struct UserContext: Sendable {
     public var traitsComplete: Bool
 
     public init(platform: String? = nil, country: String? = nil, appVersion: String? = nil,
-                traits: [String: String] = [:], installedAtMs: Int64? = nil, traitsComplete: Bool = false, sdkVersion: String? = nil) {
+                traits: [ByteKey: String] = [:], installedAtMs: Int64? = nil, traitsComplete: Bool = false, sdkVersion: String? = nil) {
         self.platform = platform
         self.country = country
         self.appVersion = appVersion

@@ -78,6 +78,20 @@ public enum GoldenVectors {
             cases.append(Case(name: "edge of a three-way split: bucket \(bucket)", user: at(UInt32(bucket), "edge", "edges-test", "e1"),
                               experiment: "edges-test", salt: "e1", variants: thirds, trafficAllocation: nil))
         }
+        // Traffic allocation is round(share * 10000), half away from zero (platform facts 2.5):
+        // a user on the allocation bucket where rounding, flooring and banker's rounding part.
+        // 0.57 * 10000 is 5699.999… (5700; a port that floors gets 5699), 0.12345 * 10000 and
+        // 0.00005 * 10000 are exactly 1234.5 and 0.5 (1235 and 1; banker's rounding gives the
+        // even 1234 and 0, flooring too).
+        for (share, bucket, note) in [(0.57, 5699, "in: 5699.999… rounds to 5700; out in a port that floors"),
+                                      (0.57, 5700, "out either way"),
+                                      (0.12345, 1234, "in: 1234.5 rounds half away from zero to 1235; out with banker's rounding or flooring"),
+                                      (0.00005, 0, "in: 0.5 rounds to 1; out with banker's rounding or flooring")] {
+            var n = 0
+            while BucketingScheme.allocationBucket(user: "alloc-\(n)", experiment: "allocation-edge", salt: "a1") != UInt32(bucket) { n += 1 }
+            cases.append(Case(name: "allocation rounding: traffic allocation \(share), allocation bucket \(bucket), \(note)", user: "alloc-\(n)",
+                              experiment: "allocation-edge", salt: "a1", variants: [("control", 0.5), ("variant_b", 0.5)], trafficAllocation: share))
+        }
         // A hash with the top bit set, in the second variant: a signed 32-bit % gives a negative
         // bucket, and the walk puts it in the first variant.
         cases.append(Case(name: "hash >= 2^31 (a signed % gives a negative bucket)",
@@ -101,7 +115,8 @@ public enum GoldenVectors {
             var salt = ""
             for _ in 0..<random.next(below: 3) { salt += saltPieces[random.next(below: saltPieces.count)] }
             let weights = weightSets[random.next(below: weightSets.count)]
-            let allocationChoices: [Double?] = [nil, nil, 0.5, 0.1, 0.99]
+            // Shares exact at x10000 and shares where rounding matters (5699.999…, 1234.5, 0.5).
+            let allocationChoices: [Double?] = [nil, nil, 0.5, 0.1, 0.99, 0.57, 0.12345, 0.00005]
             generated.append(Case(name: "generated \(index + 1)", user: user, experiment: experiment, salt: salt,
                                   variants: weights.enumerated().map { ("v\($0.offset)", $0.element) },
                                   trafficAllocation: allocationChoices[random.next(below: allocationChoices.count)]))

@@ -21,6 +21,15 @@ public enum PortabilityHazards {
                 "the salt is blank: current SDKs hash \"\(hashed)\" (bucket \(correct.bucket)), but iOS <= 1.0.69 hashes \"\(legacy)\" (bucket \(legacyBucket))"))
         }
 
+        // A blank id is almost always a bug upstream (an unset variable, a field read from the
+        // wrong place); devices never hash a blank user id (they send the anonymous id).
+        for (name, value, consequence) in [("user id", user, "devices never hash a blank user id (the SDKs use the anonymous id instead), so no device gets this bucket"),
+                                           ("experiment id", experiment, "no one names an experiment so; check where the id comes from")]
+        where trimWhitespace(value).isEmpty {
+            let what = value.isEmpty ? "empty" : "only white space (\"\(value)\")"
+            hazards.append(PortabilityHazard(code: "blank-id", message: "the \(name) is \(what): \(consequence)"))
+        }
+
         for (name, value) in [("user id", user), ("experiment id", experiment), ("salt", salt)] {
             let trimmed = trimWhitespace(value)
             if trimmed != value && !trimmed.isEmpty {

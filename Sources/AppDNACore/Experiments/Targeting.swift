@@ -27,16 +27,20 @@ enum Targeting {
         return outcomes
     }
 
+    /// Country codes are compared byte for byte: the platform facts give them as ISO alpha-2
+    /// upper case and say nothing of case-insensitive matching in the SDKs, so `"us"` in the
+    /// bundle matches no device reporting `US` (`bundle validate` warns about it, W015), and the
+    /// warehouse SQL compares the same way.
     static func countries(_ value: JSONValue?, _ context: UserContext) -> RuleOutcome? {
         guard let value, value != .null else { return nil }
         guard case .array(let list) = value else {
             return RuleOutcome(rule: "countries", passed: false, detail: "countries is not a list: fails closed")
         }
-        let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
-        guard let country = context.country?.uppercased() else {
+        let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
+        guard let country = context.country else {
             return .unknown("countries", "targets [\(codes.joined(separator: ", "))]; no country given", settledBy: .country)
         }
-        let passed = codes.contains(country)
+        let passed = codes.contains { ByteIdentity.same($0, country) }
         return RuleOutcome(rule: "countries", passed: passed, detail: "\(country) " + (passed ? "is" : "is not") + " in [\(codes.joined(separator: ", "))]")
     }
 

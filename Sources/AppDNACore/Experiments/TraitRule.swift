@@ -2,9 +2,11 @@
 /// Operators: eq neq in exists gt gte lt lte. Traits typed on the command line are text:
 /// eq/neq/in compare a bundle number as a number when the given text is one (`5` equals
 /// `--trait n=5.0`; `numberPattern`), anything else as text (a JSON `true` matches "true");
-/// gt…lte compare numbers.
-/// A rule no value can pass (unknown operator, `in` without a list, gt…lte against a non-number)
-/// fails closed whether or not the trait was given: devices never assign it.
+/// gt…lte compare a bundle number as numbers, and a bundle string as text, byte for byte
+/// (`"18"` is text: `--trait age=9` is `gt "18"`, since "9" sorts after "1"; `bundle validate`
+/// warns about such a rule, W012, and the warehouse SQL compares the same way).
+/// A rule no value can pass (unknown operator, `in` without a list, gt…lte against a boolean,
+/// list or object) fails closed whether or not the trait was given: devices never assign it.
 enum TraitRule {
     static let operators: Set<String> = ["eq", "neq", "in", "exists", "gt", "gte", "lt", "lte"]  // not an id: ASCII operator names
 
@@ -22,7 +24,10 @@ enum TraitRule {
             guard case .array = expected else { return "'in' needs a list" }
             return nil
         case "gt", "gte", "lt", "lte":
-            return text(expected).flatMap(number) == nil ? "'\(op)' needs a number, not \(text(expected).map { "'\($0)'" } ?? "a list or object")" : nil
+            switch expected {
+            case .number, .string: return nil
+            default: return "'\(op)' needs a number (or a string, compared as text), not \(text(expected).map { "'\($0)'" } ?? "a list or object")"
+            }
         default:
             return "unknown operator '\(op)'"
         }
@@ -39,7 +44,7 @@ enum TraitRule {
             return RuleOutcome(rule: name, passed: false, detail: "\(why): no value passes, fails closed")
         }
         let expected = fields["value"] ?? .null
-        let actual = traits[trait]
+        let actual = traits[ByteKey(trait)]
         func outcome(_ passed: Bool, _ detail: String) -> RuleOutcome {
             RuleOutcome(rule: name, passed: passed, detail: detail)
         }
@@ -64,20 +69,44 @@ enum TraitRule {
             guard case .array(let options) = expected else { return outcome(false, "'in' needs a list: fails closed") }
             let words = options.compactMap(text)
             return outcome(options.contains { matches(actual, $0) }, "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
-        default:  // gt gte lt lte, with a numeric value (checked by `unsatisfiable`)
+        default:  // gt gte lt lte, with a number or a string (checked by `unsatisfiable`)
+            let order: Int
+            if case .string(let wanted) = expected {
+                order = compareBytes(actual, wanted)
+                return outcome(holds(op, order), "\(trait)=\(actual) \(op) \(ShortenedText.quoted(wanted, limit: 40)) (as text: the bundle's value is a string)")
+            }
             let wanted = text(expected).flatMap(number)!
             guard let have = number(actual) else {
                 return outcome(false, "\(trait)=\(actual) \(op) \(text(expected)!): not a number, fails closed")
             }
-            let passed: Bool
-            switch op {
-            case "gt": passed = have > wanted
-            case "gte": passed = have >= wanted
-            case "lt": passed = have < wanted
-            default: passed = have <= wanted
-            }
-            return outcome(passed, "\(trait)=\(actual) \(op) \(text(expected)!)")
+            order = have < wanted ? -1 : have > wanted ? 1 : 0
+            return outcome(holds(op, order), "\(trait)=\(actual) \(op) \(text(expected)!)")
         }
+    }
+
+    /// Whether `op` (gt gte lt lte) holds for a comparison's sign.
+    static func holds(_ op: String, _ order: Int) -> Bool {
+        switch op {
+        case "gt": return order > 0
+        case "gte": return order >= 0
+        case "lt": return order < 0
+        default: return order <= 0
+        }
+    }
+
+    /// -1, 0 or 1 as `a`'s UTF-8 bytes sort before, equal or after `b`'s (code point order).
+    static func compareBytes(_ a: String, _ b: String) -> Int {
+        if ByteIdentity.same(a, b) { return 0 }
+        return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+    }
+
+    /// Why a satisfiable rule does not do what it seems to (nil when it does): a numeric
+    /// operator against a string value compares text, not numbers. The validator warns (W012).
+    static func textComparison(_ rule: JSONValue) -> String? {
+        guard case .object(let fields) = rule, case .string(let op)? = fields["operator"],
+              ["gt", "gte", "lt", "lte"].contains(op), case .string(let value)? = fields["value"] else { return nil }  // not an id: operator names
+        return "'\(op)' against the string \(ShortenedText.quoted(value, limit: 40)) compares text, byte for byte (\"9\" is after \"10\")"
+            + (number(value) != nil ? "; write \(value) without quotes to compare numbers" : "")
     }
 
     /// Whether the given text equals a bundle value: as numbers when the bundle value is a

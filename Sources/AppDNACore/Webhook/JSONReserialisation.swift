@@ -85,7 +85,7 @@ public enum JSONReserialisation {
         if !layout.escapeNonASCII,
            (layout.indent == nil && layout.itemSeparator == "," && layout.keySeparator == ":")
             || (layout.indent != nil && layout.keySeparator == ": ") {
-            var bytes = JSONWriter(indent: layout.indent, sortKeys: layout.sortKeys).write(value)
+            var bytes = JSONWriter(indent: layout.indent, sortKeys: layout.sortKeys, escapesInvisible: false).write(value)
             if layout.trailingNewline { bytes.append(0x0a) }
             return bytes
         }
@@ -143,7 +143,7 @@ public enum JSONReserialisation {
 
     static func appendQuoted(_ text: String, escapeNonASCII: Bool, to out: inout [UInt8]) {
         guard escapeNonASCII else {
-            JSONWriter.appendQuoted(text, to: &out)
+            JSONWriter.appendQuoted(text, invisible: false, to: &out)
             return
         }
         out.append(UInt8(ascii: "\""))

@@ -42,8 +42,7 @@ final class ServeLog: @unchecked Sendable {
             duplicates += answer.duplicates
             if answer.injected { injected += 1 }
             if answer.refusedKey { refusedKeys += 1 }
-            invocation.stdout.writeLine(line)
-            invocation.stdout.flush()
+            emit(line)
         }
     }
 
@@ -55,9 +54,15 @@ final class ServeLog: @unchecked Sendable {
             : "\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)"
         lock.locked {
             rejected += 1
-            invocation.stdout.writeLine(line)
-            invocation.stdout.flush()
+            emit(line)
         }
+    }
+
+    /// One line on stdout, flushed at once: NDJSON as it is, text with its data escaped. Called
+    /// with the lock held.
+    private func emit(_ line: String) {
+        if json { invocation.stdout.writeVerbatimLine(line) } else { invocation.stdout.writeLine(line) }
+        invocation.stdout.flush()
     }
 
     func warn(_ message: String) {

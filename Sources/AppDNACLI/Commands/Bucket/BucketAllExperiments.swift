@@ -98,7 +98,7 @@ enum BucketAllExperiments {
         let pieces = BundleRows.pieces(setups: setups, format: format)
         defer { pieces.free() }
         out.preferLargePipeBuffer()
-        if format == .csv { out.write("user,experiment,hash,bucket,variant,eligible\n") }
+        if format == .csv { out.writeVerbatim("user,experiment,hash,bucket,variant,eligible\n") }
         return try BatchRunner.run(invocation, chunkSize: chunkSize(experiments: setups.count)) {
             BundleRows(setups: setups, format: format, pieces: pieces)
         }.lines.report(invocation)

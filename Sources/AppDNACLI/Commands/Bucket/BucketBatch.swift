@@ -24,7 +24,7 @@ enum BucketBatch {
 
         if !summary { out.preferLargePipeBuffer() }
         if format == .csv && !summary {
-            out.write(setup.allocation == nil ? "user,hash,bucket\n" : "user,hash,bucket,variant\n")
+            out.writeVerbatim(setup.allocation == nil ? "user,hash,bucket\n" : "user,hash,bucket,variant\n")
         }
         let run = try BatchRunner.run(invocation, chunkSize: chunkSize) {
             ExperimentRows(setup: setup, format: format, summary: summary, pieces: pieces, variants: variantNames.count)
@@ -72,11 +72,19 @@ enum BucketBatch {
     static func appendField(_ field: UnsafeRawBufferPointer, format: Format, to buffer: inout RawByteBuffer) {
         switch format {
         case .tsv:
-            buffer.reserve(2 * field.count)
+            buffer.reserve(4 * field.count)
             appendTSVField(field, to: &buffer)
         case .csv:
-            buffer.reserve(2 * field.count + 2)
-            appendCSVField(field, to: &buffer)
+            buffer.reserve(4 * field.count + 2)
+            if VisibleText.firstEscape(in: field, asciiOnly: false) != nil {
+                // A character that would act on a terminal or a log is written as VisibleText
+                // writes it (as in TSV): a field never spans lines nor starts one.
+                var visible: [UInt8] = []
+                VisibleText.append(field, to: &visible, asciiOnly: false)
+                visible.withUnsafeBytes { appendCSVField($0, to: &buffer) }
+            } else {
+                appendCSVField(field, to: &buffer)
+            }
         case .ndjson:
             JSONWriter.appendQuoted(field, to: &buffer)
         }
@@ -84,26 +92,41 @@ enum BucketBatch {
 
     /// One TSV field with tab, CR, LF and backslash written as `\t`, `\r`, `\n`, `\\` (the
     /// escapes PostgreSQL's COPY and most TSV readers use), so an id holding a tab cannot add a
-    /// column, nor a CR or LF a row; the caller reserved `2 * count` bytes.
+    /// column, nor a CR or LF a row; the other characters that would act on a terminal or a
+    /// log are written as `VisibleText` writes them (`\x1B`, `\u202E`), unambiguous because
+    /// a backslash is doubled. The caller reserved `4 * count` bytes (the longest escape,
+    /// `\x1B`, is four bytes for one).
     @inline(__always)
     static func appendTSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
         guard let start = field.baseAddress else { return }
-        guard field.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 || $0 == 92 }) else {
+        guard let first = field.firstIndex(where: { tsvLook[Int($0)] }) else {
             buffer.uncheckedCopy(start, field.count)
             return
         }
-        for byte in field {
-            switch byte {
-            case 9: buffer.uncheckedByte(92); buffer.uncheckedByte(116)    // \t
-            case 10: buffer.uncheckedByte(92); buffer.uncheckedByte(110)   // \n
-            case 13: buffer.uncheckedByte(92); buffer.uncheckedByte(114)   // \r
-            case 92: buffer.uncheckedByte(92); buffer.uncheckedByte(92)    // \\
-            default: buffer.uncheckedByte(byte)
+        buffer.uncheckedCopy(start, first)
+        var escaped: [UInt8] = []
+        var i = first
+        while i < field.count {
+            let byte = field[i]
+            if byte == 92 {
+                escaped.append(contentsOf: [92, 92])
+                i += 1
+                continue
             }
+            let length = byte < 0xC0 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            let end = min(field.count, i + length)
+            VisibleText.append(UnsafeRawBufferPointer(rebasing: field[i..<end]), to: &escaped, asciiOnly: false)
+            i = end
         }
+        escaped.withUnsafeBytes { buffer.uncheckedCopy($0.baseAddress!, $0.count) }
     }
 
-    /// One CSV field, quoted when it must be; the caller reserved `2 * count + 2` bytes.
+    /// Bytes that may start something a TSV field escapes: a backslash, and what `VisibleText`
+    /// looks at (C0, DEL, the lead bytes of C1, bidi and separator characters).
+    static let tsvLook: [Bool] = (0..<256).map { $0 == 92 || $0 < 0x20 || $0 == 0x7F || VisibleText.mayStartEscape[$0] }
+
+    /// One CSV field, quoted when it must be; the caller reserved `2 * count + 2` bytes (of the
+    /// escaped field).
     @inline(__always)
     static func appendCSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
         guard let start = field.baseAddress else { return }

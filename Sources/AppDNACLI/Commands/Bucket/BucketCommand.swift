@@ -118,9 +118,9 @@ struct BucketSetup {
 
     /// The user context flags. What is not given stays unknown: rules needing it are not checked.
     static func userContext(_ arguments: ParsedArguments) -> UserContext {
-        var traits: [String: String] = [:]
-        for trait in arguments[BucketFlags.trait] { traits[trait.key] = trait.value }
-        return UserContext(platform: arguments[BucketFlags.platform], country: arguments[BucketFlags.country],
+        var traits: [ByteKey: String] = [:]
+        for trait in arguments[BucketFlags.trait] { traits[ByteKey(trait.key)] = trait.value }
+        return UserContext(platform: arguments[BucketFlags.platform]?.rawValue, country: arguments[BucketFlags.country],
                            appVersion: arguments[BucketFlags.appVersion], traits: traits, installedAtMs: arguments[BucketFlags.installedAt])
     }
 

@@ -15,7 +15,7 @@ enum BucketSQL {
         let columns = try WarehouseFlags.columns(arguments, table: arguments[WarehouseFlags.table])
         let experiments = try WarehouseFlags.experiments(invocation, bundlePath: path)
         let query = AssignmentSQL(dialect: dialect, scheme: arguments[BucketFlags.scheme], columns: columns).query(experiments)
-        invocation.stdout.write(query)
+        invocation.stdout.writeVerbatim(query)
         return .success
     }
 }

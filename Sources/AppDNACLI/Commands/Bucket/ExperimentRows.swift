@@ -84,12 +84,8 @@ struct ExperimentRows: BatchRows {
         }
         // TSV and CSV: the same row; the separators are single bytes.
         let separator: UInt8 = format == .csv ? 44 : 9
-        rows.reserve(2 * user.count + 24 + pieces.longest)
-        if format == .tsv {
-            BucketBatch.appendTSVField(user, to: &rows)
-        } else {
-            BucketBatch.appendCSVField(user, to: &rows)
-        }
+        rows.reserve(4 * user.count + 26 + pieces.longest)
+        BucketBatch.appendField(user, format: format, to: &rows)
         rows.uncheckedByte(separator)
         rows.uncheckedDecimal(hash)
         rows.uncheckedByte(separator)

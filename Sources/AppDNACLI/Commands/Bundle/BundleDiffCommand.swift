@@ -83,7 +83,7 @@ enum BundleDiffCommand {
     }
 
     static func writePatch(_ diff: BundleDiff, to out: OutputSink) {
-        out.write("[")
+        out.writeVerbatim("[")
         var first = true
         for op in diff.structure.patch {
             var object = JSONObject()
@@ -91,11 +91,11 @@ enum BundleDiffCommand {
             if let from = op.from { object["from"] = .string(from.description) }
             object["path"] = .string(op.path.description)
             if let value = op.value { object["value"] = value.value }
-            out.write(first ? "\n  " : ",\n  ")
+            out.writeVerbatim(first ? "\n  " : ",\n  ")
             out.write(JSONWriter().write(.object(object)))
             first = false
         }
-        out.writeLine(first ? "]" : "\n]")
+        out.writeVerbatimLine(first ? "]" : "\n]")
     }
 
     /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?, experiment?}]}`.

@@ -108,11 +108,14 @@ enum BundleValidateCommand {
             for f in report.findings {
                 let file = escapeProperty(report.file)
                 let title = escapeProperty("appdna \(f.code)")
-                out.writeLine("::\(f.severity.rawValue) file=\(file),line=\(f.line),col=\(f.column),title=\(title)::\(escapeData(f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)"))")
+                out.writeVerbatimLine("::\(f.severity.rawValue) file=\(file),line=\(f.line),col=\(f.column),title=\(title)::\(escapeData(f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)"))")
             }
         }
     }
 
+    /// A workflow command's data: `%`, CR and LF percent-encoded as the runner decodes them,
+    /// and every other control or bidi character shown escaped (`VisibleText`), so the log
+    /// line holds nothing raw.
     static func escapeData(_ text: String) -> String {
         var out = ""
         for c in text.unicodeScalars {
@@ -123,7 +126,7 @@ enum BundleValidateCommand {
             default: out.unicodeScalars.append(c)
             }
         }
-        return out
+        return VisibleText.escaped(out)
     }
 
     static func escapeProperty(_ text: String) -> String {

@@ -74,7 +74,8 @@ enum DiffMarkdown {
         inline(text).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
     }
 
-    /// Text on one Markdown line: HTML-significant characters escaped, line breaks as spaces.
+    /// Text on one Markdown line: HTML-significant characters escaped (a line break in it is
+    /// data, which the output sink writes `\n`, so it cannot end the line).
     static func inline(_ text: String) -> String {
         var result = ""
         for character in text {
@@ -82,7 +83,6 @@ enum DiffMarkdown {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "&": result += "&amp;"
-            case "\n", "\r": result += " "
             default: result.append(character)
             }
         }
@@ -91,19 +91,10 @@ enum DiffMarkdown {
 
     /// `text` as a code span that shows it exactly: fenced by one more backtick than its
     /// longest run of backticks (CommonMark), padded when it starts or ends with one, and with
-    /// line breaks and other controls written as escapes (a raw newline would end the table
-    /// row or the line).
+    /// line breaks and other controls written as escapes (`VisibleText`: a raw newline would
+    /// end the table row or the line), so the fence is counted on what is shown.
     static func code(_ text: String) -> String {
-        var visible = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 10: visible += "\\n"
-            case 13: visible += "\\r"
-            case 9: visible += "\\t"
-            case 0..<0x20, 0x7F: visible += String(format2: scalar.value)
-            default: visible.unicodeScalars.append(scalar)
-            }
-        }
+        let visible = VisibleText.escaped(text)
         var longest = 0, run = 0
         for character in visible.utf8 {
             run = character == UInt8(ascii: "`") ? run + 1 : 0
@@ -118,13 +109,5 @@ enum DiffMarkdown {
     /// pipes are escaped there too (the rendered code shows a plain `|`).
     static func cellCode(_ text: String) -> String {
         code(text).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
-    }
-}
-
-extension String {
-    /// `\x1B`-style text for a control character.
-    init(format2 value: UInt32) {
-        let digits = Array("0123456789ABCDEF")
-        self = "\\x" + String(digits[Int(value >> 4)]) + String(digits[Int(value & 15)])
     }
 }

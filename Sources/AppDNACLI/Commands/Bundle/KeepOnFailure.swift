@@ -12,7 +12,7 @@ enum KeepOnFailure {
         } catch let error as HTTPError where output != "-" && isUnreachable(error) {
             guard case let .valid(version) = ExistingBundleFile(path: output) else { throw error }
             let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
-            invocation.io.stderr.writeLine(ciWarning(message, environment: invocation.io.environment))
+            writeCIWarning(message, invocation: invocation)
             // --json: a script is told what happened too (the file is the kept one).
             BundleFetchCommand.report(invocation, ["path": .string(output), "written": false, "up_to_date": false,
                                                    "bundle_version": .integer(Int(version)), "kept": true,
@@ -28,12 +28,14 @@ enum KeepOnFailure {
     }
 
     /// One warning line in the format of the CI running us: a GitHub Actions workflow command
-    /// when GITHUB_ACTIONS is set, else the `warning: ` line Xcode lists in its issue navigator
-    /// (and which reads fine in any other log).
-    static func ciWarning(_ message: String, environment: [String: String]) -> String {
-        if let actions = environment["GITHUB_ACTIONS"], !actions.isEmpty {
-            return "::warning::" + BundleValidateCommand.escapeData(message)
+    /// when GITHUB_ACTIONS is set (the tool's own, written as it is, its data escaped for the
+    /// command), else the `warning: ` line Xcode lists in its issue navigator (and which reads
+    /// fine in any other log).
+    static func writeCIWarning(_ message: String, invocation: Invocation) {
+        if let actions = invocation.io.environment["GITHUB_ACTIONS"], !actions.isEmpty {
+            invocation.io.stderr.writeVerbatimLine("::warning::" + BundleValidateCommand.escapeData(message))
+        } else {
+            invocation.io.stderr.writeLine("warning: " + message)
         }
-        return "warning: " + message
     }
 }

@@ -137,7 +137,7 @@ enum QueueInspectCommand {
             query = ExposureAuditSQL(dialect: dialect, exposures: exposures, context: context,
                                      bundleVersion: bundle.root["bundle_version"]?.numberText).query(experiments)
         }
-        invocation.stdout.write(query)
+        invocation.stdout.writeVerbatim(query)
         return .success
     }
 
@@ -205,7 +205,7 @@ enum QueueEventList {
             event.location.description,
         ]
         if fields.rejected { columns.append("rejected: " + fields.findings.map(\.message).joined(separator: "; ")) }
-        out.writeLine(columns.map { $0.replacingTabs() }.joined(separator: "\t"))
+        out.writeRow(columns)
     }
 
     static func writeJSON(_ event: QueueEvent, _ fields: EventFields, to out: OutputSink) {
@@ -221,10 +221,8 @@ enum QueueEventList {
         object["session_id"] = optional(fields.sessionID)
         object["client_seq"] = optional(fields.clientSeq)
         object["rejected"] = .array(fields.findings.map(QueueInspectReport.findingJSON))
-        out.write(EventLine.make(object, event: event.document.bytes, parsed: { event.root.value }))
+        // The event as stored, with the characters that would act on a terminal or a log
+        // written as \u escapes (the same JSON).
+        out.write(JSONWriter.escapingInvisible(EventLine.make(object, event: event.document.bytes, parsed: { event.root.value })))
     }
-}
-
-extension String {
-    func replacingTabs() -> String { contains("\t") || contains("\n") ? String(map { $0 == "\t" || $0 == "\n" ? " " : $0 }) : self }
 }

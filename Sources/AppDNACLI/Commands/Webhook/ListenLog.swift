@@ -14,11 +14,20 @@ final class ListenLog: @unchecked Sendable {
     }
 
     private let invocation: Invocation
+    /// `--json`: the lines are NDJSON (written as they are), else text (data in it escaped).
+    private let json: Bool
     private let lock = PthreadLock()
     private var counts = Counts()
 
     init(_ invocation: Invocation) {
         self.invocation = invocation
+        self.json = invocation.arguments[WebhookListenFlags.json]
+    }
+
+    /// One line on stdout, flushed at once. Called with the lock held.
+    private func emit(_ line: String) {
+        if json { invocation.stdout.writeVerbatimLine(line) } else { invocation.stdout.writeLine(line) }
+        invocation.stdout.flush()
     }
 
     private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
@@ -29,8 +38,7 @@ final class ListenLog: @unchecked Sendable {
             counts.received += 1
             if valid { counts.valid += 1 } else { counts.invalid += 1 }
             if let forwardOutcome { counts.forwarded[forwardOutcome, default: 0] += 1 }
-            invocation.stdout.writeLine(line)
-            invocation.stdout.flush()
+            emit(line)
         }
     }
 
@@ -38,8 +46,7 @@ final class ListenLog: @unchecked Sendable {
     func rejection(_ line: String) {
         locked {
             counts.rejected += 1
-            invocation.stdout.writeLine(line)
-            invocation.stdout.flush()
+            emit(line)
         }
     }
 

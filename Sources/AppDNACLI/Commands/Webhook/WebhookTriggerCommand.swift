@@ -70,6 +70,9 @@ enum WebhookTriggerCommand {
         guard let type = arguments.operand(0) else {
             throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
         }
+        if type.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw Failure(.usage, "TYPE '\(type)' holds a control character; it goes into the X-AppDNA-Event header, which cannot")
+        }
         if arguments[WebhookTriggerFlags.resign] { throw Failure(.usage, "--resign goes with --replay") }
         let body: [UInt8]
         let id = arguments[WebhookTriggerFlags.id] ?? WebhookEventCatalog.demoID(type)
@@ -169,7 +172,7 @@ enum WebhookTriggerCommand {
             object["latency_ms"] = .decimal(NumberText.tenths(milliseconds))
             object["answer"] = .string(String(decoding: response.body.prefix(shownBodyBytes), as: UTF8.self))
             object["answer_length"] = .integer(response.body.count)
-            out.writeLine(JSONWriter().writeString(.object(object)))
+            out.writeVerbatimLine(JSONWriter().writeString(.object(object)))
             out.flush()
             return success
         }
@@ -177,9 +180,10 @@ enum WebhookTriggerCommand {
         out.writeLine(style.apply(success ? .green : .red, response.statusText) + "  in " + NumberText.milliseconds(milliseconds))
         if !response.body.isEmpty {
             let shown = response.body.prefix(shownBodyBytes)
-            var text = String(decoding: shown, as: UTF8.self)
-            if text.hasSuffix("\n") { text.removeLast() }
-            out.writeLine(text)
+            // The body's lines as lines, each one escaped like all text from data.
+            var lines = String(decoding: shown, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.count > 1, lines.last!.isEmpty { lines.removeLast() }
+            for line in lines { out.writeLine(line.hasSuffix("\r") ? String(line.dropLast()) : String(line)) }
             if response.body.count > shownBodyBytes {
                 out.writeLine("… (\(response.body.count - shownBodyBytes) more bytes)")
             }

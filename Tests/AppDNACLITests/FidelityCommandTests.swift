@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+@testable import AppDNACLI
+
+/// Issue 32's decisions as a user meets them on the command line: `--trait` names are bytes,
+/// countries compare exactly, `--platform` takes only what devices report, `--explain` flags a
+/// blank id.
+final class FidelityCommandTests: XCTestCase {
+    func bundle(_ targeting: String) throws -> String {
+        let path = NSTemporaryDirectory() + "appdna-fidelity-\(UUID().uuidString).json"
+        try #"{"bundle_version": 1, "experiments": {"e": {"status": "running", "salt": "s", "targeting": \#(targeting), "variants": [{"id": "a", "weight": 1}]}}}"#
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        return path
+    }
+
+    func eligible(_ arguments: [String]) throws -> String {
+        let run = runCLI(["bucket", "u1", "e", "--json"] + arguments)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        return "\(object?["eligible"] ?? "?")"
+    }
+
+    func testATraitGivenInNFCDoesNotSatisfyARuleOnTheNFDName() throws {
+        let path = try bundle(#"{"user_traits": [{"trait": "cafe\u0301", "operator": "eq", "value": "x"}]}"#)
+        XCTAssertEqual(try eligible(["--bundle", path, "--trait", "caf\u{E9}=x"]), "unknown")
+        XCTAssertEqual(try eligible(["--bundle", path, "--trait", "cafe\u{301}=x"]), "1")
+        XCTAssertEqual(try eligible(["--bundle", path, "--trait", "caf\u{E9}=y", "--trait", "cafe\u{301}=x"]), "1", "two traits, not one")
+    }
+
+    func testCountriesCompareExactly() throws {
+        let path = try bundle(#"{"countries": ["US"]}"#)
+        XCTAssertEqual(try eligible(["--bundle", path, "--country", "US"]), "1")
+        XCTAssertEqual(try eligible(["--bundle", path, "--country", "us"]), "0")
+    }
+
+    func testPlatformTakesOnlyWhatDevicesReport() throws {
+        let path = try bundle("{}")
+        for platform in ["web", "iso", "iOS", "macos"] {
+            let run = runCLI(["bucket", "u1", "e", "--bundle", path, "--platform", platform])
+            XCTAssertEqual(run.status, 64, "\(platform): \(run.stdout)")
+            XCTAssertTrue(run.stderr.contains("--platform takes one of ios, android, not '\(platform)'"), run.stderr)
+        }
+        XCTAssertEqual(runCLI(["bucket", "u1", "e", "--bundle", path, "--platform", "android"]).status, 0)
+    }
+
+    func testExplainFlagsABlankUserID() throws {
+        for user in ["", "  "] {
+            let run = runCLI(["bucket", user, "e", "s", "--variants", "a=1", "--explain"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertTrue(run.stdout.contains("the user id is " + (user.isEmpty ? "empty" : "only white space")), run.stdout)
+        }
+    }
+}
