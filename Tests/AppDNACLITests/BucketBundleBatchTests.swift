@@ -115,22 +115,15 @@ final class BucketBundleBatchTests: XCTestCase {
         return out
     }
 
+    /// A backslash doubled, then what would act on a terminal or a log escaped (`VisibleText`).
     static func tsv(_ field: String) -> String {
-        var out = ""
-        for scalar in field.unicodeScalars {
-            switch scalar {
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\\": out += "\\\\"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        VisibleText.escaped(field.replacingOccurrences(of: "\\", with: "\\\\"))
     }
 
+    /// What would act on a terminal or a log escaped (`VisibleText`), then RFC 4180 quoting.
     static func csv(_ field: String) -> String {
-        guard field.unicodeScalars.contains(where: { ",\"\r\n".unicodeScalars.contains($0) }) else { return field }
+        let field = VisibleText.escaped(field)
+        guard field.unicodeScalars.contains(where: { ",\"".unicodeScalars.contains($0) }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
