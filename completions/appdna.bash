@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -119,9 +119,10 @@ _appdna() {
                 --timeout) COMPREPLY=(); return 0 ;;
                 --retries) COMPREPLY=(); return 0 ;;
                 --min-version) COMPREPLY=(); return 0 ;;
+                --max-size) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --check --keep-on-failure --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--output -o --key-file --timeout --retries --force --raw --no-validate --require-live --min-version --max-size --check --keep-on-failure --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle validate")
             case "$prev" in

@@ -22,8 +22,11 @@ public struct CurlTransport: HTTPTransport {
 
     /// Each attempt's connect timeout (bounded by the deadline too).
     public var connectTimeout: Double
-    /// Responses larger than this fail instead of exhausting memory.
+    /// Responses larger than this (decoded: a gzip bomb counts at its inflated size) fail
+    /// instead of exhausting memory.
     public var maxBodyBytes: Int
+    /// What the error of a response over `maxBodyBytes` suggests (the CLI words it with its flag).
+    public var maxBodyRemedy: Remedy?
     public var userAgent: String
     /// The CA certificates to trust instead of the system's (CURL_CA_BUNDLE, SSL_CERT_FILE,
     /// SSL_CERT_DIR; see `TLSTrust`).
@@ -45,6 +48,7 @@ public struct CurlTransport: HTTPTransport {
 
     public func perform(_ request: HTTPRequest, deadline: Deadline) throws(HTTPError) -> HTTPResponse {
         let where_ = HTTPURL(request.url)?.hostAndPort ?? request.url
+        try Self.checkWireSyntax(request)
         try Self.loadLibcurl()
         if deadline.hasPassed {
             throw HTTPError(.temporary, "\(where_): no complete answer within the \(deadline.budgetText) timeout", deadlineExpired: true)
@@ -96,6 +100,12 @@ public struct CurlTransport: HTTPTransport {
         try options.set("CURLOPT_CONNECTTIMEOUT_MS", APPDNA_CURLOPT_CONNECTTIMEOUT_MS, connectMS)
         try options.set("CURLOPT_ACCEPT_ENCODING", APPDNA_CURLOPT_ACCEPT_ENCODING, pointer: "")
         try options.set("CURLOPT_USERAGENT", APPDNA_CURLOPT_USERAGENT, pointer: userAgent)
+        if let host = HTTPURL(request.url)?.host, Self.isLoopback(host) {
+            // A proxy's 127.0.0.1 is the proxy itself: a loopback destination (webhook listen's
+            // handler, api serve) is never reached through http_proxy. "" disables the proxy
+            // for this transfer whatever the environment says.
+            try options.set("CURLOPT_PROXY", APPDNA_CURLOPT_PROXY, pointer: "")
+        }
         if let file = trust.certificateFile { try options.set("CURLOPT_CAINFO", APPDNA_CURLOPT_CAINFO, pointer: file) }
         if let directory = trust.certificateDirectory { try options.set("CURLOPT_CAPATH", APPDNA_CURLOPT_CAPATH, pointer: directory) }
         var refused: Int32 = 0
@@ -108,6 +118,11 @@ public struct CurlTransport: HTTPTransport {
         }
         // Without this curl adds "Expect: 100-continue" to larger bodies and waits for it.
         headerList = appdna_curl_slist_append(headerList, "Expect:")
+        if request.body != nil && HeaderName.first("Content-Type", in: request.headers, nameOf: \.name) == nil {
+            // curl labels a body application/x-www-form-urlencoded unless told otherwise: a body
+            // sent without a type (a forwarded delivery whose sender named none) stays without one.
+            headerList = appdna_curl_slist_append(headerList, "Content-Type:")
+        }
         try options.set("CURLOPT_HTTPHEADER", APPDNA_CURLOPT_HTTPHEADER, pointer: UnsafeRawPointer(headerList))
         let method = request.method.uppercased()
         if let payload = request.body {
@@ -145,8 +160,30 @@ public struct CurlTransport: HTTPTransport {
         let parsed = HTTPResponse.parseHeaderBlock(
             Array(UnsafeBufferPointer(start: headerBlock.pointee.bytes, count: headerBlock.pointee.count)))
         let bytes = Array(UnsafeBufferPointer(start: body.pointee.bytes, count: body.pointee.count))
-        return HTTPResponse(status: status, reason: parsed.reason, headers: parsed.headers, body: bytes,
-                            url: request.url, redirectURL: redirect.map { String(cString: $0) })
+        var response = HTTPResponse(status: status, reason: parsed.reason, headers: parsed.headers, body: bytes,
+                                    url: request.url, redirectURL: redirect.map { String(cString: $0) })
+        response.bodyWasCut = request.keepBodyBytes != nil && body.pointee.over_limit != 0
+        return response
+    }
+
+    /// 127.0.0.1, localhost and ::1.
+    static func isLoopback(_ host: String) -> Bool {
+        host == "127.0.0.1" || host == "localhost" || host == "::1"
+    }
+
+    /// Refuses a request that the wire could not carry as it is: a method that is not a token,
+    /// a header name that is not one, a value with CR, LF, NUL or another control character.
+    /// Callers check what they take from outside (replay checks each record); this is the
+    /// last line, so that no caller can ever put a second request on the wire.
+    static func checkWireSyntax(_ request: HTTPRequest) throws(HTTPError) {
+        if !RequestLine.isValidMethod(request.method.utf8) {
+            throw HTTPError(.malformedInput, "refusing to send a request whose method '\(HeaderText.excerpt(request.method))' is not a token")
+        }
+        for header in request.headers {
+            if let problem = HeaderField.check(name: header.name, value: header.value) {
+                throw HTTPError(.malformedInput, "refusing to send a request: \(problem.describe(section: "header"))")
+            }
+        }
     }
 
     /// Turns a CURLcode into words and a kind; `retryable` for what another attempt may fix.
@@ -187,7 +224,8 @@ public struct CurlTransport: HTTPTransport {
             return HTTPError(.unavailable, "\(where_): the answer is not valid HTTP: \(detail)",
                              hint: "a proxy or load balancer in between may be failing", retryable: true)
         case APPDNA_CURLE_WRITE_ERROR where overLimit:
-            return HTTPError(.unavailable, "\(where_): the response is larger than \(maxBodyBytes >> 20) MiB")
+            return HTTPError(.unavailable, "\(where_): the response, decoded, is larger than \(NumberText.binarySize(maxBodyBytes)); the rest was not read",
+                             remedy: maxBodyRemedy)
         case APPDNA_CURLE_PARTIAL_FILE, APPDNA_CURLE_GOT_NOTHING, APPDNA_CURLE_RECV_ERROR, APPDNA_CURLE_SEND_ERROR:
             return HTTPError(.unavailable, "\(where_): the connection broke off: \(detail)", retryable: true)
         case APPDNA_CURLE_BAD_CONTENT_ENCODING:

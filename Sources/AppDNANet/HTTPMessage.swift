@@ -31,6 +31,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body, decoded when it came gzip- or deflate-encoded.
     public var body: [UInt8]
+    /// The request's `keepBodyBytes` cut the body: more came than `body` holds.
+    public var bodyWasCut = false
     /// The URL that gave this response (differs from the request's after a redirect).
     public var url: String
     /// Where a 3xx response points, resolved to an absolute URL (not followed by the transport).
@@ -72,20 +74,23 @@ public struct HTTPResponse: Sendable {
         // By bytes: "\r\n" is one Character, so splitting a String at "\n" would not see it.
         for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: true) {
             let content = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
-            let line = Substring(String(decoding: content, as: UTF8.self))
-            if line.isEmpty { continue }
-            if line.hasPrefix("HTTP/") {
+            if content.isEmpty { continue }
+            if content.starts(with: Array("HTTP/".utf8)) {
                 headers = []
-                let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-                reason = parts.count == 3 ? String(parts[2]) : ""
+                let parts = content.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: true)
+                reason = parts.count == 3 ? String(decoding: parts[2], as: UTF8.self) : ""
                 continue
             }
-            if line.first == " " || line.first == "\t", !headers.isEmpty {
-                headers[headers.count - 1].value += " " + HeaderText.trimmed(String(line))   // obsolete folding
+            // The one field-line reader (Core/HTTP), forgiving as a client must be: a line it
+            // cannot read is skipped, a folded one continues the previous value.
+            switch HeaderField.parse(content, strict: false) {
+            case .success(let field):
+                headers.append(field)
+            case .failure(.folded) where !headers.isEmpty:
+                headers[headers.count - 1].value += " " + HeaderText.trimmed(String(decoding: content, as: UTF8.self))
+            case .failure:
                 continue
             }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((String(line[..<colon]), HeaderText.trimmed(String(line[line.index(after: colon)...]))))
         }
         return (reason, headers)
     }

@@ -1,27 +1,46 @@
 import AppDNACore
 
-/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen`: one thread polls every
-/// connection waiting for a request head, and up to `limits.maxConnections` worker threads
-/// (started as needed, then kept) serve the requests whose head is complete. Keep-alive,
-/// Content-Length and chunked request bodies, and the limits a server facing the internet through a tunnel needs (body cap → 413,
-/// header and idle timeouts against slow senders). A bad request gets its error status and
-/// the connection is closed; the server itself always keeps serving.
+/// A small HTTP/1.1 server over POSIX sockets, for `webhook listen` and `api serve`.
+///
+/// One thread (the accept loop, `serve`) polls every connection whose request is still
+/// arriving, head *and* body, reading what comes without blocking; a request gets a worker
+/// thread only once it is complete, and up to `limits.maxConnections` workers (started as
+/// needed, then kept) run the handler and write the answers. So a sender that stops half way,
+/// anywhere before the end of its body, costs a descriptor and its buffered bytes, never a
+/// slot: a thousand of them cannot keep a real delivery waiting. Keep-alive, Content-Length and
+/// chunked request bodies, and the limits a server facing the internet through a tunnel needs
+/// (body cap → 413, header, idle and whole-body timeouts, a budget for buffered bytes). A bad
+/// request gets its error status and the connection is closed; the server always keeps serving.
 public final class HTTPServer: @unchecked Sendable {
     public struct Limits: Sendable {
-        /// Larger bodies are answered 413 without being read.
+        /// Larger bodies are answered 413 (their bytes are not kept).
         public var maxBodyBytes: Int
         /// The request line and headers must arrive within this many seconds of the first byte.
         public var headerTimeout: Double
-        /// A connection with no bytes arriving for this long (between requests, or in a body)
-        /// is closed.
+        /// A connection with no bytes arriving for this long (between requests, or in a body:
+        /// each read of a body must come within it) is closed.
         public var idleTimeout: Double
-        /// Requests processed at the same time (head complete, body being read, handler, answer);
-        /// more wait in line. Connections still waiting for a head do not count.
+        /// Requests processed at the same time (handler and answer); more wait in line.
+        /// Connections whose request is still arriving do not count.
         public var maxConnections: Int
-        /// Request line plus headers.
+        /// Request line plus headers (the documented 64 KiB).
         public var maxHeaderBytes = 64 << 10
         /// A whole body must arrive within this long, however steadily it trickles.
         public var maxBodySeconds = 60.0
+        /// Bytes of requests still arriving that the server holds at once. Over it, the body
+        /// that made progress longest ago is refused (503), and while complete requests waiting
+        /// for a worker fill it, bodies are not read further (their senders wait).
+        public var maxBufferedBytes: Int
+        /// After a refusal, what the sender still sends is read and dropped for up to this long
+        /// and this many bytes before the connection closes, so that the answer is not lost to a
+        /// reset (closing a socket with unread bytes resets it).
+        public var lingerSeconds = 2.0
+        public var lingerBytes = 8 << 20
+        /// On stop, bodies already arriving may complete, and answers being written may be
+        /// read, for this long; then they are cut off (a stalled sender or a peer that does not
+        /// read cannot hold the stop for its timeouts). Connections with no request under way
+        /// are closed at once.
+        public var stopGraceSeconds = 1.5
         /// How a 413's reason names the body limit (`the 1 MiB limit`): the CLI says which of
         /// its flags sets it, so Net names no flag.
         public var bodyLimitText: @Sendable (_ maxBodyBytes: Int) -> String = { "the \(NumberText.binarySize($0)) limit" }
@@ -31,6 +50,8 @@ public final class HTTPServer: @unchecked Sendable {
             self.headerTimeout = headerTimeout
             self.idleTimeout = idleTimeout
             self.maxConnections = maxConnections
+            // What the workers could hold at once, within bounds: never less than one whole request.
+            maxBufferedBytes = max(maxBodyBytes + (64 << 10), min(maxConnections.multipliedReportingOverflow(by: maxBodyBytes).partialValue, 256 << 20))
         }
     }
 
@@ -41,11 +62,18 @@ public final class HTTPServer: @unchecked Sendable {
         public let body: [UInt8]
         /// "127.0.0.1:53122"
         public let peer: String
+
+        public init(head: RawHTTPRequest.Head, body: [UInt8], peer: String) {
+            self.head = head
+            self.body = body
+            self.peer = peer
+        }
     }
 
     public struct Response: Sendable {
         public var status: Int
         public var headers: [(name: String, value: String)]
+        /// Written once, after the head, as it is (never copied into one buffer with the head).
         public var body: [UInt8]
 
         public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
@@ -67,61 +95,102 @@ public final class HTTPServer: @unchecked Sendable {
         public let peer: String
     }
 
+    /// Starts a detached thread running the body; false when the system refuses one.
+    public typealias ThreadStarter = @Sendable (@escaping @Sendable () -> Void) -> Bool
+
     public let limits: Limits
     /// The port actually bound (differs from the one asked for when that was 0).
     public let port: Int
     public let host: String
 
-    private let listener: Int32
-    /// Written to by `stop()` (and the signal handler) to wake the accept loop.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let lock = PthreadLock()
-    /// Signalled when a connection is put in line for the workers, and when a worker ends.
-    private let changed = PthreadCondition()
+    let listener: Int32
+    /// Written to by `stop()` (and the signal handler) to wake the accept loop: 1 means stop;
+    /// workers write 0 when they hand a keep-alive connection back.
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let startThread: ThreadStarter
+
+    // Shared between the accept loop and the workers, under `lock`.
+    let lock = PthreadLock()
+    /// Signalled when a request is put in line for the workers, and when a worker ends.
+    let changed = PthreadCondition()
     /// Worker threads started (at most `maxConnections`; each serves one request at a time).
-    private var workers = 0
-    /// Workers waiting for a connection in line.
-    private var idleWorkers = 0
-    private var stopping = false
+    var workers = 0
+    /// Workers waiting for a request in line.
+    var idleWorkers = 0
+    var stopping = false
+    /// Complete requests in line for a worker, and the bytes their bodies hold.
+    var ready: [ReadyRequest] = []
+    var readyBytes = 0
+    /// Keep-alive connections a worker finished a request on, back to the accept loop with
+    /// what was read past that request.
+    var handedBack: [(fd: Int32, peer: String, leftover: [UInt8])] = []
+    /// Connections a worker is writing an answer to (cut off when a stop outlasts its grace).
+    var answering: Set<Int32> = []
+    /// Every connection the server holds open, wherever it is (polled, in line, in a worker).
+    var openCount = 0
+    /// Bytes the accept loop holds for requests still arriving, as of its last turn.
+    var arrivingBytes = 0
+
+    /// A complete request and its connection, in line for a worker.
+    struct ReadyRequest {
+        let fd: Int32
+        let request: Request
+        /// Bytes that came after the request (the start of a pipelined one).
+        let leftover: [UInt8]
+    }
 
     /// Binds and listens (status 73-like configuration errors are the caller's to word).
-    public init(host: String, port: Int, limits: Limits) throws(HTTPError) {
+    /// `startThread` starts the workers (the system's threads; tests make it fail).
+    public init(host: String, port: Int, limits: Limits,
+                startThread: @escaping ThreadStarter = { ThreadSpawner.trySpawnDetached($0) }) throws(HTTPError) {
         self.limits = limits
         self.host = host
-        let listening: (fd: Int32, port: Int)
-        do {
-            listening = try Sockets.listen(host: host, port: port)
-        } catch {
-            switch error {
-            case .notIPv4:
-                throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
-                                settingFact: .listenAddressNotIPv4(host))
-            case .socket(let code):
-                throw HTTPError(.internalError, "socket: \(code)")
-            case .bind(let code):
-                throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(code)",
-                                remedy: code == .addressInUse ? .otherPort : nil)
-            }
+        self.startThread = startThread
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let resolved = host == "localhost" ? "127.0.0.1" : host
+        guard inet_pton(AF_INET, resolved, &address.sin_addr) == 1 else {
+            throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
+                            settingFact: .listenAddressNotIPv4(host))
         }
-        self.port = listening.port
-        listener = listening.fd
-        let wake: (read: Int32, write: Int32)
-        do {
-            wake = try SystemFile.makePipe(nonBlockingWrites: true)
-        } catch {
-            SystemFile.close(listening.fd)
-            throw HTTPError(.internalError, "pipe: \(error)")
+        let fd = SocketCalls.streamSocket()
+        guard fd >= 0 else { throw HTTPError(.internalError, "socket: \(SystemError.describe(errno))") }
+        SocketCalls.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        wakeRead = wake.read
-        wakeWrite = wake.write
+        // A long backlog (the kernel caps it at net.core.somaxconn): a burst of connections
+        // waits in the kernel's queue instead of being made to retry their handshake seconds later.
+        guard bound == 0, listen(fd, 4096) == 0 else {
+            let code = errno
+            close(fd)
+            throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(SystemError.describe(code))",
+                            remedy: code == EADDRINUSE ? .otherPort : nil)
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.port = Int(UInt16(bigEndian: actual.sin_port))
+        listener = fd
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else {
+            close(fd)
+            throw HTTPError(.internalError, "pipe: \(SystemError.describe(errno))")
+        }
+        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
+        wakeRead = pipeEnds[0]
+        wakeWrite = pipeEnds[1]
     }
 
     deinit {
-        Interruption.stopWaking(wakeWrite)
-        SystemFile.close(listener)
-        SystemFile.close(wakeRead)
-        SystemFile.close(wakeWrite)
+        close(listener)
+        close(wakeRead)
+        close(wakeWrite)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
@@ -129,173 +198,100 @@ public final class HTTPServer: @unchecked Sendable {
     /// requests are still being finished, exits at once with 128 + that signal (130 for
     /// SIGINT, 143 for SIGTERM): every acknowledged delivery is already recorded.
     public func stopOnInterrupt() {
-        Interruption.install()
-        Interruption.exitOnSecondSignal(saying: "appdna: interrupted again: quitting without finishing the requests under way\n")
-        Interruption.wake(wakeWrite)
+        SignalWake.descriptor = wakeWrite
+        // Prepared now: a signal handler must not allocate.
+        let farewell = Array("appdna: interrupted again: quitting without finishing the requests under way\n".utf8)
+        let message = UnsafeMutablePointer<UInt8>.allocate(capacity: farewell.count)
+        message.initialize(from: farewell, count: farewell.count)
+        SignalWake.farewell = (UnsafePointer(message), farewell.count)
+        SignalHandling.install({ signal in
+            SignalWake.received += 1
+            if SignalWake.received > 1 {
+                _ = write(2, SignalWake.farewell.bytes, SignalWake.farewell.count)
+                _exit(128 + signal)  // 130 for SIGINT, 143 for SIGTERM: the signal that came
+            }
+            var byte: UInt8 = 1
+            _ = write(SignalWake.descriptor, &byte, 1)
+        }, for: [SIGINT, SIGTERM])
     }
 
-    /// Stops accepting; `serve` returns once the connections' in-flight requests are answered.
+    /// Stops accepting; `serve` returns once the requests being handled are answered.
     public func stop() {
-        withUnsafeBytes(of: UInt8(1)) { _ = try? SystemFile.write(wakeWrite, $0) }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
     }
 
-    private var isStopping: Bool {
+    var isStopping: Bool {
         lock.locked { stopping }
     }
 
-    /// A connection between the accept loop and the workers, with the bytes read so far.
-    typealias Handover = (fd: Int32, peer: String, buffer: [UInt8])
-    /// Connections a worker finished a keep-alive request on, handed back to the accept loop
-    /// (with what it read past that request) to wait for the next head.
-    private var handedBack: [Handover] = []
-    /// Connections whose head is complete, in line for a worker.
-    private var ready: [Handover] = []
+    /// Connections the server holds open right now: arriving, between requests, in line, being
+    /// handled or answered. What it owns, counted by itself (a process's descriptor count
+    /// also moves with everything else the process does).
+    public var openConnections: Int {
+        lock.locked { openCount }
+    }
+
+    /// Bytes held for requests still arriving (as of the accept loop's last turn), and for
+    /// complete requests waiting for a worker: what `limits.maxBufferedBytes` bounds.
+    public var bufferedRequestBytes: Int {
+        lock.locked { arrivingBytes + readyBytes }
+    }
+
+    /// Closes a connection the server accepted, and counts it closed.
+    func closeConnection(_ fd: Int32) {
+        close(fd)
+        lock.locked { openCount -= 1 }
+    }
 
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
-    /// (from several threads at once) and `rejected` for each refused one. Returns after every
-    /// connection has finished its current request.
-    ///
-    /// One thread (this one) polls the listener and every connection that is still waiting for
-    /// a request head; a connection gets a worker thread only once its head is complete, and only
-    /// those count against `maxConnections`. So clients that send half a request and stop cost
-    /// a descriptor each, not a slot; when descriptors run out, the oldest of them is closed to
-    /// make room for a new client.
+    /// (from several threads at once) and `rejected` for each refused one. After a stop, returns
+    /// once the requests being handled are answered; bodies still arriving and answers still
+    /// being written get `limits.stopGraceSeconds`, connections without a request under way
+    /// are closed at once.
     public func serve(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        SystemFile.setNonBlocking(listener, true)
-        var waiting = WaitingConnections()
-        var scratch = [UInt8](repeating: 0, count: 16 << 10)
-        var fds: [PollDescriptor] = []
-        serving: while true {
-            for returned in lock.locked({ () -> [Handover] in defer { handedBack = [] }; return handedBack }) {
-                waiting.add(fd: returned.fd, peer: returned.peer, buffer: returned.buffer,
-                            idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
-                // A pipelined request may be there already.
-                if waiting.entries[waiting.count - 1].headIsComplete {
-                    let entry = waiting.remove(at: waiting.count - 1)
-                    queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
-                }
-            }
-            fds.removeAll(keepingCapacity: true)
-            fds.append(PollDescriptor(listener))
-            fds.append(PollDescriptor(wakeRead))
-            for entry in waiting.entries { fds.append(PollDescriptor(entry.fd)) }
-            if Poll.wait(&fds, milliseconds: waiting.pollTimeout) < 0 { if SystemError.last == .interrupted { continue } else { break } }
-            if fds[1].isReady {
-                // A stop, or a worker handing a connection back: drain the pipe and see which.
-                // Workers write 0, `stop()` and the signal handler 1.
-                var drained = [UInt8](repeating: 0, count: 256)
-                let count = (try? SystemFile.read(wakeRead, into: &drained)) ?? 0
-                if count > 0 && drained[..<count].contains(1) { break serving }
-            }
-            // Connections: new bytes, closes, timeouts. From the back, as removal swaps.
-            for index in stride(from: waiting.count - 1, through: 0, by: -1) {
-                if fds[index + 2].isReady {
-                    guard waiting.receive(at: index, into: &scratch, headerTimeout: limits.headerTimeout) else {
-                        SystemFile.close(waiting.remove(at: index).fd)
-                        continue
-                    }
-                    if waiting.entries[index].headIsComplete || waiting.entries[index].buffer.count > limits.maxHeaderBytes {
-                        let entry = waiting.remove(at: index)
-                        queueReady((entry.fd, entry.peer, entry.buffer), handle: handle, rejected: rejected)
-                        continue
-                    }
-                }
-                if waiting.entries[index].deadline.hasPassed {
-                    let entry = waiting.remove(at: index)
-                    if !entry.buffer.isEmpty {
-                        let reason = "the headers did not arrive within \(NumberText.wholeOrTenthSeconds(limits.headerTimeout)) (header timeout)"
-                        rejected(Rejection(status: 408, reason: reason, peer: entry.peer))
-                        _ = ServerConnection.sendAll(entry.fd, ServerConnection.serialise(.text(408, reason).with(("Connection", "close"))), dontWait: true)
-                    }
-                    SystemFile.close(entry.fd)
-                }
-            }
-            if fds[0].isReady { acceptAll(into: &waiting) }
-        }
-        for entry in waiting.entries { SystemFile.close(entry.fd) }
+        var loop = AcceptLoop(server: self, handle: handle, rejected: rejected)
+        let graceEnds = loop.run()
+        loop.closeAll()
+        finishWorkers(graceEnds: graceEnds)
+    }
+
+    /// Waits for the workers to end after a stop; answers still being written when the grace
+    /// ends are cut off by shutting their sockets, which ends a blocked `send` at once.
+    /// Handlers are not cut: they finish (and record) what they were given.
+    func finishWorkers(graceEnds: Deadline) {
+        var cut = false
+        // Complete requests still in line are served: the workers end once it is empty.
         lock.locked {
             stopping = true
-            for queued in ready { SystemFile.close(queued.fd) }
-            ready = []
             changed.broadcast()
-            while workers > 0 { lock.wait(changed) }
-            for returned in handedBack { SystemFile.close(returned.fd) }
+        }
+        while lock.locked({ workers > 0 }) {
+            if !cut && graceEnds.hasPassed {
+                cut = true
+                lock.locked { for fd in answering { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+            }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        lock.locked {
+            for returned in handedBack { close(returned.fd); openCount -= 1 }
             handedBack = []
         }
     }
 
-    /// Takes every pending connection off the listener. When descriptors run out, the oldest
-    /// connection still waiting for its head is closed to make room.
-    private func acceptAll(into waiting: inout WaitingConnections) {
-        for _ in 0..<256 {
-            let client: (fd: Int32, peer: String)
-            do {
-                client = try Sockets.accept(listener)
-            } catch {
-                if error == .interrupted || error == .connectionAborted { continue }
-                if error == .tooManyOpenFiles || error == .fileTableFull, let oldest = waiting.oldest {
-                    SystemFile.close(waiting.remove(at: oldest).fd)
-                    continue
-                }
-                return   // EAGAIN: none left; anything else: try again on the next wake-up
-            }
-            ServerConnection.prepare(client.fd, limits: limits)
-            waiting.add(fd: client.fd, peer: client.peer, buffer: [],
-                        idleTimeout: limits.idleTimeout, headerTimeout: limits.headerTimeout)
-        }
+    static func describe(_ address: sockaddr_in) -> String {
+        var copy = address.sin_addr
+        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
+        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
     }
+}
 
-    /// A connection with a complete head, put in line for a worker: an idle one takes it, or a
-    /// new one starts while fewer than `maxConnections` exist; otherwise it waits its turn.
-    private func queueReady(_ connection: Handover, handle: @escaping @Sendable (Request) -> Response,
-                            rejected: @escaping @Sendable (Rejection) -> Void) {
-        let startWorker = lock.locked { () -> Bool in
-            ready.append(connection)
-            if idleWorkers > 0 {
-                changed.broadcast()
-                return false
-            }
-            guard workers < limits.maxConnections else { return false }
-            workers += 1
-            return true
-        }
-        if startWorker {
-            ThreadSpawner.spawnDetached { [self] in work(handle: handle, rejected: rejected) }
-        }
-    }
-
-    /// One worker: serves the connections in line, one request at a time, until the server
-    /// stops. A keep-alive connection goes back to the accept loop to wait for its next head.
-    private func work(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        while true {
-            let next = lock.locked { () -> Handover? in
-                while ready.isEmpty && !stopping {
-                    idleWorkers += 1
-                    lock.wait(changed)
-                    idleWorkers -= 1
-                }
-                guard !ready.isEmpty else {
-                    workers -= 1
-                    changed.broadcast()
-                    return nil
-                }
-                return ready.removeFirst()
-            }
-            guard let connection = next else { return }
-            var worker = ServerConnection(fd: connection.fd, peer: connection.peer, limits: limits, buffer: connection.buffer,
-                                          isStopping: { [self] in isStopping })
-            let keepAlive = worker.serveOne(handle: handle, rejected: rejected)
-            let handedOver = lock.locked { () -> Bool in
-                guard keepAlive && !stopping else { return false }
-                handedBack.append((connection.fd, connection.peer, worker.buffer))
-                return true
-            }
-            if handedOver {
-                // Wakes the accept loop to wait for the connection's next head.
-                withUnsafeBytes(of: UInt8(0)) { _ = try? SystemFile.write(wakeWrite, $0) }
-            } else {
-                SystemFile.close(connection.fd)
-            }
-        }
-    }
+/// Where the signal handler writes; a C function pointer cannot capture the server.
+enum SignalWake {
+    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var received: Int32 = 0
+    /// The line written before quitting on a second signal.
+    nonisolated(unsafe) static var farewell: (bytes: UnsafePointer<UInt8>?, count: Int) = (nil, 0)
 }

@@ -14,12 +14,22 @@ public enum RawDeflate {
         return Array(UnsafeBufferPointer(start: output, count: count))
     }
 
-    /// Nil when `bytes` is not one complete raw DEFLATE stream or inflates beyond `limit`.
-    public static func inflate(_ bytes: [UInt8], limit: Int = 256 << 20) -> [UInt8]? {
+    /// Why a body could not be inflated.
+    public enum InflateFailure: Error, Equatable {
+        /// Not one complete raw DEFLATE stream (or zlib could not be loaded).
+        case notRawDeflate
+        /// It inflates to more than the limit: inflating stopped there (a deflate bomb costs
+        /// the limit, not what it would expand to).
+        case overLimit
+    }
+
+    /// The inflated bytes of one complete raw DEFLATE stream, at most `limit` of them.
+    public static func inflate(_ bytes: [UInt8], limit: Int = 256 << 20) throws(InflateFailure) -> [UInt8] {
         var output: UnsafeMutablePointer<UInt8>? = nil
         var count = 0
         let rc = bytes.withUnsafeBufferPointer { appdna_inflate_raw($0.baseAddress, $0.count, limit, &output, &count) }
-        guard rc == 0, let output else { return nil }
+        if rc == -2 { throw .overLimit }
+        guard rc == 0, let output else { throw .notRawDeflate }
         defer { appdna_zlib_free(output) }
         return Array(UnsafeBufferPointer(start: output, count: count))
     }

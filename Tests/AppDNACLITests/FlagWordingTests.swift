@@ -50,7 +50,8 @@ final class FlagWordingTests: XCTestCase {
         let deliveries = try scratch.file("d.ndjson", Array("{\"a\":1}\n".utf8))
         let trigger = runCLI(["webhook", "trigger", "--replay", deliveries, "--to", "http://127.0.0.1:9/x"])
         XCTAssertEqual(trigger.status, 65)
-        XCTAssertEqual(trigger.stderr, "appdna: \(deliveries):1: not a recorded delivery (needs method, target and headers)\nhint: record deliveries with 'appdna webhook listen --record FILE'\n")
+        XCTAssertEqual(trigger.stderr, "appdna: warning: \(deliveries):1: not a recorded delivery (needs method, target and headers); skipped\n"
+                       + "appdna: \(deliveries): 1 record skipped (line 1); 0 sent\nhint: record deliveries with 'appdna webhook listen --record FILE'\n")
     }
 
     /// The hints Net's errors used to carry, word for word.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNANet
+import AppDNACore
 
 /// `HTTPServer` in-process, spoken to over a raw socket: framing (pipelined keep-alive requests,
 /// chunked bodies with extensions and trailers, bare-LF heads), the limits, and carrying on
@@ -10,17 +11,32 @@ final class HTTPServerTests: XCTestCase {
     /// Signalled when `serve` returns.
     let finished = DispatchSemaphore(value: 0)
 
-    func start(maxBody: Int = 1000, headerTimeout: Double = 2, idleTimeout: Double = 2) throws {
-        server = try HTTPServer(host: "127.0.0.1", port: 0,
-                                limits: .init(maxBodyBytes: maxBody, headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxConnections: 8))
+    func start(maxBody: Int = 1000, headerTimeout: Double = 2, idleTimeout: Double = 2, maxConnections: Int = 8,
+               adjust: (inout HTTPServer.Limits) -> Void = { _ in },
+               startThread: @escaping HTTPServer.ThreadStarter = { ThreadSpawner.trySpawnDetached($0) },
+               handle: (@Sendable (HTTPServer.Request) -> HTTPServer.Response)? = nil) throws {
+        var limits = HTTPServer.Limits(maxBodyBytes: maxBody, headerTimeout: headerTimeout, idleTimeout: idleTimeout, maxConnections: maxConnections)
+        adjust(&limits)
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, startThread: startThread)
         let server = server!, finished = finished
+        // Answers with the body's length and its bytes, so framing mistakes show.
+        let handle = handle ?? { request in
+            HTTPServer.Response(status: 200, headers: [("X-Length", String(request.body.count))], body: request.body)
+        }
         Thread {
-            // Answers with the body's length and its bytes, so framing mistakes show.
-            server.serve(handle: { request in
-                HTTPServer.Response(status: 200, headers: [("X-Length", String(request.body.count))], body: request.body)
-            }, rejected: { _ in })
+            server.serve(handle: handle, rejected: { _ in })
             finished.signal()
         }.start()
+    }
+
+    /// Waits (polling, up to `seconds`) until `condition` holds; whether it did.
+    func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(10_000)
+        }
+        return true
     }
 
     override func tearDown() {
@@ -64,10 +80,10 @@ final class HTTPServerTests: XCTestCase {
     func testPipelinedChunkedAndBareLFRequestsOnOneConnection() throws {
         try start()
         let answer = try exchange(
-            "POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello"
-            + "POST /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n"
-            + "POST /c HTTP/1.1\nContent-Length: 2\n\nxy"
-            + "GET /d HTTP/1.1\r\nConnection: close\r\n\r\n")
+            "POST /a HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+            + "POST /b HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nX-Trailer: t\r\n\r\n"
+            + "POST /c HTTP/1.1\nHost: x\nContent-Length: 2\n\nxy"
+            + "GET /d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         let statuses = answer.components(separatedBy: "HTTP/1.1 ").dropFirst().map { $0.prefix(3) }
         XCTAssertEqual(statuses, ["200", "200", "200", "200"], answer)
         XCTAssertTrue(answer.contains("X-Length: 5\r\nConnection: keep-alive\r\nContent-Length: 5\r\n\r\nhello"), answer)
@@ -79,18 +95,18 @@ final class HTTPServerTests: XCTestCase {
     func testBadRequestsGetTheirStatusAndTheServerCarriesOn() throws {
         try start(maxBody: 10, headerTimeout: 0.3, idleTimeout: 0.3)
         let cases: [(String, String)] = [
-            ("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n12345678901", "413"),
-            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n", "413"),
-            ("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", "400"),
-            ("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", "400"),
-            ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", "400"),
-            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400"),
-            ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXX0\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\n12345678901", "413"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n", "413"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabXX0\r\n\r\n", "400"),
             ("NOT HTTP AT ALL\r\n\r\n", "400"),
             ("POST / HTTP/2.0\r\n\r\n", "505"),
-            ("POST / HTTP/1.1\r\nNo colon here\r\n\r\n", "400"),
-            ("POST / HTTP/1.1\r\n" + String(repeating: "X-Pad: " + String(repeating: "p", count: 1000) + "\r\n", count: 70), "431"),
-            ("POST / HTTP/1.1\r\nContent-Length: 5\r\n\r\nab", ""),  // peer half-closed mid-body: just closed
+            ("POST / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n", "400"),
+            ("POST / HTTP/1.1\r\nHost: x\r\n" + String(repeating: "X-Pad: " + String(repeating: "p", count: 1000) + "\r\n", count: 70), "431"),
+            ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nab", ""),  // peer half-closed mid-body: just closed
         ]
         for (request, status) in cases {
             let answer = try exchange(request)
@@ -101,6 +117,6 @@ final class HTTPServerTests: XCTestCase {
                 XCTAssertTrue(answer.contains("Connection: close"), answer)
             }
         }
-        XCTAssertTrue(try exchange("POST / HTTP/1.1\r\nContent-Length: 2\r\n\r\nok").contains("\r\n\r\nok"))
+        XCTAssertTrue(try exchange("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok").contains("\r\n\r\nok"))
     }
 }

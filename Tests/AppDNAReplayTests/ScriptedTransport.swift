@@ -91,7 +91,7 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         where header(request, name) != expected {
             violation("\(name): \(header(request, name) ?? "missing")")
         }
-        guard let body = request.body, let inflated = RawDeflate.inflate(body),
+        guard let body = request.body, let inflated = try? RawDeflate.inflate(body),
               let object = try? JSONSerialization.jsonObject(with: Data(inflated)) as? [String: Any],
               let batch = object["batch"] as? [[String: Any]] else {
             violation("body is not a raw DEFLATE {\"batch\":[…]}")

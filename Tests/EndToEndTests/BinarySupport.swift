@@ -86,13 +86,14 @@ extension Binary {
     /// Runs appdna under GNU time, feeding stdin from `feed` on another thread, and returns
     /// appdna's own peak RSS in KiB as GNU time reports it (the test process's RUSAGE_CHILDREN
     /// would count every earlier child of the suite too) with its status, stdout and stderr.
-    static func measurePeakMemory(_ arguments: [String], feed: @escaping @Sendable (FileHandle) -> Void = { _ in })
+    static func measurePeakMemory(_ arguments: [String], environment: [String: String] = [:],
+                                  feed: @escaping @Sendable (FileHandle) -> Void = { _ in })
         throws -> (status: Int32, stdout: String, stderr: String, maxRSSKiB: Int) {
         let time = try gnuTime()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: time)
         process.arguments = ["-f", "%M", url.path] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         let input = Pipe(), output = Pipe(), errors = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -257,54 +257,6 @@ final class WebhookListenEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("1 received, 1 valid, 0 invalid, 3 rejected"), listener.stderr)
     }
 
-    func testHalfSentHeadsHoldNoSlotAndRequestsUnderWayAreBounded() throws {
-        // The header timeout is long (5 s) so a held slot would show as a wait of seconds, far
-        // above what a loaded 2-core machine adds to one delivery.
-        let listener = try startListener(["--secret-file", secretPath, "--max-connections", "1", "--header-timeout", "5",
-                                          "--idle-timeout", "1.5"])
-        // A connection that sends half a head and then nothing waits in the accept loop's poll:
-        // it holds no slot of --max-connections, so a delivery goes through at once.
-        let hold = """
-        import socket,sys,time
-        s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(sys.argv[2].encode().decode('unicode_escape').encode('latin-1'))
-        print('held', flush=True); s.settimeout(10)
-        try: print(s.recv(100).split(b' ')[1].decode(), flush=True)
-        except Exception: print('none', flush=True)
-        """
-        /// Holds a connection that sent `sent`, then makes a valid delivery from a new client;
-        /// says whether the held connection was still waiting for its answer when the delivery
-        /// was answered (an order of events, not a duration).
-        func deliveryWhileHolding(_ sent: String, _ name: String) throws -> (helper: Process, output: FileHandle, heldStillWaiting: Bool) {
-            let (helper, output) = try startPython(hold, [String(listener.port), sent])
-            XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
-            usleep(100_000)
-            let valid = try demoBody(name)
-            XCTAssertEqual(try post(listener, bodyPath: valid, signature: try pythonSignature(bodyPath: valid, keyPath: secretPath)).status, 200)
-            return (helper, output, helper.isRunning)
-        }
-        // Had the half-sent head held the only slot, the delivery would have been answered
-        // only after the head's 5 s timeout had answered it 408 (and ended the helper).
-        let (helper, output, heldStillWaiting) = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\n", "not-kept-waiting")
-        XCTAssertTrue(heldStillWaiting, "a half-sent head kept a delivery waiting")
-        helper.waitUntilExit()
-        XCTAssertEqual(String(decoding: output.readDataToEndOfFile(), as: UTF8.self), "408\n")
-
-        // A request whose head is complete and whose body stalls is under way: it holds the
-        // only slot, and the next delivery waits until its idle timeout frees it (408).
-        let stalled = try deliveryWhileHolding("POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{", "waited")
-        stalled.helper.waitUntilExit()
-        XCTAssertEqual(String(decoding: stalled.output.readDataToEndOfFile(), as: UTF8.self), "408\n", "the stalled body was cut by the idle timeout")
-
-        // Half-sent heads again, then SIGTERM: the listener stops at once.
-        let (againHelper, againOutput) = try startPython(hold, [String(listener.port), "POST / HTTP/1.1\\r\\n"])
-        XCTAssertEqual(String(decoding: againOutput.readData(ofLength: 5), as: UTF8.self), "held\n")
-        XCTAssertEqual(listener.stop(), 0)
-        // Closed by the stop, not answered 408 by the head's 5 s timeout.
-        againHelper.waitUntilExit()
-        XCTAssertEqual(String(decoding: againOutput.readDataToEndOfFile(), as: UTF8.self), "none\n", "the stop waited for the held head's 5 s timeout")
-        XCTAssertTrue(listener.stderr.contains("2 received, 2 valid"), listener.stderr)
-    }
-
     func testForwardTargetAnswering500SlowAndDown() throws {
         let failing = try LoopbackHTTPServer { _, _ in .init(status: 500, headers: [("Content-Type", "text/plain")], body: Array("handler crashed".utf8)) }
         defer { failing.stop() }
@@ -482,25 +434,32 @@ final class WebhookListenEndToEndTests: XCTestCase {
     /// The second signal ends the listener at once with 128 + that signal: 143 for SIGTERM,
     /// 130 for SIGINT, whichever came first.
     func testASecondSignalQuitsAtOnceWithItsOwnStatus() throws {
+        // A handler that takes its time: the delivery is under way (being forwarded) when the
+        // first signal comes, so the listener waits for it; the second ends it at once.
+        let slow = try LoopbackHTTPServer { _, _ in var reply = LoopbackHTTPServer.Reply(status: 200); reply.delay = 20; return reply }
+        defer { slow.stop() }
+        let body = try demoBody("under-way")
+        let signature = try pythonSignature(bodyPath: body, keyPath: secretPath)
         for (first, second, expected) in [(SIGTERM, SIGTERM, Int32(143)), (SIGINT, SIGINT, Int32(130)), (SIGINT, SIGTERM, Int32(143))] {
-            let listener = try startListener(["--secret-file", secretPath])
-            let stalled = """
-            import socket,sys,time
-            s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
-            s.sendall(b'POST / HTTP/1.1\\r\\nContent-Length: 100\\r\\n\\r\\n{')
-            print('sent', flush=True); time.sleep(20)
-            """
-            let (helper, output) = try startPython(stalled, [String(listener.port)])
-            XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "sent\n")
-            usleep(100_000)
+            let listener = try startListener(["--secret-file", secretPath, "--forward-to", slow.baseURL + "/hook", "--forward-timeout", "30"])
+            let forwardedBefore = slow.requests.count
+            let sender = Process()
+            sender.executableURL = URL(fileURLWithPath: try requireTool("curl", because: "the sender of the delivery under way"))
+            sender.arguments = ["-s", "-o", "/dev/null", "--max-time", "30", "-X", "POST", "--data-binary", "@" + body,
+                                "-H", "X-AppDNA-Signature: \(signature)", listener.url]
+            try sender.run()
+            let deadline = Date().addingTimeInterval(10)
+            while slow.requests.count == forwardedBefore && Date() < deadline { usleep(20_000) }
+            XCTAssertEqual(slow.requests.count, forwardedBefore + 1, "the delivery did not reach the handler")
             kill(listener.process.processIdentifier, first)
             usleep(300_000)
             XCTAssertTrue(listener.process.isRunning, "the first signal waits for the request under way")
             XCTAssertEqual(listener.stop(second), expected, "\(first) then \(second)")
-            // Ended while the request under way was still stalled (its client sleeps 20 s).
-            XCTAssertTrue(helper.isRunning, "the second signal waited for the request under way")
+            // Ended while the request under way was still being handled (the handler waits 20 s).
+            XCTAssertTrue(sender.isRunning, "the second signal waited for the request under way")
             XCTAssertTrue(listener.stderr.contains("appdna: interrupted again"), listener.stderr)
-            helper.terminate()
+            sender.terminate()
+            sender.waitUntilExit()
         }
     }
 

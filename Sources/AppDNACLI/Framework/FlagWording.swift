@@ -58,6 +58,7 @@ enum FlagWording {
         case .longerTimeout: return "the service is slow or unreachable; raise --timeout or retry later"
         case .otherPort: return "another program uses that port; pick another with --port (0 picks a free one)"
         case .fifoReader: return "start the reader of the FIFO first, or raise --timeout"
+        case .largerResponseLimit: return "if the bundle really is this large, raise --max-size"
         }
     }
 }

@@ -100,4 +100,6 @@ public enum Remedy: Sendable, Equatable {
     case otherPort
     /// A FIFO output was not read in time: start its reader first, or allow more time.
     case fifoReader
+    /// An answer was larger than the command's limit on answers: raise it if that is right.
+    case largerResponseLimit
 }

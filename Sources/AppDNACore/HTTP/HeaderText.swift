@@ -20,9 +20,10 @@ public enum HeaderText {
         }
     }
 
-    /// The first byte a field value must never hold (RFC 9110 §5.5: NUL, CR, LF), if any: a
-    /// server that passes them on lets a sender smuggle a header or split a request.
-    public static func forbiddenValueByte<Bytes: Collection>(in value: Bytes) -> UInt8? where Bytes.Element == UInt8 {
-        value.first { $0 == 0 || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }
+    /// At most 40 characters of a sender's bytes in a message, control characters shown as
+    /// `?`, so that a binary file or a hostile request does not flood or drive the terminal.
+    public static func excerpt(_ text: String) -> String {
+        let cleaned = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
+        return cleaned.count <= 40 ? cleaned : String(cleaned.prefix(40)) + "…"
     }
 }

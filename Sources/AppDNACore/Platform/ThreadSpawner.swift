@@ -15,7 +15,7 @@ public struct SpawnedThread {
 }
 
 /// pthreads without Foundation, the one place threads are started: `queue replay`'s senders,
-/// `webhook listen`'s connections, `ChunkPipeline`'s readers and `OrderedChunkWork`'s workers.
+/// `HTTPServer`'s workers, `ChunkPipeline`'s readers and `OrderedChunkWork`'s workers.
 public enum ThreadSpawner {
     final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
 
@@ -55,5 +55,13 @@ public enum ThreadSpawner {
     /// Starts `body` on a thread nobody joins (its resources go when it ends).
     public static func spawnDetached(_ body: @escaping () -> Void) {
         pthread_detach(spawn(body).handle)
+    }
+
+    /// Starts `body` on a thread nobody joins, or returns false (and never runs `body`) when
+    /// the system refuses one: for servers, which answer "busy" instead of crashing.
+    public static func trySpawnDetached(_ body: @escaping () -> Void) -> Bool {
+        guard let thread = trySpawn(body) else { return false }
+        pthread_detach(thread)
+        return true
     }
 }

@@ -5,9 +5,21 @@ public struct DeliveryCheck: Sendable {
     public let event: String
     public let id: String
     public let matchedSecret: Int?
-    /// Why the delivery is invalid (nil when valid).
+    /// Why the delivery is invalid (nil when valid), for the listener's own log: it may name
+    /// a secret's source (a file path).
     public let problem: String?
+    /// Why the delivery is invalid in words fit for its sender (the 401 body): nothing about
+    /// the listener's secrets or files.
+    public let senderProblem: String?
     public let diagnoses: [MismatchDiagnosis]
+    /// The body is over `maxDiagnosedBytes`: a mismatch, if there is one, is not diagnosed.
+    public let diagnosisSkipped: Bool
+
+    /// A mismatch is diagnosed (each known mistake tried, a hash of the body each) only for
+    /// bodies up to this size: above it, a wrong signature costs what a right one does, one
+    /// hash per secret, so a sender cannot make the listener work harder by signing wrongly.
+    /// `webhook verify --explain` diagnoses any size.
+    public static let maxDiagnosedBytes = 64 << 10
 
     public var isValid: Bool { matchedSecret != nil }
 
@@ -17,8 +29,11 @@ public struct DeliveryCheck: Sendable {
         event = eventHeader ?? fields.type ?? "-"
         id = fields.id ?? "-"
         let signatures = HeaderName.all(WebhookSignature.headerName, in: headers, nameOf: \.name)
+        let diagnosed = body.count <= Self.maxDiagnosedBytes
+        diagnosisSkipped = !diagnosed
         guard let header = signatures.first else {
             (matchedSecret, problem, diagnoses) = (nil, "no \(WebhookSignature.headerName) header", [])
+            senderProblem = problem
             return
         }
         let signature: WebhookSignature
@@ -27,8 +42,9 @@ public struct DeliveryCheck: Sendable {
         } catch {
             // A SHA-1 or base64 signature: say whether it is this body's MAC in the wrong form.
             let provided = ProvidedSignature(headerValue: header.value)
-            let explanation = provided.bytes == nil ? nil : MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
+            let explanation = provided.bytes == nil || !diagnosed ? nil : MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
             (matchedSecret, problem, diagnoses) = (nil, "\(WebhookSignature.headerName): \(error.message)", explanation?.diagnoses ?? [])
+            senderProblem = problem
             return
         }
         let verification = body.withUnsafeBytes { bytes in
@@ -36,12 +52,13 @@ public struct DeliveryCheck: Sendable {
             try! WebhookVerifier.verify(body: bytes, signature: signature, secrets: secrets)
         }
         if let index = verification.matchedSecretIndex {
-            (matchedSecret, problem, diagnoses) = (index, nil, [])
+            (matchedSecret, problem, senderProblem, diagnoses) = (index, nil, nil, [])
             return
         }
-        let explanation = MismatchExplainer.explain(body: body, provided: .sha256(signature.digest), secrets: secrets)
+        let explanation = diagnosed ? MismatchExplainer.explain(body: body, provided: .sha256(signature.digest), secrets: secrets) : nil
         let tried = secrets.count == 1 ? "the secret from \(secrets[0].source)" : "any of the \(secrets.count) secrets"
-        (matchedSecret, problem, diagnoses) = (nil, "the signature does not match this body with \(tried)", explanation.diagnoses)
+        (matchedSecret, problem, diagnoses) = (nil, "the signature does not match this body with \(tried)", explanation?.diagnoses ?? [])
+        senderProblem = "the signature does not match this body"
     }
 
     /// The body's `id` and `type`, when it is a JSON object.

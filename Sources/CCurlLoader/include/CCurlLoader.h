@@ -19,6 +19,7 @@ typedef struct appdna_curl_slist appdna_curl_slist;     // struct curl_slist *
 enum {
     APPDNA_CURLOPT_WRITEDATA = 10001,
     APPDNA_CURLOPT_URL = 10002,
+    APPDNA_CURLOPT_PROXY = 10004,
     APPDNA_CURLOPT_ERRORBUFFER = 10010,
     APPDNA_CURLOPT_WRITEFUNCTION = 20011,
     APPDNA_CURLOPT_POSTFIELDS = 10015,

@@ -12,7 +12,8 @@ enum APIServeCommand {
     GET /api/v1/sdk/config-bundle/version (bundle_version, sdk_min_version, size_bytes) from \
     the file, read again whenever it changes, and POST /api/v1/ingest/events as the SDK sends \
     it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
-    each event checked against the event schema as queue inspect checks it. A batch is answered \
+    each event checked against the event schema as queue inspect checks it. A body over 64 MiB, \
+    or one that inflates to more than 64 MiB, is answered 413. A batch is answered \
     200 {"accepted": N, "duplicates": D} (an event_id already received is a duplicate and is not \
     recorded again) or 400 saying what is wrong; --record appends each new event to a file as \
     NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
@@ -23,8 +24,10 @@ enum APIServeCommand {
     Listens on 127.0.0.1:8765 unless told otherwise: point clients at it with \
     APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
     or SIGTERM stops it and prints a summary on stderr. Exit status: 0 after a stop, 64 usage \
-    error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 cannot open \
-    the record file, 78 the key file is unreadable.
+    error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 the record \
+    file cannot be opened or is not a regular file, 78 the key file is unreadable. Requests are \
+    read as webhook listen reads them (strictly, a polling thread until complete, 64 KiB of \
+    head); a HEAD request gets no body.
     """
 
     static let examples = [
@@ -46,7 +49,7 @@ enum APIServeCommand {
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
         let host = arguments[APIServeFlags.host]
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
-                                    limits: HTTPServer.Limits(maxBodyBytes: 256 << 20, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
+                                    limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
         let ingest = IngestEndpoint(recorder: recorder)
         let initial = try bundle.answers()
@@ -140,8 +143,8 @@ enum APIServeCommand {
             do {
                 let answers = try bundle.answers()
                 let body = endpoint == "bundle" ? answers.bundle : answers.version
-                return Answer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
-                                                            body: request.head.method == "HEAD" ? [] : body),
+                // A HEAD answer gets the GET's Content-Length and no body: the server leaves it out.
+                return Answer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: body),
                               endpoint: endpoint, note: "bundle_version \(answers.bundleVersion)")
             } catch {
                 let message = FlagWording.message(for: error)

@@ -10,6 +10,7 @@ enum APIServeFlags {
         completion: .file, .text)
     static let keyFromEnv = Flag.switch("key-from-env", "Accept only the key in APPDNA_SDK_KEY")
     static let record = Flag.optional("record", value: "FILE", "Append every event received to FILE, one JSON object per line (NDJSON), exactly as sent",
+                                      details: "A new file is created with mode 0600 (an existing one keeps its mode); a symbolic link, a device, a FIFO or anything else that is not a regular file is refused (status 73) before listening.",
                                       completion: .file, .text)
     static let fail = Flag.optional("fail", value: "STATUS[:N]", "Answer the first N requests (every request without :N) with STATUS, e.g. 503:3", .text)
     static let failAfter = Flag.defaulted("fail-after", value: "N", "Let N requests through before --fail starts (a service that goes down mid-run)",

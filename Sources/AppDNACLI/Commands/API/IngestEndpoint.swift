@@ -6,6 +6,13 @@ import AppDNANet
 /// each event follows the schema (`EventFields`, the check `queue inspect` and `replay` use),
 /// and the server keeps one copy per `event_id`. New events are appended to the record file.
 final class IngestEndpoint: @unchecked Sendable {
+    /// An ingest body inflates to at most this much (the SDK's whole queue is capped at 5 MB,
+    /// a batch of 10,000 large events stays far below it); inflating stops there, so a deflate
+    /// bomb costs this much memory, not what it would expand to, and is answered 413.
+    static let maxInflatedBytes = 64 << 20
+    /// The largest compressed body `api serve` reads (larger ones get 413 unread).
+    static let maxBodyBytes = 64 << 20
+
     private let recorder: DeliveryRecorder?
     private let lock = PthreadLock()
     private var seen = Set<[UInt8]>()
@@ -22,12 +29,15 @@ final class IngestEndpoint: @unchecked Sendable {
         let json: [UInt8]
         switch encoding {
         case "deflate":
-            guard let inflated = RawDeflate.inflate(request.body) else {
+            do {
+                json = try RawDeflate.inflate(request.body, limit: Self.maxInflatedBytes)
+            } catch .overLimit {
+                return refuse(413, "inflated body over \(NumberText.binarySize(Self.maxInflatedBytes))")
+            } catch {
                 // A zlib header (0x78) is the usual mistake: deflate as HTTP names it, not as the SDK sends it.
                 let zlib = request.body.first == 0x78 ? " (it has a zlib header: the SDK sends raw DEFLATE, RFC 1951, without one)" : ""
                 return refuse(400, "the body is not raw DEFLATE\(zlib)")
             }
-            json = inflated
         case nil, "identity":
             json = request.body
         default:

@@ -32,6 +32,8 @@ enum BundleFetchCommand {
     CURL_CA_BUNDLE (else SSL_CERT_FILE) names a PEM file and SSL_CERT_DIR a directory to trust \
     instead of the system's, as for the curl command; one that holds no certificate is an \
     error (78).
+    --max-size bounds the answer as decoded (a gzip-compressed answer counts at its inflated \
+    size): a larger one is not read further and fails (69).
     --timeout bounds the whole command, retries included; each attempt also has a 10 s \
     connect timeout. --retries N allows N retries in the whole command, shared by the \
     version check and the download; a first attempt is never refused, so a healthy server \
@@ -84,7 +86,7 @@ enum BundleFetchCommand {
         let raw = arguments[BundleFetchFlags.raw], validate = !arguments[BundleFetchFlags.noValidate]
 
         // Configuration first (78): nothing touches the network before it is right.
-        let connection = try LiveBundleConnection(invocation)
+        let connection = try LiveBundleConnection(invocation, maxResponseBytes: arguments[BundleFetchFlags.maxSize])
         let key = connection.key
         let environment = invocation.io.environment
         if key.environment == .test {

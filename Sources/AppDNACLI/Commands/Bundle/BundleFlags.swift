@@ -16,10 +16,13 @@ enum BundleFetchFlags {
     static let keepOnFailure = Flag.switch("keep-on-failure", "Keep a valid existing file and exit 0 with a warning when the API cannot be reached",
                                            details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning::' line when GITHUB_ACTIONS is set.")
 
+    static let maxSize = Flag.defaulted("max-size", value: "SIZE", "Fail when the bundle answer, decoded, is larger than SIZE (a compressed answer counts inflated)",
+                                        default: "64MiB", .size((1 << 10)...(1 << 30)))
+
     static let json = OutputFlags.json("Print what was done as one JSON document: path, written, up_to_date, bundle_version, bytes, experiments, flags, shape (with --check: live_version, file_version, file)")
 
     static let all: [FlagSpec] = [output.spec] + APIFlags.wholeCommand
-        + [force.spec, raw.spec, noValidate.spec, requireLive.spec, minVersion.spec, check.spec, keepOnFailure.spec, json.spec]
+        + [force.spec, raw.spec, noValidate.spec, requireLive.spec, minVersion.spec, maxSize.spec, check.spec, keepOnFailure.spec, json.spec]
 }
 
 enum BundleValidateFlags {

@@ -14,14 +14,18 @@ struct LiveBundleConnection {
     var key: APIKey { api.key }
     var base: String { api.base }
 
+    /// The most a bundle answer may hold, decoded, unless the command says otherwise
+    /// (`bundle fetch --max-size`): far above real bundles, far below what a gzip bomb expands to.
+    static let defaultMaxResponseBytes = 64 << 20
+
     /// Reads and checks the configuration (78 on any problem) before any request is made.
-    init(_ invocation: Invocation) throws {
+    init(_ invocation: Invocation, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
         let arguments = invocation.arguments
         let timeout = arguments[APIFlags.timeout]
         let retries = arguments[APIFlags.retries]
         let key = try APIAccess.key(invocation)
         let base = try APIAccess.baseURL(invocation.io.environment)
-        let client = try APIAccess.client(invocation, retries: retries)
+        let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)
         api = AppDNAAPI(base: base, key: key, client: client)
         deadline = Deadline(secondsFromNow: timeout, clock: client.clock)
         budget = RetryBudget(retries: retries)

@@ -37,11 +37,21 @@ enum APIAccess {
     /// CURL_CA_BUNDLE / SSL_CERT_FILE / SSL_CERT_DIR when set (78 when they name no
     /// certificates), and the system clock. Each retry is noted with `--verbose`, through `say` when given
     /// (replay's progress bar must step aside for it).
-    static func client(_ invocation: Invocation, retries: Int, say: (@Sendable (String) -> Void)? = nil) throws -> HTTPClient {
+    /// `maxResponseBytes`: answers larger than this, decoded, fail (with a hint to raise
+    /// --max-size); the transport's own limit otherwise.
+    static func client(_ invocation: Invocation, retries: Int, maxResponseBytes: Int? = nil,
+                       say: (@Sendable (String) -> Void)? = nil) throws -> HTTPClient {
         let say = say ?? { line in invocation.detail(line) }
+        func curl() throws -> CurlTransport {
+            var curl = CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)", trust: try TLSTrust(environment: invocation.io.environment))
+            if let maxResponseBytes {
+                curl.maxBodyBytes = maxResponseBytes
+                curl.maxBodyRemedy = .largerResponseLimit
+            }
+            return curl
+        }
         return HTTPClient(
-            transport: try invocation.io.transport ?? CurlTransport(userAgent: "appdna/\(CommandTable.appdna.version)",
-                                                                    trust: TLSTrust(environment: invocation.io.environment)),
+            transport: try invocation.io.transport ?? curl(),
             policy: RetryPolicy(maxRetries: retries),
             clock: invocation.io.clock,
             onRetry: { notice in

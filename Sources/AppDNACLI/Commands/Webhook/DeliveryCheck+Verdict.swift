@@ -5,7 +5,9 @@ extension DeliveryCheck {
     func verdictText(secrets: [WebhookSecret]) -> String {
         if let matchedSecret { return "valid (\(VerifyReport.secretLabel(matchedSecret, secrets)))" }
         var text = "invalid: " + (problem ?? "")
-        if diagnoses.isEmpty {
+        if diagnosisSkipped && diagnoses.isEmpty && problem?.hasPrefix("the signature does not match") == true {
+            text += "; bodies over \(NumberText.binarySize(Self.maxDiagnosedBytes)) are not diagnosed here (webhook verify --explain diagnoses them)"
+        } else if diagnoses.isEmpty {
             if problem?.hasPrefix("the signature does not match") == true {
                 text += "; none of the known mistakes reproduces it (a different secret, or the body was changed)"
             }

@@ -2,24 +2,17 @@ import AppDNACore
 
 /// `webhook listen --record FILE`: appends each delivery as one NDJSON line (see
 /// `RecordedDelivery`), fsynced before the sender gets its answer, so a delivery that was
-/// acknowledged is on disk even if the listener is killed right after. The file is created
-/// with mode 0600: it holds signatures and payloads (never the secret).
+/// acknowledged is on disk even if the listener is killed right after. A new file is created
+/// with mode 0600: it holds signatures and payloads (never the secret). Only a regular file is
+/// recorded to, never through a symbolic link (`RecordFile`): status 73 before listening.
 final class DeliveryRecorder: @unchecked Sendable {
     let path: String
     private let fd: Int32
     private let lock = PthreadLock()
 
     init(path: String) throws {
-        let fd: Int32
-        do {
-            fd = try SystemFile.open(path, [.write, .create, .append], permissions: 0o600)
-        } catch {
-            throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)")
-        }
-        // An existing file keeps its contents but gets the same protection.
-        try? SystemFile.setPermissions(fd, 0o600)
+        fd = try RecordFile.openForAppending(path)
         self.path = path
-        self.fd = fd
     }
 
     deinit { SystemFile.close(fd) }

@@ -50,14 +50,14 @@ enum WebhookListenFlags {
     static let forwardTimeout = Flag.defaulted("forward-timeout", value: "DURATION", "How long the forward target may take (AppDNA itself waits 15 s)",
                                                default: "15", .duration(0.001...3600))
     static let record = Flag.optional("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
-                                      details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. The file is created with mode 0600 and each record is fsynced before the sender is answered. The secret is never recorded.",
+                                      details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. A new file is created with mode 0600 (an existing one keeps its mode); a symbolic link, a device, a FIFO or anything else that is not a regular file is refused (status 73) before listening. Each record is fsynced before the sender is answered. The secret is never recorded.",
                                       completion: .file, .text)
-    static let maxBody = Flag.defaulted("max-body", value: "SIZE", "Larger bodies are answered 413 without being read", default: "1MiB", .size(0...(1 << 30)))
+    static let maxBody = Flag.defaulted("max-body", value: "SIZE", "Larger bodies are answered 413 (their bytes are not kept)", default: "1MiB", .size(0...(1 << 30)))
     static let headerTimeout = Flag.defaulted("header-timeout", value: "DURATION", "The request line and headers must arrive within this time",
                                               default: "10", .duration(0.01...3600))
-    static let idleTimeout = Flag.defaulted("idle-timeout", value: "DURATION", "Close a connection that sends nothing for this long",
+    static let idleTimeout = Flag.defaulted("idle-timeout", value: "DURATION", "Close a connection that sends nothing for this long (between requests, or between the reads of a body)",
                                             default: "30", .duration(0.01...3600))
-    static let maxConnections = Flag.defaulted("max-connections", value: "N", "Requests processed at once (connections still sending headers do not count); more wait their turn",
+    static let maxConnections = Flag.defaulted("max-connections", value: "N", "Complete requests processed at once (connections still sending a head or a body do not count); more wait their turn",
                                                default: "64", .integer(1...4096))
     static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
 

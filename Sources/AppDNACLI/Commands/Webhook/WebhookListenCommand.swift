@@ -18,16 +18,29 @@ enum WebhookListenCommand {
     Proxy-Authorization are dropped; X-Forwarded-For, -Proto and -Host are set), and the sender gets the handler's status and body (502 when it cannot \
     be reached, 504 after --forward-timeout). Without it, a valid delivery is answered 200. An \
     invalid one is answered 401 and not forwarded, unless --forward-invalid.
-    Limits: bodies over --max-body get 413 unread; headers slower than --header-timeout and \
-    connections idle for --idle-timeout are closed (408); a body must arrive within 60 s; at \
-    most --max-connections requests are processed at once (connections still sending headers \
-    wait without a slot). Requests are read strictly (RFC 9112): a folded header, a value with \
-    NUL, CR or LF, a name that is not a token, two Transfer-Encoding fields or Content-Length \
-    with Transfer-Encoding get 400 and are not forwarded. A bad request is answered and \
-    logged, and the listener carries on.
-    Ctrl-C (SIGINT) or SIGTERM stops it: requests under way are finished (and recorded), then a \
-    summary line goes to stderr; a second Ctrl-C or SIGTERM quits at once (status 130 for SIGINT, 143 for SIGTERM). Exit status: 0 after \
-    a stop, 64 usage error, 69 cannot listen, 73 cannot open the record file, 78 no secret.
+    Limits: the request line and headers may hold 64 KiB (431 over it); bodies over --max-body \
+    get 413 (what the sender still sends is read and dropped for up to 2 s, so that it sees the \
+    answer); a head slower than --header-timeout, and a connection sending nothing for \
+    --idle-timeout (between requests, or between the reads of a body), are closed (408); a body \
+    must arrive within 60 s. Requests are read by one polling thread until they are complete, \
+    head and body, so senders that stop half way hold no slot: at most --max-connections \
+    complete requests are processed at once, more wait their turn, and when descriptors or \
+    buffer memory run short the connection that made progress longest ago is closed first. \
+    Requests are read strictly (RFC 9112): a folded header, a value with a control character \
+    (NUL, CR, LF…), a name or method that is not a token, a target with a space or control \
+    character, an HTTP/1.1 request without exactly one Host, Transfer-Encoding in an HTTP/1.0 \
+    request, two Transfer-Encoding fields or chunked twice, or Content-Length with \
+    Transfer-Encoding get 400 and are not forwarded. A bad request is answered and logged, and \
+    the listener carries on. A HEAD request gets no body; a request that finds no thread to \
+    serve it gets 503. The 401 of an invalid delivery says what is wrong with it, never which \
+    secret files were tried.
+    Forwarding relays at most 1 MiB of the handler's answer (the rest is dropped as it arrives \
+    and the line says so); a handler on 127.0.0.1 or localhost is never reached through \
+    http_proxy, and no Content-Type is added when the sender sent none.
+    Ctrl-C (SIGINT) or SIGTERM stops it: connections still sending are closed at once, requests \
+    being handled are finished (and recorded), an answer the peer does not read is cut off after \
+    1 s, then a summary line goes to stderr; a second Ctrl-C or SIGTERM quits at once (status 130 for SIGINT, 143 for SIGTERM). Exit status: 0 after \
+    a stop, 64 usage error, 69 cannot listen, 73 the record file cannot be opened or is not a regular file, 78 no secret.
     """
 
     static let examples = [
@@ -36,6 +49,10 @@ enum WebhookListenCommand {
         ExampleSpec("appdna webhook listen --port 0 --record deliveries.ndjson --json",
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
+
+    /// The most of a handler's answer relayed to the sender: more is read and dropped as it
+    /// arrives (the listener never holds a large answer), and the log says it was cut.
+    static let relayedAnswerBytes = 1 << 20
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
@@ -100,14 +117,16 @@ enum WebhookListenCommand {
 
         var response: HTTPServer.Response
         var forward: (status: Int?, error: String?, timedOut: Bool, milliseconds: Double)? = nil
+        var answerCut = false
         if let target, check.isValid || forwardInvalid {
             let started = Deadline.now()
             do {
                 let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
-                                                         body: request.body),
+                                                         body: request.body, keepBodyBytes: relayedAnswerBytes),
                                              deadline: Deadline(secondsFromNow: timeout))
                 let elapsed = Double(Deadline.now() - started) / 1e6
                 forward = (answer.status, nil, false, elapsed)
+                answerCut = answer.bodyWasCut
                 response = HTTPServer.Response(status: answer.status,
                                                headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
                                                body: answer.body)
@@ -120,7 +139,8 @@ enum WebhookListenCommand {
         } else if check.isValid {
             response = HTTPServer.Response(status: 200)
         } else {
-            response = .text(401, "invalid webhook signature: \(check.problem ?? "")")
+            // The sender learns what is wrong with its delivery, never which secret files were tried.
+            response = .text(401, "invalid webhook signature: \(check.senderProblem ?? "")")
         }
 
         let time = Timestamp.iso8601(milliseconds: receivedAt)
@@ -138,7 +158,7 @@ enum WebhookListenCommand {
             object["status"] = .integer(response.status)
             object["forward"] = forward.map { outcome -> JSONValue in
                 ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
-                 "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds))]
+                 "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds)), "answer_cut": .bool(answerCut)]
             } ?? .null
             line = JSONWriter().writeString(.object(object))
         } else {
@@ -148,7 +168,8 @@ enum WebhookListenCommand {
             var outcome: String
             if let forward {
                 let latency = NumberText.milliseconds(forward.milliseconds)
-                outcome = forward.status.map { "forwarded: \($0) in \(latency)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
+                let cut = answerCut ? " (its answer cut to the first \(NumberText.binarySize(relayedAnswerBytes)))" : ""
+                outcome = forward.status.map { "forwarded: \($0) in \(latency)\(cut)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
             } else {
                 outcome = "answered \(response.status)" + (check.isValid ? "" : ", not forwarded")
             }

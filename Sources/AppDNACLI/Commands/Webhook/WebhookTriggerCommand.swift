@@ -18,11 +18,17 @@ enum WebhookTriggerCommand {
     are repeatable; --id and --time change them. --body FILE sends a file's bytes instead, for \
     any type. Prints the response status, the time it took and the start of its body.
     --replay FILE re-sends every delivery that webhook listen recorded in FILE, in order, with the \
-    recorded headers and byte-identical bodies (and their original signatures, unless --resign).
+    recorded headers and byte-identical bodies (and their original signatures, unless --resign). \
+    Each record is checked as a request is on arrival: a method or header name that is not a \
+    token, a target or header value with CR, LF, NUL or another control character, a line that \
+    is not a record, or a torn last line (the listener was killed while writing) is skipped with \
+    its line number, the rest is sent, and the exit status is 65. --timeout bounds the whole \
+    command, every delivery of a replay included.
     No timestamp is signed, so a replayed delivery verifies like the original: handlers should \
     deduplicate by id.
     Exit status: 0 when every answer is 2xx, 1 otherwise, 64 usage error, 66 body or replay file \
-    missing, 65 replay file malformed, 69 cannot reach the URL, 75 timeout, 78 no secret.
+    missing, 65 a record was skipped or the replay file holds no deliveries, 69 cannot reach the \
+    URL, 75 timeout, 78 no secret.
     """
 
     static let examples = [
@@ -45,27 +51,14 @@ enum WebhookTriggerCommand {
             }
             return .success
         }
-        let timeout = arguments[APIFlags.timeout]
+        // One bound for the whole command, as --timeout's help says: every delivery of a
+        // replay shares it.
+        let deadline = Deadline(secondsFromNow: arguments[APIFlags.timeout])
         if let replay = arguments[WebhookTriggerFlags.replay] {
             if let type = arguments.operand(0) {
                 throw Failure(.usage, "--replay sends the recorded deliveries; TYPE ('\(type)') cannot be given with it")
             }
-            let target = try destination(arguments)
-            let deliveries = try recordedDeliveries(replay)
-            let secret = arguments[WebhookTriggerFlags.resign] ? try signingSecret(invocation) : nil
-            var allSucceeded = true
-            for delivery in deliveries {
-                var headers = ForwardedHeaders.endToEnd(delivery.headers)
-                if let secret {
-                    headers.removeAll { HeaderName.same($0.name, WebhookSignature.headerName) }
-                    headers.append((WebhookSignature.headerName, WebhookSigner.headerValue(body: delivery.body, secret: secret)))
-                }
-                let type = delivery.header("X-AppDNA-Event") ?? DeliveryCheck.idAndType(delivery.body).type ?? "-"
-                let request = HTTPRequest(method: delivery.method, url: target, headers: headers, body: delivery.body)
-                allSucceeded = try send(request, type: type, id: DeliveryCheck.idAndType(delivery.body).id ?? "-",
-                                        timeout: timeout, invocation) && allSucceeded
-            }
-            return allSucceeded ? .success : .negative
+            return try self.replay(replay, deadline: deadline, invocation)
         }
         guard let type = arguments.operand(0) else {
             throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
@@ -106,7 +99,7 @@ enum WebhookTriggerCommand {
         }
         let target = try destination(arguments)
         let sent = try send(HTTPRequest(method: "POST", url: target, headers: headers, body: body),
-                            type: type, id: DeliveryCheck.idAndType(body).id ?? id, timeout: timeout, invocation)
+                            type: type, id: DeliveryCheck.idAndType(body).id ?? id, deadline: deadline, invocation)
         return sent ? .success : .negative
     }
 
@@ -127,17 +120,51 @@ enum WebhookTriggerCommand {
         return secrets[0]
     }
 
-    static func recordedDeliveries(_ path: String) throws -> [RecordedDelivery] {
-        let bytes = try FileReading.readAll(path: path)
-        var deliveries: [RecordedDelivery] = []
-        for (index, line) in bytes.split(separator: 10, omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
-            do {
-                deliveries.append(try RecordedDelivery.parse(line: Array(line)))
-            } catch {
-                throw Failure(error.kind, "\(path):\(index + 1): \(error.message)", hint: error.hint, remedy: error.remedy)
+    /// `--replay FILE`: sends every record that can be sent, in order; a record that cannot
+    /// (not a delivery, a method, target or header a request cannot hold, a torn last line) is
+    /// skipped with its line number, and the exit status says so at the end (65).
+    static func replay(_ path: String, deadline: Deadline, _ invocation: Invocation) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let target = try destination(arguments)
+        let contents = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
+        if contents.deliveries.isEmpty && contents.skipped.isEmpty {
+            throw Failure(.malformedInput, "no deliveries in \(path)", remedy: .recordedDeliveries)
+        }
+        let secret = arguments[WebhookTriggerFlags.resign] ? try signingSecret(invocation) : nil
+        var skipped = contents.skipped[...]
+        func warnSkipped(before line: Int) {
+            while let next = skipped.first, next.line < line {
+                invocation.warn("\(path):\(next.line): \(next.reason); skipped")
+                skipped = skipped.dropFirst()
             }
         }
-        return deliveries
+        var allSucceeded = true
+        for (number, (line, delivery)) in contents.deliveries.enumerated() {
+            warnSkipped(before: line)
+            var headers = ForwardedHeaders.endToEnd(delivery.headers)
+            if let secret {
+                headers.removeAll { HeaderName.same($0.name, WebhookSignature.headerName) }
+                headers.append((WebhookSignature.headerName, WebhookSigner.headerValue(body: delivery.body, secret: secret)))
+            }
+            let type = delivery.header("X-AppDNA-Event") ?? DeliveryCheck.idAndType(delivery.body).type ?? "-"
+            let request = HTTPRequest(method: delivery.method, url: target, headers: headers, body: delivery.body)
+            do {
+                allSucceeded = try send(request, type: type, id: DeliveryCheck.idAndType(delivery.body).id ?? "-",
+                                        deadline: deadline, invocation) && allSucceeded
+            } catch var error as HTTPError where error.deadlineExpired {
+                error.message += " (\(number) of \(contents.deliveries.count) deliveries sent; --timeout bounds the whole replay)"
+                throw error
+            }
+        }
+        warnSkipped(before: Int.max)
+        if !contents.skipped.isEmpty {
+            let lines = contents.skipped.map { String($0.line) }.joined(separator: ", ")
+            let records = contents.skipped.count == 1 ? "1 record" : "\(contents.skipped.count) records"
+            // Nothing in the file could be sent: perhaps it is not a record file at all.
+            throw Failure(.malformedInput, "\(path): \(records) skipped (line\(contents.skipped.count == 1 ? "" : "s") \(lines)); \(contents.deliveries.count) sent",
+                          remedy: contents.deliveries.isEmpty ? .recordedDeliveries : nil)
+        }
+        return allSucceeded ? .success : .negative
     }
 
     /// The client deliveries go out with (trigger, and listen's forwarding): the project's one
@@ -151,10 +178,10 @@ enum WebhookTriggerCommand {
 
     /// Sends one delivery (no retries: the answer is what is being tested) and reports it;
     /// true for a 2xx answer.
-    static func send(_ request: HTTPRequest, type: String, id: String, timeout: Double, _ invocation: Invocation) throws -> Bool {
+    static func send(_ request: HTTPRequest, type: String, id: String, deadline: Deadline, _ invocation: Invocation) throws -> Bool {
         let client = try deliveryClient(invocation)
         let started = Deadline.now()
-        let response = try client.send(request, deadline: Deadline(secondsFromNow: timeout))
+        let response = try client.send(request, deadline: deadline)
         let milliseconds = Double(Deadline.now() - started) / 1e6
         let out = invocation.stdout
         let style = invocation.options.stdoutStyle

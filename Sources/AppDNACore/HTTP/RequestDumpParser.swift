@@ -58,8 +58,9 @@ struct RequestDumpParser {
         }
         let (method, target, version) = try parseRequestLine(requestLine)
         let headers = try parseFields(section: "header")
+        if strict { try checkHost(headers, version: version) }
         return RawHTTPRequest.Head(method: method, target: target, version: version, headers: headers,
-                                   framing: try framing(of: headers), bodyOffset: position)
+                                   framing: try framing(of: headers, version: version), bodyOffset: position)
     }
 
     mutating func parse() throws(RequestDumpError) -> RawHTTPRequest {
@@ -93,20 +94,10 @@ struct RequestDumpParser {
     }
 
     func parseRequestLine(_ line: Line) throws(RequestDumpError) -> (String, String, String) {
-        let parts = line.bytes.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
-        let example = "expected a request line like 'POST /webhooks HTTP/1.1'"
-        guard parts.count == 3 else {
-            throw fail("\(example), found \(parts.count) space-separated part\(parts.count == 1 ? "" : "s")", at: line.start)
+        switch RequestLine.parse(line.bytes, strict: strict) {
+        case .success(let parts): return parts
+        case .failure(let problem): throw fail(problem.message, at: line.start)
         }
-        let version = String(decoding: parts[2], as: UTF8.self)
-        guard version.hasPrefix("HTTP/") else {
-            throw fail("\(example); '\(Self.excerpt(version))' is not an HTTP version", at: line.start)
-        }
-        let method = String(decoding: parts[0], as: UTF8.self)
-        guard parts[0].allSatisfy(HeaderText.isTokenByte) else {
-            throw fail("\(example); '\(Self.excerpt(method))' is not a method", at: line.start)
-        }
-        return (method, String(decoding: parts[1], as: UTF8.self), version)
     }
 
     /// Header (or trailer) lines up to and including the blank line.
@@ -139,40 +130,41 @@ struct RequestDumpParser {
                            at: line.start,
                            hint: "a request dump needs an empty line between the headers and the body")
             }
-            let first = line.bytes.first!
-            if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            switch HeaderField.parse(line.bytes, strict: strict) {
+            case .success(let field):
+                fields.append(.init(name: field.name, value: field.value, line: lineNumber))
+            case .failure(.folded):
                 // Obsolete line folding (RFC 9112 §5.2): continues the previous value.
-                if strict {
-                    throw fail("obsolete line folding: a \(section) line starts with whitespace", at: line.start)
-                }
+                if strict { throw fail(HeaderField.Problem.folded.describe(section: section), at: line.start) }
                 guard let previous = fields.popLast() else {
                     throw fail("the first \(section) line starts with whitespace", at: line.start)
                 }
                 let continuation = HeaderText.trimmed(line.text)
                 fields.append(.init(name: previous.name, value: previous.value + " " + continuation, line: previous.line))
-                continue
+            case .failure(let problem):
+                // A JSON-looking line here almost always means the blank line before the body is missing.
+                let bodyHint = line.bytes.first == UInt8(ascii: "{") || line.bytes.first == UInt8(ascii: "[")
+                    ? "is the blank line before the body missing?" : nil
+                let what = problem == .noColon ? "\(section) line '\(HeaderText.excerpt(line.text))' has no colon" : problem.describe(section: section)
+                throw fail(what, at: line.start, hint: bodyHint)
             }
-            // A JSON-looking line here almost always means the blank line before the body is missing.
-            let bodyHint = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? "is the blank line before the body missing?" : nil
-            guard let colon = line.bytes.firstIndex(of: UInt8(ascii: ":")) else {
-                throw fail("\(section) line '\(Self.excerpt(line.text))' has no colon", at: line.start, hint: bodyHint)
-            }
-            let name = line.bytes[line.bytes.startIndex..<colon]
-            guard !name.isEmpty, name.allSatisfy(HeaderText.isTokenByte) else {
-                throw fail("'\(Self.excerpt(String(decoding: name, as: UTF8.self)))' is not a valid \(section) name",
-                           at: line.start, hint: bodyHint)
-            }
-            if strict, let byte = HeaderText.forbiddenValueByte(in: line.bytes[(colon + 1)...]) {
-                let what = byte == 0 ? "NUL" : byte == UInt8(ascii: "\r") ? "a bare CR" : "LF"
-                throw fail("the value of '\(Self.excerpt(String(decoding: name, as: UTF8.self)))' holds \(what)", at: line.start)
-            }
-            let value = HeaderText.trimmed(String(decoding: line.bytes[(colon + 1)...], as: UTF8.self))
-            fields.append(.init(name: String(decoding: name, as: UTF8.self), value: value, line: lineNumber))
         }
     }
 
-    func framing(of headers: [RawHTTPRequest.Field]) throws(RequestDumpError) -> RawHTTPRequest.BodyFraming {
+    /// RFC 9112 §3.2: an HTTP/1.1 request has exactly one Host field (HTTP/1.0 may have none);
+    /// two are refused, since a proxy and the handler might each believe a different one.
+    func checkHost(_ headers: [RawHTTPRequest.Field], version: String) throws(RequestDumpError) {
+        let hosts = HeaderName.all("Host", in: headers, nameOf: \.name)
+        if hosts.count > 1 { throw fail("more than one Host field", at: offset(ofLine: hosts[1].line)) }
+        if hosts.isEmpty && version == "HTTP/1.1" { throw fail("an HTTP/1.1 request without a Host field", at: 0) }
+    }
+
+    func framing(of headers: [RawHTTPRequest.Field], version: String) throws(RequestDumpError) -> RawHTTPRequest.BodyFraming {
         let transferEncodings = HeaderName.all("Transfer-Encoding", in: headers, nameOf: \.name)
+        if strict && !transferEncodings.isEmpty && version == "HTTP/1.0" {
+            // RFC 9112 §6.1: HTTP/1.0 has no chunked framing; such a message's framing is faulty.
+            throw fail("Transfer-Encoding in an HTTP/1.0 request", at: offset(ofLine: transferEncodings[0].line))
+        }
         if strict && transferEncodings.count > 1 {
             throw fail("more than one Transfer-Encoding field", at: offset(ofLine: transferEncodings[1].line))
         }
@@ -187,11 +179,15 @@ struct RequestDumpParser {
                 .filter { !$0.isEmpty }
             // Chunked wins over Content-Length (RFC 9112 §6.3), so a Content-Length is ignored here.
             guard codings.last == "chunked" else {
-                throw fail("Transfer-Encoding '\(Self.excerpt(transferEncodings.last!.value))' does not end in chunked",
+                throw fail("Transfer-Encoding '\(HeaderText.excerpt(transferEncodings.last!.value))' does not end in chunked",
                            at: offset(ofLine: transferEncodings.last!.line))
             }
+            if strict && codings.filter({ $0 == "chunked" }).count > 1 {
+                // RFC 9112 §6.1: chunked is applied once, last; a second one is an ambiguity to refuse.
+                throw fail("Transfer-Encoding applies chunked more than once", at: offset(ofLine: transferEncodings.last!.line))
+            }
             if let other = codings.first(where: { $0 != "chunked" }) {
-                throw fail("transfer coding '\(Self.excerpt(other))' is not supported; only chunked bodies can be verified",
+                throw fail("transfer coding '\(HeaderText.excerpt(other))' is not supported; only chunked bodies can be verified",
                            at: offset(ofLine: transferEncodings.last!.line),
                            hint: "capture the request after decompression, or the exact bytes the sender signed")
             }
@@ -205,7 +201,7 @@ struct RequestDumpParser {
             for piece in field.value.split(separator: ",", omittingEmptySubsequences: false) {
                 let text = HeaderText.trimmed(String(piece))
                 guard !text.isEmpty, text.count <= 15, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let value = Int(text) else {
-                    throw fail("Content-Length '\(Self.excerpt(field.value))' is not a number of bytes",
+                    throw fail("Content-Length '\(HeaderText.excerpt(field.value))' is not a number of bytes",
                                at: offset(ofLine: field.line))
                 }
                 if let earlier = declared, earlier != value {
@@ -241,9 +237,9 @@ struct RequestDumpParser {
             case .incomplete(.lineEndAfterData(let dataEnd)):
                 throw fail("the chunked body ends right after a chunk's data (no CRLF, no last chunk)", at: dataEnd, hint: truncated)
             case .malformed(.notASize(let line), let at):
-                throw fail("'\(Self.excerpt(line))' is not a chunk size (hex digits, optionally followed by ;extensions)", at: at)
+                throw fail("'\(HeaderText.excerpt(line))' is not a chunk size (hex digits, optionally followed by ;extensions)", at: at)
             case .malformed(.sizeTooLarge(let text), let at):
-                throw fail("chunk size '\(Self.excerpt(text))' is too large", at: at)
+                throw fail("chunk size '\(HeaderText.excerpt(text))' is too large", at: at)
             case .malformed(.noLineEndAfterData(let size), let at):
                 throw fail("expected CRLF after \(size) bytes of chunk data", at: at,
                            hint: "the chunk size does not match the data that follows it")
@@ -266,12 +262,6 @@ struct RequestDumpParser {
             if line == wanted { return index + 1 }
         }
         return data.count
-    }
-
-    /// At most 40 characters of user input in a message, so a binary file does not flood the terminal.
-    static func excerpt(_ text: String) -> String {
-        let cleaned = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
-        return cleaned.count <= 40 ? cleaned : String(cleaned.prefix(40)) + "…"
     }
 }
 
