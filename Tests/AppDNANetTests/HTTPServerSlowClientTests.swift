@@ -52,18 +52,9 @@ extension HTTPServerTests {
     func exchange(_ bytes: String, answeredWithin seconds: Int) throws -> String {
         let fd = connectRaw()
         defer { close(fd) }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let data = Array(bytes.utf8)
         XCTAssertEqual(data.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }, data.count)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += chunk[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
+        return readAll(fd, seconds: seconds)
     }
 
     func testAThousandHalfSentRequestLinesDoNotDelayANewClient() throws {
@@ -130,19 +121,5 @@ extension HTTPServerTests {
         XCTAssertTrue(readAll(second).hasPrefix("HTTP/1.1 200 OK\r\n"))
         close(first)
         close(second)
-    }
-
-    /// Everything the server sends on `fd` until it closes (or 20 s pass).
-    func readAll(_ fd: Int32) -> String {
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            received += chunk[..<count]
-        }
-        return String(decoding: received, as: UTF8.self)
     }
 }

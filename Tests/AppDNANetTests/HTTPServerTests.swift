@@ -53,6 +53,14 @@ final class HTTPServerTests: XCTestCase {
         let data = Array(bytes.utf8)
         XCTAssertEqual(data.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }, data.count)
         shutdown(fd, Int32(SHUT_WR))
+        return readAll(fd)
+    }
+
+    /// Everything the server sends on `fd` until it closes, or until nothing came for
+    /// `seconds` (a generous "answered at all" bound).
+    func readAll(_ fd: Int32, seconds: Int = 20) -> String {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -1,6 +1,7 @@
 import AppDNACore
 import Foundation
 import LoopbackHTTPServer
+import TestSupport
 import XCTest
 
 /// A seeded, bounded raw-socket fuzzer against `webhook listen` forwarding to a loopback handler:
@@ -82,7 +83,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
                                         "Host: other\r\n", "Expect: 100-continue\r\n", "Connection: close\r\n", "HTTP/1.0", "HTTP/2.0",
                                         "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n", "\u{1B}[31m", "é", "%00", " HTTP/1.1"].map { Array($0.utf8) }
 
-    func mutate(_ input: [UInt8], _ random: inout SeededRandom) -> [UInt8] {
+    func mutate(_ input: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var bytes = input
         for _ in 0..<(1 + random.below(4)) {
             let at = bytes.isEmpty ? 0 : random.below(bytes.count + 1)
@@ -157,7 +158,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
         // The cases, decided by the seed alone: every 8th a valid delivery, every 16th a smuggling
         // attempt, the rest mutations of valid deliveries and of smuggling attempts.
         enum Kind { case valid(id: String, body: [UInt8]), smuggle, mutated }
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var cases: [(kind: Kind, bytes: [UInt8])] = []
         for index in 0..<count {
             let chunked = random.below(2) == 0
@@ -246,16 +247,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
     }
 }
 
-/// SplitMix64, fully determined by its seed.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// A number in 0..<`bound`.
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
