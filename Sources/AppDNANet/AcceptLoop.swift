@@ -29,8 +29,8 @@ struct AcceptLoop {
     /// Serves until a stop; returns the deadline by which whatever is still under way must
     /// end (`limits.stopGraceSeconds` after the stop).
     mutating func run() -> Deadline {
-        _ = fcntl(server.listener, F_SETFL, fcntl(server.listener, F_GETFL) | O_NONBLOCK)
-        var fds: [pollfd] = []
+        SystemFile.setNonBlocking(server.listener, true)
+        var fds: [PollDescriptor] = []
         // Set by a stop: bodies already arriving may still complete until then; nothing else is read.
         var stopGrace: Deadline? = nil
         while true {
@@ -47,28 +47,26 @@ struct AcceptLoop {
             if let paused = listenerPausedUntil, paused.hasPassed { listenerPausedUntil = nil }
             fds.removeAll(keepingCapacity: true)
             let listening = listenerPausedUntil == nil && stopGrace == nil
-            fds.append(pollfd(fd: listening ? server.listener : -1, events: Int16(POLLIN), revents: 0))
-            fds.append(pollfd(fd: server.wakeRead, events: Int16(POLLIN), revents: 0))
+            fds.append(listening ? PollDescriptor(server.listener) : .skipped)
+            fds.append(PollDescriptor(server.wakeRead))
             for entry in polled.entries {
-                var events = Int16(POLLIN)
                 switch entry.state {
-                case .answering: events = Int16(POLLOUT)
-                case .reading where bodiesPaused && entry.reader.isInBody: events = 0
-                default: break
+                case .answering: fds.append(PollDescriptor(entry.fd, .output))
+                case .reading where bodiesPaused && entry.reader.isInBody: fds.append(PollDescriptor(entry.fd, .closeOnly))
+                default: fds.append(PollDescriptor(entry.fd))
                 }
-                fds.append(pollfd(fd: entry.fd, events: events, revents: 0))
             }
             var timeout = polled.pollTimeout
             if listenerPausedUntil != nil || stopGrace != nil { timeout = timeout < 0 ? 50 : min(timeout, 50) }
-            if poll(&fds, nfds_t(fds.count), timeout) < 0 {
-                if errno == EINTR { continue }
+            if Poll.wait(&fds, milliseconds: timeout) < 0 {
+                if SystemError.last == .interrupted { continue }
                 return stopGrace ?? Deadline(secondsFromNow: limits.stopGraceSeconds)
             }
             turn = Deadline.now()
-            if fds[1].revents != 0 {
+            if fds[1].isReady {
                 // A stop (1), or a worker handing a connection back (0): drain the pipe and see which.
                 var drained = [UInt8](repeating: 0, count: 256)
-                let count = read(server.wakeRead, &drained, drained.count)
+                let count = (try? SystemFile.read(server.wakeRead, into: &drained)) ?? 0
                 if count > 0 && drained[..<count].contains(1) && stopGrace == nil {
                     stopGrace = Deadline(secondsFromNow: limits.stopGraceSeconds)
                     // Answers from now on close their connections; workers end once the line is empty.
@@ -78,11 +76,10 @@ struct AcceptLoop {
             }
             // From the back: removal swaps the last entry in, which was looked at already.
             for index in stride(from: polled.count - 1, through: 0, by: -1) {
-                let revents = fds[index + 2].revents
-                if revents != 0 && !serviceEvent(at: index) { continue }
+                if fds[index + 2].isReady && !serviceEvent(at: index) { continue }
                 if polled[index].deadline.hasPassed { timedOut(at: index) }
             }
-            if fds[0].revents != 0 { acceptAll() }
+            if fds[0].isReady { acceptAll() }
             let held = polled.heldBytes
             server.lock.locked { server.arrivingBytes = held }
         }
@@ -111,17 +108,15 @@ struct AcceptLoop {
             enforceBudget(keeping: stillPolled ? index : nil)
             return stillPolled
         case .answering(let bytes, let sent):
-            let count = bytes[sent...].withUnsafeBytes {
-                SocketCalls.sendWithoutSignal(polled[index].fd, $0.baseAddress!, $0.count, flags: Int32(MSG_DONTWAIT))
-            }
-            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return true }
+            let count = bytes[sent...].withUnsafeBytes { Sockets.send(polled[index].fd, $0.baseAddress!, $0.count, dontWait: true) }
+            if count < 0 && (SystemError.last == .wouldBlock || SystemError.last == .interrupted) { return true }
             if count <= 0 { return drop(at: index) }
             if sent + count < bytes.count {
                 polled[index].state = .answering(bytes: bytes, sent: sent + count)
                 return true
             }
             // Answered: no more from us; read what the sender still sends until it closes.
-            _ = shutdown(polled[index].fd, Int32(SHUT_WR))
+            Sockets.shutdown(polled[index].fd, .sending)
             polled[index].state = .draining(discarded: 0)
             return true
         case .draining(let discarded):
@@ -137,8 +132,8 @@ struct AcceptLoop {
     /// One non-blocking `recv` into the scratch buffer: the count, 0 when the peer closed or
     /// reset, -1 when nothing was there after all.
     private mutating func receive(_ fd: Int32) -> Int {
-        let count = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-        if count < 0 { return errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK ? -1 : 0 }
+        let count = scratch.withUnsafeMutableBytes { Sockets.receive(fd, into: $0, dontWait: true) }
+        if count < 0 { return SystemError.last == .interrupted || SystemError.last == .wouldBlock ? -1 : 0 }
         return count
     }
 
@@ -152,7 +147,7 @@ struct AcceptLoop {
                 polled[index].deadline = readingDeadline(polled[index])
                 return true
             case .sendContinue:
-                _ = ResponseWriter.sendAll(polled[index].fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), flags: Int32(MSG_DONTWAIT))
+                _ = ResponseWriter.sendAll(polled[index].fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), dontWait: true)
                 polled[index].bodyStarted = Deadline.now()
             case .request(let head, let body):
                 let entry = polled.remove(at: index)
@@ -232,12 +227,12 @@ struct AcceptLoop {
     /// polled connection is closed to make room; with none to close, the listener rests a moment.
     private mutating func acceptAll() {
         for _ in 0..<256 {
-            var peerAddress = sockaddr_in()
-            let client = SocketCalls.accept(server.listener, &peerAddress)
-            if client < 0 {
-                let code = errno
-                if code == EINTR || code == ECONNABORTED { continue }
-                if code == EMFILE || code == ENFILE {
+            let client: (fd: Int32, peer: String)
+            do {
+                client = try Sockets.accept(server.listener)
+            } catch {
+                if error == .interrupted || error == .connectionAborted { continue }
+                if error == .tooManyOpenFiles || error == .fileTableFull {
                     if let stalest = polled.stalest {
                         _ = drop(at: stalest)
                         continue
@@ -246,9 +241,9 @@ struct AcceptLoop {
                 }
                 return   // EAGAIN: none left; anything else: try again on the next wake-up
             }
-            ResponseWriter.prepare(client, limits: limits)
+            Sockets.prepareConnection(client.fd, sendTimeout: Int(limits.idleTimeout.rounded(.up)))
             server.lock.locked { server.openCount += 1 }
-            polled.add(PolledConnections.Entry(fd: client, peer: HTTPServer.describe(peerAddress), reader: RequestReader(limits: limits),
+            polled.add(PolledConnections.Entry(fd: client.fd, peer: client.peer, reader: RequestReader(limits: limits),
                                                state: .reading, deadline: Deadline(secondsFromNow: limits.idleTimeout),
                                                lastProgress: turn, sequence: polled.takeSequence(), headStarted: nil, bodyStarted: nil))
         }

@@ -110,7 +110,7 @@ public struct CurlTransport: HTTPTransport {
         if let directory = trust.certificateDirectory { try options.set("CURLOPT_CAPATH", APPDNA_CURLOPT_CAPATH, pointer: directory) }
         var refused: Int32 = 0
         try options.check(CurlOptions.name(refused), appdna_curl_collect(handle, body, headerBlock, &refused))
-        try options.check(CurlOptions.name(refused), appdna_curl_progress(handle, abortPastDeadline, stop, &refused))
+        try options.check(CurlOptions.name(refused), appdna_curl_progress(handle, request.abortsOnInterrupt ? abortPastDeadlineOrOnInterrupt : abortPastDeadline, stop, &refused))
         for header in request.headers {
             // "Name:" would make curl drop the header; "Name;" is its syntax for an empty value.
             let line = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
@@ -151,7 +151,7 @@ public struct CurlTransport: HTTPTransport {
             let detail = errorText.pointee != 0 ? String(cString: errorText) : String(cString: appdna_curl_easy_strerror(Int32(code)))
             throw classify(code: code, detail: detail, where_: where_, deadline: deadline,
                            expired: stop.pointee.expired != 0, overLimit: body.pointee.over_limit != 0,
-                           isHTTP: HTTPURL(request.url) != nil)
+                           isHTTP: HTTPURL(request.url) != nil, interruptible: request.abortsOnInterrupt)
         }
         var status = 0
         _ = appdna_curl_getinfo_long(handle, Int32(APPDNA_CURLINFO_RESPONSE_CODE), &status)
@@ -188,9 +188,9 @@ public struct CurlTransport: HTTPTransport {
 
     /// Turns a CURLcode into words and a kind; `retryable` for what another attempt may fix.
     func classify(code: Int, detail: String, where_: String, deadline: Deadline, expired: Bool, overLimit: Bool,
-                  isHTTP: Bool = true) -> HTTPError {
+                  isHTTP: Bool = true, interruptible: Bool = true) -> HTTPError {
         let signal = Interruption.signal
-        if signal != 0 {
+        if signal != 0 && interruptible {
             return Interruption.error(signal, at: where_)
         }
         if expired || (code == APPDNA_CURLE_OPERATION_TIMEDOUT && deadline.remaining < 0.05) || code == APPDNA_CURLE_ABORTED_BY_CALLBACK {
@@ -275,9 +275,20 @@ struct CurlOptions {
 
 /// curl's progress callback: aborts the transfer once its deadline (an `appdna_deadline`, the
 /// context) has passed on CLOCK_MONOTONIC or SIGINT/SIGTERM came (`Interruption`).
-private let abortPastDeadline: appdna_progress_callback = { context, _, _, _, _ in
+private let abortPastDeadlineOrOnInterrupt: appdna_progress_callback = { context, _, _, _, _ in
     guard let deadline = context?.assumingMemoryBound(to: appdna_deadline.self) else { return 0 }
     if Interruption.signal != 0 || SystemTime.monotonicNanoseconds() >= deadline.pointee.deadline_ns {
+        deadline.pointee.expired = 1
+        return 1   // CURLE_ABORTED_BY_CALLBACK
+    }
+    return 0
+}
+
+/// The same for a request that is finished whatever the signals (`abortsOnInterrupt` false):
+/// only its deadline ends it.
+private let abortPastDeadline: appdna_progress_callback = { context, _, _, _, _ in
+    guard let deadline = context?.assumingMemoryBound(to: appdna_deadline.self) else { return 0 }
+    if SystemTime.monotonicNanoseconds() >= deadline.pointee.deadline_ns {
         deadline.pointee.expired = 1
         return 1   // CURLE_ABORTED_BY_CALLBACK
     }

@@ -11,6 +11,9 @@ public struct HTTPRequest: Sendable {
     /// arrives (memory stays small whatever the server sends); nil keeps the whole body up to
     /// the transport's limit.
     public var keepBodyBytes: Int?
+    /// False: a SIGINT/SIGTERM does not abort this request; it runs to its answer or its
+    /// deadline (`webhook listen` finishes the forwards under way when told to stop).
+    public var abortsOnInterrupt = true
 
     public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil,
                 keepBodyBytes: Int? = nil) {

@@ -58,8 +58,7 @@ extension HTTPServer {
             }
             if handedOver {
                 // Wakes the accept loop to poll the connection for its next request.
-                var byte: UInt8 = 0
-                _ = write(wakeWrite, &byte, 1)
+                wake(stopping: false)
             } else {
                 closeConnection(item.fd)
             }

@@ -147,50 +147,41 @@ public final class HTTPServer: @unchecked Sendable {
         self.limits = limits
         self.host = host
         self.startThread = startThread
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        let resolved = host == "localhost" ? "127.0.0.1" : host
-        guard inet_pton(AF_INET, resolved, &address.sin_addr) == 1 else {
-            throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
-                            settingFact: .listenAddressNotIPv4(host))
+        let listening: (fd: Int32, port: Int)
+        do {
+            // A long backlog: a burst of connections waits in the kernel's queue instead of
+            // being made to repeat its handshake seconds later.
+            listening = try Sockets.listen(host: host, port: port, backlog: 4096)
+        } catch {
+            switch error {
+            case .notIPv4:
+                throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
+                                settingFact: .listenAddressNotIPv4(host))
+            case .socket(let code):
+                throw HTTPError(.internalError, "socket: \(code)")
+            case .bind(let code):
+                throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(code)",
+                                remedy: code == .addressInUse ? .otherPort : nil)
+            }
         }
-        let fd = SocketCalls.streamSocket()
-        guard fd >= 0 else { throw HTTPError(.internalError, "socket: \(SystemError.describe(errno))") }
-        SocketCalls.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        self.port = listening.port
+        listener = listening.fd
+        let wake: (read: Int32, write: Int32)
+        do {
+            wake = try SystemFile.makePipe(nonBlockingWrites: true)
+        } catch {
+            SystemFile.close(listening.fd)
+            throw HTTPError(.internalError, "pipe: \(error)")
         }
-        // A long backlog (the kernel caps it at net.core.somaxconn): a burst of connections
-        // waits in the kernel's queue instead of being made to retry their handshake seconds later.
-        guard bound == 0, listen(fd, 4096) == 0 else {
-            let code = errno
-            close(fd)
-            throw HTTPError(.unavailable, "cannot listen on \(host):\(port): \(SystemError.describe(code))",
-                            remedy: code == EADDRINUSE ? .otherPort : nil)
-        }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        self.port = Int(UInt16(bigEndian: actual.sin_port))
-        listener = fd
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else {
-            close(fd)
-            throw HTTPError(.internalError, "pipe: \(SystemError.describe(errno))")
-        }
-        for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(pipeEnds[1], F_SETFL, O_NONBLOCK)
-        wakeRead = pipeEnds[0]
-        wakeWrite = pipeEnds[1]
+        wakeRead = wake.read
+        wakeWrite = wake.write
     }
 
     deinit {
-        close(listener)
-        close(wakeRead)
-        close(wakeWrite)
+        Interruption.stopWaking(wakeWrite)
+        SystemFile.close(listener)
+        SystemFile.close(wakeRead)
+        SystemFile.close(wakeWrite)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (as `stop()` does). The handler only writes
@@ -198,27 +189,19 @@ public final class HTTPServer: @unchecked Sendable {
     /// requests are still being finished, exits at once with 128 + that signal (130 for
     /// SIGINT, 143 for SIGTERM): every acknowledged delivery is already recorded.
     public func stopOnInterrupt() {
-        SignalWake.descriptor = wakeWrite
-        // Prepared now: a signal handler must not allocate.
-        let farewell = Array("appdna: interrupted again: quitting without finishing the requests under way\n".utf8)
-        let message = UnsafeMutablePointer<UInt8>.allocate(capacity: farewell.count)
-        message.initialize(from: farewell, count: farewell.count)
-        SignalWake.farewell = (UnsafePointer(message), farewell.count)
-        SignalHandling.install({ signal in
-            SignalWake.received += 1
-            if SignalWake.received > 1 {
-                _ = write(2, SignalWake.farewell.bytes, SignalWake.farewell.count)
-                _exit(128 + signal)  // 130 for SIGINT, 143 for SIGTERM: the signal that came
-            }
-            var byte: UInt8 = 1
-            _ = write(SignalWake.descriptor, &byte, 1)
-        }, for: [SIGINT, SIGTERM])
+        Interruption.install()
+        Interruption.exitOnSecondSignal(saying: "appdna: interrupted again: quitting without finishing the requests under way\n")
+        Interruption.wake(wakeWrite)
     }
 
     /// Stops accepting; `serve` returns once the requests being handled are answered.
     public func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake(stopping: true)
+    }
+
+    /// Wakes the accept loop: 1 to stop, 0 to take the connections handed back.
+    func wake(stopping: Bool) {
+        withUnsafeBytes(of: UInt8(stopping ? 1 : 0)) { _ = try? SystemFile.write(wakeWrite, $0) }
     }
 
     var isStopping: Bool {
@@ -240,7 +223,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Closes a connection the server accepted, and counts it closed.
     func closeConnection(_ fd: Int32) {
-        close(fd)
+        SystemFile.close(fd)
         lock.locked { openCount -= 1 }
     }
 
@@ -269,29 +252,14 @@ public final class HTTPServer: @unchecked Sendable {
         while lock.locked({ workers > 0 }) {
             if !cut && graceEnds.hasPassed {
                 cut = true
-                lock.locked { for fd in answering { _ = shutdown(fd, Int32(SHUT_RDWR)) } }
+                lock.locked { for fd in answering { Sockets.shutdown(fd, .both) } }
             }
-            var none = pollfd()
-            _ = poll(&none, 0, 20)
+            var nothing: [PollDescriptor] = []
+            _ = Poll.wait(&nothing, milliseconds: 20)
         }
         lock.locked {
-            for returned in handedBack { close(returned.fd); openCount -= 1 }
+            for returned in handedBack { SystemFile.close(returned.fd); openCount -= 1 }
             handedBack = []
         }
     }
-
-    static func describe(_ address: sockaddr_in) -> String {
-        var copy = address.sin_addr
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
-        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
-    }
-}
-
-/// Where the signal handler writes; a C function pointer cannot capture the server.
-enum SignalWake {
-    nonisolated(unsafe) static var descriptor: Int32 = -1
-    nonisolated(unsafe) static var received: Int32 = 0
-    /// The line written before quitting on a second signal.
-    nonisolated(unsafe) static var farewell: (bytes: UnsafePointer<UInt8>?, count: Int) = (nil, 0)
 }

@@ -4,17 +4,6 @@ import AppDNACore
 /// into one buffer with the head: a handler's large answer is held once), no body after a
 /// HEAD request or for the statuses that have none.
 enum ResponseWriter {
-    /// Settings of a newly accepted socket (close-on-exec and no SIGPIPE are set by
-    /// `SocketCalls.accept`): blocking for the workers' writes (Darwin's accept passes the
-    /// listener's O_NONBLOCK on, Linux's does not; the accept loop reads with MSG_DONTWAIT), no
-    /// Nagle delay, and a send timeout so that a peer that stops reading our answer cannot hold
-    /// a worker forever.
-    static func prepare(_ fd: Int32, limits: HTTPServer.Limits) {
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        SocketCalls.setSendTimeout(fd, seconds: Int(limits.idleTimeout.rounded(.up)))
-        SocketCalls.setOption(fd, SocketCalls.tcpProtocol, TCP_NODELAY, 1)
-    }
-
     /// Writes `response` (blocking, within the socket's send timeout); false when the peer went away.
     static func write(_ fd: Int32, _ response: HTTPServer.Response, headOnly: Bool) -> Bool {
         let hasBody = !headOnly && Self.hasBody(response.status) && !response.body.isEmpty
@@ -46,12 +35,14 @@ enum ResponseWriter {
         !(100...199).contains(status) && status != 204 && status != 304
     }
 
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0) -> Bool {
+    /// Sends every byte (blocking, within the socket's send timeout; with `dontWait`, only
+    /// what fits now); false when the peer went away or the time ran out.
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], dontWait: Bool = false) -> Bool {
         bytes.withUnsafeBytes { raw in
             var sent = 0
             while sent < raw.count {
-                let n = SocketCalls.sendWithoutSignal(fd, raw.baseAddress! + sent, raw.count - sent, flags: flags)
-                if n < 0 && errno == EINTR { continue }
+                let n = Sockets.send(fd, raw.baseAddress! + sent, raw.count - sent, dontWait: dontWait)
+                if n < 0 && SystemError.last == .interrupted { continue }
                 if n <= 0 { return false }
                 sent += n
             }

@@ -12,6 +12,9 @@ public struct FileStatus: Sendable {
     public enum Kind: Sendable { case regular, directory, fifo, symbolicLink, other }
 
     public let kind: Kind
+    /// What the file is, in words: "a regular file", "a directory", "a FIFO", "a symbolic
+    /// link", "a character device", "a block device", "a socket".
+    public let kindName: String
     public let size: Int64
     /// The permission bits (`mode & 0o7777`).
     public let permissions: UInt32
@@ -23,6 +26,16 @@ public struct FileStatus: Sendable {
         case S_IFIFO: kind = .fifo
         case S_IFLNK: kind = .symbolicLink
         default: kind = .other
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kindName = "a regular file"
+        case S_IFDIR: kindName = "a directory"
+        case S_IFIFO: kindName = "a FIFO"
+        case S_IFLNK: kindName = "a symbolic link"
+        case S_IFCHR: kindName = "a character device"
+        case S_IFBLK: kindName = "a block device"
+        case S_IFSOCK: kindName = "a socket"
+        default: kindName = "a special file"
         }
         size = Int64(info.st_size)
         permissions = UInt32(info.st_mode) & 0o7777

@@ -27,8 +27,9 @@ public enum Sockets {
     }
 
     /// A TCP/IPv4 socket listening on `host` (an IPv4 address, or "localhost") and `port` (0:
-    /// any free one) with SO_REUSEADDR and a backlog of 128; returns it and the port it got.
-    public static func listen(host: String, port: Int) throws(ListenFailure) -> (fd: Int32, port: Int) {
+    /// any free one) with SO_REUSEADDR and `backlog` connections waiting in the kernel's queue
+    /// (capped by the kernel: net.core.somaxconn, kern.ipc.somaxconn); returns it and the port it got.
+    public static func listen(host: String, port: Int, backlog: Int32 = 128) throws(ListenFailure) -> (fd: Int32, port: Int) {
         var address = sockaddr_in()
         #if canImport(Darwin)
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
@@ -45,11 +46,11 @@ public enum Sockets {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         #if canImport(Glibc)
-        let listening = bound == 0 && Glibc.listen(fd, 128) == 0
+        let listening = bound == 0 && Glibc.listen(fd, backlog) == 0
         #elseif canImport(Musl)
-        let listening = bound == 0 && Musl.listen(fd, 128) == 0
+        let listening = bound == 0 && Musl.listen(fd, backlog) == 0
         #elseif canImport(Darwin)
-        let listening = bound == 0 && Darwin.listen(fd, 128) == 0
+        let listening = bound == 0 && Darwin.listen(fd, backlog) == 0
         #endif
         guard listening else {
             let error = SystemError.last
@@ -138,6 +139,25 @@ public enum Sockets {
         recv(fd, buffer.baseAddress, buffer.count, dontWait ? Int32(MSG_DONTWAIT) : 0)
     }
 
+    /// Which way `shutdown` closes a connection.
+    public enum Direction {
+        /// No more sending: the peer reads the end of the stream, and can still send.
+        case sending
+        /// Neither way: a `send` or `recv` blocked on it returns at once.
+        case both
+    }
+
+    /// `shutdown`: ends one or both directions of a connection without closing the descriptor.
+    public static func shutdown(_ fd: Int32, _ direction: Direction) {
+        #if canImport(Glibc)
+        _ = Glibc.shutdown(fd, Int32(direction == .sending ? SHUT_WR : SHUT_RDWR))
+        #elseif canImport(Musl)
+        _ = Musl.shutdown(fd, direction == .sending ? SHUT_WR : SHUT_RDWR)
+        #elseif canImport(Darwin)
+        _ = Darwin.shutdown(fd, direction == .sending ? SHUT_WR : SHUT_RDWR)
+        #endif
+    }
+
     /// `setsockopt` for an `Int32` option (`SO_REUSEADDR`, `TCP_NODELAY`, `SO_NOSIGPIPE`).
     @discardableResult
     static func setOption(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32) -> Int32 {
@@ -163,12 +183,32 @@ public enum Sockets {
     }
 }
 
-/// One descriptor to wait on with `Poll.wait` until it has input (or is closed): the same
-/// memory as a C `pollfd`, so a whole array is handed to `poll` as it is.
+/// One descriptor to wait on with `Poll.wait` until it has input, room for output, or is closed:
+/// the same memory as a C `pollfd`, so a whole array is handed to `poll` as it is.
 public struct PollDescriptor {
     fileprivate var raw: pollfd
 
-    public init(_ fd: Int32) { raw = pollfd(fd: fd, events: Int16(POLLIN), revents: 0) }
+    /// What a descriptor is waited for.
+    public enum Interest {
+        case input
+        case output
+        /// Only a hang-up or an error (which `poll` always reports).
+        case closeOnly
+    }
+
+    public init(_ fd: Int32, _ interest: Interest = .input) {
+        let events: Int16
+        switch interest {
+        case .input: events = Int16(POLLIN)
+        case .output: events = Int16(POLLOUT)
+        case .closeOnly: events = 0
+        }
+        raw = pollfd(fd: fd, events: events, revents: 0)
+    }
+
+    /// A place in the array that `poll` skips (a negative descriptor): keeps the indices of
+    /// the others where they are.
+    public static var skipped: PollDescriptor { PollDescriptor(-1) }
 
     public var fd: Int32 { raw.fd }
     /// Whether `poll` found input, a hang-up or an error on it.

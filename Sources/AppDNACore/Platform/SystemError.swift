@@ -30,6 +30,10 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     public static let inputOutput = SystemError(code: EIO)
     public static let notADirectory = SystemError(code: ENOTDIR)
     public static let noSpace = SystemError(code: ENOSPC)
+    /// ELOOP: what `open` with `.noFollow` says of a symbolic link.
+    public static let symbolicLinkLoop = SystemError(code: ELOOP)
+    /// ENXIO: what a non-blocking `open` for writing says of a FIFO nobody reads.
+    public static let noReader = SystemError(code: ENXIO)
 
     /// The way `strerror` says it, first letter lower-cased ("no such file or directory").
     public var description: String { Self.describe(code) }

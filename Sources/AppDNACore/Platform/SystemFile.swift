@@ -21,6 +21,9 @@ public enum SystemFile {
         public static let append = Mode(rawValue: 16)
         public static let truncate = Mode(rawValue: 32)
         public static let nonBlocking = Mode(rawValue: 64)
+        /// Fail with `.symbolicLinkLoop` when the last component is a symbolic link, instead
+        /// of opening (and writing to) what it points to.
+        public static let noFollow = Mode(rawValue: 128)
 
         var flags: Int32 {
             var flags: Int32 = contains([.read, .write]) ? O_RDWR : contains(.write) ? O_WRONLY : O_RDONLY
@@ -29,6 +32,7 @@ public enum SystemFile {
             if contains(.append) { flags |= O_APPEND }
             if contains(.truncate) { flags |= O_TRUNC }
             if contains(.nonBlocking) { flags |= O_NONBLOCK }
+            if contains(.noFollow) { flags |= O_NOFOLLOW }
             return flags | O_CLOEXEC
         }
     }

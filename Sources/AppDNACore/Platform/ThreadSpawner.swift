@@ -61,7 +61,7 @@ public enum ThreadSpawner {
     /// the system refuses one: for servers, which answer "busy" instead of crashing.
     public static func trySpawnDetached(_ body: @escaping () -> Void) -> Bool {
         guard let thread = trySpawn(body) else { return false }
-        pthread_detach(thread)
+        pthread_detach(thread.handle)
         return true
     }
 }

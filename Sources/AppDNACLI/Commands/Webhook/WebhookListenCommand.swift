@@ -121,9 +121,12 @@ enum WebhookListenCommand {
         if let target, check.isValid || forwardInvalid {
             let started = Deadline.now()
             do {
-                let answer = try client.send(HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
-                                                         body: request.body, keepBodyBytes: relayedAnswerBytes),
-                                             deadline: Deadline(secondsFromNow: timeout))
+                var forwarded = HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
+                                            body: request.body, keepBodyBytes: relayedAnswerBytes)
+                // A stop finishes the deliveries under way (within --forward-timeout); a second
+                // signal quits at once.
+                forwarded.abortsOnInterrupt = false
+                let answer = try client.send(forwarded, deadline: Deadline(secondsFromNow: timeout))
                 let elapsed = Double(Deadline.now() - started) / 1e6
                 forward = (answer.status, nil, false, elapsed)
                 answerCut = answer.bodyWasCut
