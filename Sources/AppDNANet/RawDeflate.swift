@@ -15,12 +15,16 @@ public enum RawDeflate {
     }
 
     /// Why a body could not be inflated.
-    public enum InflateFailure: Error, Equatable {
+    public enum InflateFailure: Error, Equatable, CustomStringConvertible {
         /// Not one complete raw DEFLATE stream (or zlib could not be loaded).
         case notRawDeflate
         /// It inflates to more than the limit: inflating stopped there (a deflate bomb costs
         /// the limit, not what it would expand to).
         case overLimit
+
+        public var description: String {
+            self == .overLimit ? "it inflates to more than the limit" : "not one complete raw DEFLATE stream"
+        }
     }
 
     /// The inflated bytes of one complete raw DEFLATE stream, at most `limit` of them.

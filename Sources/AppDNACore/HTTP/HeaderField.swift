@@ -4,7 +4,7 @@
 /// responses the client reads, and recorded deliveries before `trigger --replay` sends them.
 public enum HeaderField {
     /// What is wrong with a field line.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// The line has no colon.
         case noColon
         /// The name is empty or not a token (a space before the colon is one way).
@@ -14,6 +14,8 @@ public enum HeaderField {
         case forbiddenValueByte(name: String, byte: UInt8)
         /// The line starts with whitespace: obsolete line folding (RFC 9112 §5.2).
         case folded
+
+        public var description: String { describe(section: "header") }
 
         /// "the value of 'X-Note' holds a bare CR", for messages that add where.
         public func describe(section: String) -> String {

@@ -2,7 +2,7 @@
 /// request-dump parser, and checked before `trigger --replay` puts a recorded method and
 /// target back on the wire.
 public enum RequestLine {
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         /// Not three parts separated by single spaces (strict), or by runs of spaces (forgiving).
         case parts(Int)
         case notAVersion(String)
@@ -11,6 +11,8 @@ public enum RequestLine {
         /// space, DEL): it would end the request line early or split the request.
         case badTargetByte(UInt8)
         case emptyTarget
+
+        public var description: String { message }
 
         public var message: String {
             let example = "expected a request line like 'POST /webhooks HTTP/1.1'"
