@@ -27,9 +27,16 @@ final class BucketBatchParallelTests: XCTestCase {
     """
     static let bundleExperiments = 3
 
+    // A failed run may stop reading: the feeding thread's write must then fail, not kill the
+    // test process. Restored afterwards: child processes of later tests inherit the setting.
+    private var previousSIGPIPE: (@convention(c) (Int32) -> Void)?
+
     override func setUp() {
-        // A failed run stops reading; the feeding thread's write must not kill the test process.
-        signal(SIGPIPE, SIG_IGN)
+        previousSIGPIPE = signal(SIGPIPE, SIG_IGN)
+    }
+
+    override func tearDown() {
+        signal(SIGPIPE, previousSIGPIPE)
     }
 
     func testOneExperimentEveryFormat() throws {

@@ -46,6 +46,24 @@ struct RowPieces {
 }
 
 extension RawByteBuffer {
+    /// Copies `n` bytes (an id, mostly a few dozen) eight at a time, memcpy beyond 64; the
+    /// caller reserved room for them.
+    @inline(__always)
+    mutating func uncheckedCopyShort(_ from: UnsafeRawPointer, _ n: Int) {
+        guard n <= 64 else { return uncheckedCopy(from, n) }
+        let to = UnsafeMutableRawPointer(base + count)
+        var index = 0
+        while index &+ 8 <= n {
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: index, as: UInt64.self), toByteOffset: index, as: UInt64.self)
+            index &+= 8
+        }
+        while index < n {
+            to.storeBytes(of: from.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self)
+            index &+= 1
+        }
+        count &+= n
+    }
+
     /// Copies a piece; the caller reserved room for it. Pieces are mostly a few bytes: a loop
     /// costs less than a call to memcpy for those.
     @inline(__always)

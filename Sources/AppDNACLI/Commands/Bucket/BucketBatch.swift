@@ -99,8 +99,8 @@ enum BucketBatch {
     @inline(__always)
     static func appendTSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
         guard let start = field.baseAddress else { return }
-        guard let first = field.firstIndex(where: { tsvLook[Int($0)] }) else {
-            buffer.uncheckedCopy(start, field.count)
+        guard FieldScan.mayNeedTSVEscape(field), let first = field.firstIndex(where: { tsvLook[Int($0)] }) else {
+            buffer.uncheckedCopyShort(start, field.count)
             return
         }
         buffer.uncheckedCopy(start, first)
@@ -130,8 +130,8 @@ enum BucketBatch {
     @inline(__always)
     static func appendCSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
         guard let start = field.baseAddress else { return }
-        guard field.contains(where: { $0 == 44 || $0 == 34 || $0 == 13 || $0 == 10 }) else {
-            buffer.uncheckedCopy(start, field.count)
+        guard FieldScan.mayNeedCSVQuotes(field), field.contains(where: { $0 == 44 || $0 == 34 || $0 == 13 || $0 == 10 }) else {
+            buffer.uncheckedCopyShort(start, field.count)
             return
         }
         buffer.uncheckedByte(34)

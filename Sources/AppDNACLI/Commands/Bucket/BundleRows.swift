@@ -83,7 +83,7 @@ struct BundleRows: BatchRows {
             if index > 0 {
                 rows.reserve(pieces.longest + userCount)
                 rows.uncheckedCopy(pieces[Self.rowStart])
-                rows.uncheckedCopy(UnsafeRawPointer(rows.base + userStart), userCount)
+                rows.uncheckedCopyShort(UnsafeRawPointer(rows.base + userStart), userCount)
             }
             let hash = experiments[index].bucketer.hash(user)
             let bucket = experiments[index].bucketer.bucket(hash)
