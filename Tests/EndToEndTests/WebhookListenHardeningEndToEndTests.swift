@@ -185,6 +185,53 @@ extension WebhookListenEndToEndTests {
         XCTAssertTrue(listener.stdout.contains("forwarded: 200") && listener.stdout.contains("cut to the first 1 MiB"), listener.stdout)
     }
 
+    // MARK: - 7. No thread, no crash
+
+    /// Under `ulimit -v`, the listener starts but the system may refuse the thread a request
+    /// needs: the request is answered 503 and the listener carries on (it used to die of
+    /// SIGILL). Swept over limits from too small to start to large enough for everything.
+    func testUnderAnAddressSpaceLimitARequestWithoutAThreadIs503AndTheListenerCarriesOn() throws {
+        let body = try demoBody("address-space")
+        let signature = try pythonSignature(bodyPath: body, keyPath: secretPath)
+        var answers: [Int: Int] = [:]   // limit in MiB → status
+        for megabytes in stride(from: 16, through: 64, by: 4) {
+            let name = "ulimit-\(megabytes)"
+            let stdoutPath = path(name + ".out"), stderrPath = path(name + ".err")
+            _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+            _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -v \(megabytes << 10) && exec \"$0\" \"$@\"", Binary.url.path,
+                                 "webhook", "listen", "--port", "0", "--secret-file", secretPath]
+            process.environment = ["PATH": "/usr/bin:/bin"]
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+            try process.run()
+            var port: Int?
+            let deadline = Date().addingTimeInterval(10)
+            while port == nil && process.isRunning && Date() < deadline {
+                let text = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+                port = text.firstMatch(of: /127\.0\.0\.1:(\d+)/).flatMap { Int($0.1) }
+                if port == nil { usleep(20_000) }
+            }
+            guard let port else {
+                // Too little address space to start at all (the loader or the runtime says so).
+                if process.isRunning { process.terminate() }
+                process.waitUntilExit()
+                continue
+            }
+            let listener = Listener(process: process, port: port, stdoutPath: stdoutPath, stderrPath: stderrPath)
+            let answer = try post(listener, bodyPath: body, signature: signature)
+            answers[megabytes] = answer.status
+            XCTAssertTrue(process.isRunning, "ulimit -v \(megabytes) MiB: the listener died answering (status \(process.terminationStatus))")
+            XCTAssertTrue([200, 503].contains(answer.status), "ulimit -v \(megabytes) MiB: answered \(answer.status)")
+            if answer.status == 503 { XCTAssertTrue(listener.stdout.contains("cannot start a thread"), listener.stdout) }
+            XCTAssertEqual(listener.stop(), 0, "ulimit -v \(megabytes) MiB: \(listener.stderr)")
+        }
+        print("ulimit -v (MiB) → status: " + answers.sorted { $0.key < $1.key }.map { "\($0.key) → \($0.value)" }.joined(separator: ", "))
+        XCTAssertTrue(answers.values.contains(200), "no limit in the sweep was large enough to serve: \(answers)")
+    }
+
     // MARK: - 4 and 9. Stalled senders hold no slot and cannot hold a stop
 
     func testStalledBodiesHoldNoSlotAndSIGTERMStopsPromptly() throws {
