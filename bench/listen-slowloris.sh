@@ -148,6 +148,7 @@ printf 'deflate bomb -> api serve  %s KB sent (300 MiB inflated): answered %s %s
     "$(( $(stat -c %s "$OUT/bomb.deflate") / 1024 ))" "$deflate_status" "$(head -c 80 "$OUT/bomb-serve.answer")" "$serve_rss"
 kill "$serve_pid"
 
+rm -f "$OUT/bomb-api.port" "$OUT/big-answer.port"
 python3 - "$OUT/bomb.gz" > "$OUT/bomb-api.port" <<'PY' &
 import http.server, sys, threading
 bomb = open(sys.argv[1], "rb").read()
@@ -179,7 +180,7 @@ APPDNA_SDK_KEY=adn_test_bench000000000000001 APPDNA_API_URL="http://127.0.0.1:$a
     /usr/bin/time -f %M -o "$OUT/bomb-fetch.rss" "$APPDNA" bundle fetch -o "$OUT/bomb-fetched.json" --retries 0 2> "$OUT/bomb-fetch.err"
 fetch_status=$?
 set -e
-fetch_rss=$(awk '{ printf "%.1f", $1 / 1024 }' "$OUT/bomb-fetch.rss")
+fetch_rss=$(tail -1 "$OUT/bomb-fetch.rss" | awk '{ printf "%.1f", $1 / 1024 }')
 printf 'gzip bomb -> bundle fetch  %s KB sent (300 MiB decoded): exit %s (%s); peak RSS %s MB (target < 200 MB)\n' \
     "$(( $(stat -c %s "$OUT/bomb.gz") / 1024 ))" "$fetch_status" "$(grep -o 'larger than [0-9]* MiB' "$OUT/bomb-fetch.err" | head -1)" "$fetch_rss"
 
@@ -215,8 +216,11 @@ relayed=$(printf '%s' "$body" | curl -s -o /dev/null -w '%{http_code} %{size_dow
 answer_rss=$(peak_mb "$listen_pid")
 printf '500 MiB answer -> listen    relayed: status and bytes %s; listener peak RSS %s MB (target < 100 MB)\n' "$relayed" "$answer_rss"
 
+kill "$listen_pid"
+
 # ---- 5. a wrong signature costs what a right one does -----------------------------------------
-python3 - "$PORT" "$SECRET" "$listen_pid" <<'PY'
+start_server "$OUT/cpu-listen" webhook listen --secret-file "$SECRET"
+python3 - "$PORT" "$SECRET" "$PID" <<'PY'
 import hashlib, hmac, os, socket, sys
 port, secret_path, pid = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 key = open(secret_path, "rb").read().rstrip(b"\n")
