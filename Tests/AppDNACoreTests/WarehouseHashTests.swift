@@ -4,8 +4,10 @@ import TestSupport
 @testable import AppDNACore
 
 /// The SQL that `appdna` writes hashes exactly as devices do: the generated MurmurHash3
-/// expression runs on the real engines (DuckDB, chDB = ClickHouse in-process) over strings
-/// passed as literals built by `SQLQuoting`, and every hash equals `MurmurHash3.x86_32(utf8:)`.
+/// runs on the real engines (DuckDB, chDB = ClickHouse in-process; Spark's runs in the one-JVM
+/// engine suite, `WarehouseEngineTests`) over strings passed as literals built by each
+/// engine, behind a fixed prefix of every length mod 4 and a suffix, and every hash equals
+/// `MurmurHash3.x86_32(utf8:)` of the whole. Ids of 30 KB check that long ids hash right.
 /// Hostile strings (quotes, backslashes, an injection attempt, NFC/NFD, emoji, control
 /// characters) check the quoting at the same time: a literal whose bytes were altered would
 /// hash differently, and one that escaped its quotes would not run.
@@ -31,29 +33,42 @@ final class WarehouseHashTests: XCTestCase {
         return strings
     }
 
+    /// Long ids: 30 KB of ASCII, of two-byte and of four-byte characters, each length mod 4
+    /// (written in the query with `repeat`: a literal that long passes ClickHouse's query limit).
+    static let long: [(unit: String, count: Int, extra: String)] = [("x", 30_000), ("é", 15_000), ("🚀", 7_500)]
+        .flatMap { unit, count in (0..<4).map { (unit, count, String(repeating: "a", count: $0)) } }
+
+    /// Prefixes of each length mod 4 (the whole blocks of one are folded when the query is
+    /// written), with and without a suffix; "é" splits a UTF-8 sequence at a block edge.
+    static let affixes: [(prefix: String, suffix: String)] = [("", ""), ("checkout.s3cr3t.", ""), ("ab.c.", ".allocation"), ("é.x", ""), ("xé", "yz")]
+
     func testGeneratedHashAgreesOnDuckDB() throws {
-        try checkHashes(on: .duckdb)
+        try checkHashes(on: DuckDBEngine())
     }
 
     func testNativeHashAgreesOnChDB() throws {
-        try checkHashes(on: .clickhouse)
+        try checkHashes(on: ClickHouseEngine())
     }
 
-    private func checkHashes(on dialect: SQLDialect) throws {
-        let strings = Self.corpus()
-        let expression = SQLMurmurHash(dialect: dialect).hash(of: "s")
-        let rows = strings.enumerated().map { "(\($0.offset), \(SQLQuoting.literal($0.element, in: dialect)))" }
-        let query: String
-        switch dialect {
-        case .clickhouse:
-            query = "SELECT idx, \(expression) FROM values('idx UInt32, s String', \(rows.joined(separator: ", "))) ORDER BY idx"
-        case .duckdb, .spark:
-            query = "SELECT idx, \(expression) FROM (VALUES \(rows.joined(separator: ", "))) AS t(idx, s) ORDER BY idx"
+    private func checkHashes(on engine: any SQLEngine) throws {
+        let short = Self.corpus()
+        let strings = short + Self.long.map { String(repeating: $0.unit, count: $0.count) + $0.extra }
+        let values = short.enumerated().map { "(\($0.offset), \(engine.literal($0.element)))" }.joined(separator: ", ")
+        let shortTable = engine is ClickHouseEngine ? "SELECT idx, s FROM values('idx UInt32, s String', \(values))"
+            : "SELECT * FROM (VALUES \(values)) AS t(idx, s)"
+        let longRows = Self.long.enumerated().map { index, id in
+            " UNION ALL SELECT \(short.count + index) AS idx, concat(repeat(\(engine.literal(id.unit)), \(id.count)), \(engine.literal(id.extra))) AS s"
         }
-        let results = try WarehouseEngine.run(query, on: dialect)
+        let table = "(" + shortTable + longRows.joined() + ")"
+        var rows = SQLRelation(engine: engine, source: table, name: "t")
+        let hashes = Self.affixes.map { engine.murmurHash3(HashedBytes(prefix: $0.prefix, text: "s", suffix: $0.suffix), in: &rows) }
+        let results = try WarehouseEngine.run(rows.select("idx, " + hashes.joined(separator: ", ")) + " ORDER BY idx", on: engine.name)
         XCTAssertEqual(results.count, strings.count)
         for (row, text) in zip(results, strings) {
-            XCTAssertEqual(row.last, String(MurmurHash3.x86_32(utf8: text)), "hash of \(text.debugDescription) on \(dialect)")
+            for (index, affix) in Self.affixes.enumerated() where row.count == Self.affixes.count + 1 {
+                XCTAssertEqual(row[index + 1], String(MurmurHash3.x86_32(utf8: affix.prefix + text + affix.suffix)),
+                               "hash of \((affix.prefix + text + affix.suffix).prefix(60).debugDescription) on \(engine.name)")
+            }
         }
     }
 }
@@ -62,8 +77,8 @@ final class WarehouseHashTests: XCTestCase {
 /// tab-separated fields. Skips, with the reason, when the package is not installed
 /// (scripts/install-test-tools installs chdb and duckdb).
 enum WarehouseEngine {
-    static func run(_ query: String, on dialect: SQLDialect) throws -> [[String]] {
-        let module = dialect == .clickhouse ? "chdb" : dialect.rawValue
+    static func run(_ query: String, on engine: String) throws -> [[String]] {
+        let module = WarehouseEngines.module(of: engine)
         let script = """
         import sys
         query = sys.stdin.read()
@@ -74,13 +89,14 @@ enum WarehouseEngine {
         if "\(module)" == "chdb":
             sys.stdout.write(str(chdb.query(query, "TabSeparated")))
         else:
+            duckdb.sql("SET enable_progress_bar = false")  # its bar would go to stdout, before the rows
             for row in duckdb.sql(query).fetchall():
                 print("\\t".join(str(value) for value in row))
         """
         let output = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script], environment: nil, stdin: Data(query.utf8))
         if output.status == 3 { throw missing("python3 module \(module)", because: "runs the warehouse SQL on its engine: \(output.stdout)") }
         guard output.status == 0 else {
-            XCTFail("\(dialect) rejected the query: \(output.stderr.prefix(2000))")
+            XCTFail("\(engine) rejected the query: \(output.stderr.prefix(2000))")
             return []
         }
         return output.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }

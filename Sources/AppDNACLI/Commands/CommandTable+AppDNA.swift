@@ -11,6 +11,7 @@ extension CommandTable {
             GroupSpec("webhook", summary: "Verify, sign, receive and send webhook deliveries (X-AppDNA-Signature)"),
             GroupSpec("queue", summary: "Inspect and replay event queues taken from devices"),
             GroupSpec("api", summary: "Run the AppDNA API on your machine, for CI steps and SDK integrations"),
+            GroupSpec("warehouse", summary: "Write SQL that assigns, audits and checks experiments over warehouse tables"),
         ],
         commands: [
             CommandSpec(
@@ -38,6 +39,8 @@ extension CommandTable {
                 platform names compare without case. Ids are compared by their UTF-8 bytes: an id \
                 in NFD is not the NFC one. The decisions: docs/assignment-rules.md.
                 --vectors prints golden cases for SDK ports (both schemes) as JSON.
+                For a whole table of users in a warehouse, 'appdna warehouse assignment' writes the \
+                same assignment as one SQL query.
                 """,
                 operands: BucketCommand.operands,
                 flags: BucketFlags.all,
@@ -185,8 +188,7 @@ extension CommandTable {
                 operands: QueueInspectCommand.operands,
                 flags: QueueInspectCommand.flags,
                 examples: QueueInspectCommand.examples,
-                alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH...",
-                                    "--bundle FILE --sql DIALECT --exposures TABLE --srm [OPTIONS]"],
+                alternativeUsages: ["--events [--name NAME] [--user ID] [--since TIME] [--until TIME] PATH..."],
                 operandsGiven: QueueInspectCommand.operandsGiven,
                 run: QueueInspectCommand.run),
             CommandSpec(
@@ -204,6 +206,38 @@ extension CommandTable {
                 flags: APIServeFlags.all,
                 examples: APIServeCommand.examples,
                 run: APIServeCommand.run),
+            CommandSpec(
+                ["warehouse", "assignment"],
+                summary: "SQL that buckets every user of a table: variant and eligibility per experiment",
+                discussion: WarehouseCommand.assignmentDiscussion,
+                operands: [WarehouseCommand.bundleOperand],
+                flags: WarehouseCommand.Kind.assignment.flags,
+                examples: WarehouseCommand.assignmentExamples,
+                run: WarehouseCommand.assignment),
+            CommandSpec(
+                ["warehouse", "audit"],
+                summary: "SQL that lists the recorded exposures that disagree with the bundle, with the likely cause",
+                discussion: WarehouseCommand.auditDiscussion,
+                operands: [WarehouseCommand.bundleOperand],
+                flags: WarehouseCommand.Kind.audit.flags,
+                examples: WarehouseCommand.auditExamples,
+                run: WarehouseCommand.audit),
+            CommandSpec(
+                ["warehouse", "srm"],
+                summary: "SQL that tests each running experiment's exposures for a sample-ratio mismatch",
+                discussion: WarehouseCommand.srmDiscussion,
+                operands: [WarehouseCommand.bundleOperand],
+                flags: WarehouseCommand.Kind.srm.flags,
+                examples: WarehouseCommand.srmExamples,
+                run: WarehouseCommand.srm),
+            CommandSpec(
+                ["warehouse", "duplicates"],
+                summary: "SQL that counts exposures repeated within a session, per experiment",
+                discussion: WarehouseCommand.duplicatesDiscussion,
+                operands: [WarehouseCommand.bundleOperand],
+                flags: WarehouseCommand.Kind.duplicates.flags,
+                examples: WarehouseCommand.duplicatesExamples,
+                run: WarehouseCommand.duplicates),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script, or install it where your shell finds it",
@@ -233,7 +267,8 @@ extension CommandTable {
         environment: {
             // Every command that reads a bundle takes @remote, so every one of them may use the key.
             let api: [[String]] = [["bundle", "fetch"], ["bundle", "diff"], ["bundle", "validate"], ["bundle", "codegen"], ["bucket"],
-                                   ["queue", "inspect"], ["queue", "replay"]]
+                                   ["queue", "inspect"], ["queue", "replay"], ["warehouse", "assignment"], ["warehouse", "audit"],
+                                   ["warehouse", "srm"], ["warehouse", "duplicates"]]
             let webhook: [[String]] = [["webhook", "verify"], ["webhook", "sign"], ["webhook", "listen"], ["webhook", "trigger"]]
             return [
                 EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, @remote (wherever a bundle is read) and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",

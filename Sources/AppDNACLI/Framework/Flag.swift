@@ -79,9 +79,15 @@ public struct FlagValue<Value: Sendable>: Sendable {
     /// with a "did you mean").
     public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(_ type: Choice.Type) -> FlagValue<Choice>
     where Choice.RawValue == String {
-        let words = Choice.allCases.map(\.rawValue)
-        return FlagValue<Choice>(range: nil, choices: words, sample: words.first) { long, text throws(Failure) in
-            guard let value = Choice(rawValue: text) else {
+        FlagValue<Choice>.named(Choice.allCases.map { (name: $0.rawValue, value: $0) })
+    }
+
+    /// One of `options`, by name, listed in this order (the parser refuses others with a
+    /// "did you mean").
+    static func named(_ options: [(name: String, value: Value)]) -> FlagValue<Value> {
+        let words = options.map(\.name)
+        return FlagValue<Value>(range: nil, choices: words, sample: words.first) { long, text throws(Failure) in
+            guard let value = options.first(where: { $0.name == text })?.value else {  // not an id: flag words
                 throw Failure(.usage, "--\(long) takes one of \(words.joined(separator: ", ")), not '\(text)'"
                               + Suggestions.phrase(for: text, among: words))
             }

@@ -37,6 +37,12 @@ enum FlagWording {
         switch fact {
         case .outputNotReadInTime(let path): return "\(path): nothing read it before the time limit (--timeout) ran out; not written"
         case .listenAddressNotIPv4(let host): return "--host '\(host)' is not an IPv4 address"
+        case .notPlainSQLName(let role, let name):
+            return "\(WarehouseFlags.flag(for: role)) '\(name)' is not a plain SQL identifier (\(SQLQuoting.plainIdentifierRule))"
+        case .noSuchVariant(let variant, let variants): return "--find: no variant '\(variant)'; the variants are " + variants.joined(separator: ", ")
+        case .variantWithoutBuckets(let variant): return "--find: variant '\(variant)' owns no buckets, so no user lands in it"
+        case .searchTooLong(let variant, let owned, let buckets, let wanted, let expected, let limit):
+            return "--find: '\(variant)' owns \(owned) of \(buckets) buckets, so \(wanted) id(s) take about \(expected) tries, more than the \(limit) allowed"
         }
     }
 
@@ -59,6 +65,7 @@ enum FlagWording {
         case .otherPort: return "another program uses that port; pick another with --port (0 picks a free one)"
         case .fifoReader: return "start the reader of the FIFO first, or raise --timeout"
         case .largerResponseLimit: return "if the bundle really is this large, raise --max-size"
+        case .fewerIDs(let count): return "ask for at most --count \(count) ids for this variant"
         }
     }
 }

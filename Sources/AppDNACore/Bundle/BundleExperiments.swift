@@ -34,13 +34,19 @@ public enum BundleExperiments {
         }
         guard let node = experiments[id], node.kind == .object else {
             let known = experiments.members.map(\.key)
-            // Looked up by bytes; an id that reads like one in the bundle is said to differ.
-            let lookalike = known.lazy.compactMap { ByteIdentity.normalisationDifference(id, from: $0) }.first
-                .map { " ('\(id)' \($0); devices hash the bytes)" } ?? ""
+            let lookalike = lookalikeNote(id, among: known)
             let shown = ByteIdentity.labelled(Array(known.prefix(10)))
             let listing = known.isEmpty ? "it has none" : "it has " + shown.joined(separator: ", ") + (known.count > 10 ? ", …" : "")
             throw Failure(.usage, "\(file): no experiment '\(id)' in the bundle\(lookalike); \(listing)")
         }
         return ExperimentDefinition(id: id, node: node)
+    }
+
+    /// Ids are looked up by bytes: for an id that reads like one of `known` but is another
+    /// normalisation form, " ('ID' differs from ID2 only in Unicode normalisation: NFD vs NFC;
+    /// devices hash the bytes)", else "".
+    public static func lookalikeNote(_ id: String, among known: [String]) -> String {
+        known.lazy.compactMap { ByteIdentity.normalisationDifference(id, from: $0) }.first
+            .map { " ('\(id)' \($0); devices hash the bytes)" } ?? ""
     }
 }

@@ -76,6 +76,15 @@ public enum SettingFact: Sendable, Equatable {
     case outputNotReadInTime(path: String)
     /// The address to listen on is not an IPv4 address.
     case listenAddressNotIPv4(String)
+    /// A table or column name a warehouse query would read is not a plain SQL identifier.
+    case notPlainSQLName(WarehouseName, String)
+    /// The variant a search looks for is not one of the experiment's (`variants`, in order).
+    case noSuchVariant(String, variants: [String])
+    /// The variant a search looks for owns no bucket, so no user lands in it.
+    case variantWithoutBuckets(String)
+    /// A search for `wanted` ids in `variant` (which owns `owned` of `buckets` buckets) would
+    /// take about `expectedTries` hashes, more than `limit`.
+    case searchTooLong(variant: String, owned: Int, buckets: Int, wanted: Int, expectedTries: Int, limit: Int)
 }
 
 /// What would fix a failure when that is something the user sets: a fact for the CLI to word
@@ -102,4 +111,6 @@ public enum Remedy: Sendable, Equatable {
     case fifoReader
     /// An answer was larger than the command's limit on answers: raise it if that is right.
     case largerResponseLimit
+    /// A search would take too long: ask for at most this many ids.
+    case fewerIDs(Int)
 }

@@ -18,18 +18,23 @@ public struct VariantSearch: Sendable {
     /// take more than `maxExpectedTries`. Variant ids are matched by their bytes.
     public init(variant: String, in allocation: VariantAllocation, wanted: Int) throws(Failure) {
         guard let index = allocation.ranges.firstIndex(where: { ByteIdentity.same($0.variant, variant) }) else {
-            throw Failure(.usage, "--find: no variant '\(variant)'; the variants are " + allocation.ranges.map(\.variant).joined(separator: ", "))
+            let variants = allocation.ranges.map(\.variant)
+            throw Failure(.usage, "no variant '\(variant)'; the variants are " + variants.joined(separator: ", "),
+                          settingFact: .noSuchVariant(variant, variants: variants))
         }
         guard allocation.ranges[index].bucketCount > 0 else {
-            throw Failure(.usage, "--find: variant '\(variant)' owns no buckets, so no user lands in it")
+            throw Failure(.usage, "variant '\(variant)' owns no buckets, so no user lands in it", settingFact: .variantWithoutBuckets(variant))
         }
         // A variant owning b of 10,000 buckets needs about 10,000/b tries per id.
         let owned = Int(allocation.ranges[index].bucketCount), buckets = Int(allocation.bucketCount)
         let (product, overflow) = wanted.multipliedReportingOverflow(by: buckets)
         let expected = overflow ? Int.max : (product + owned - 1) / owned
         guard expected <= Self.maxExpectedTries else {
-            throw Failure(.usage, "--find: '\(variant)' owns \(owned) of \(buckets) buckets, so \(wanted) id(s) take about \(expected) tries, more than the \(Self.maxExpectedTries) allowed",
-                          hint: "ask for at most --count \(max(1, Self.maxExpectedTries / max(1, buckets / owned))) ids for this variant")
+            let fitting = max(1, Self.maxExpectedTries / max(1, buckets / owned))
+            throw Failure(.usage, "'\(variant)' owns \(owned) of \(buckets) buckets, so \(wanted) id(s) take about \(expected) tries, more than the \(Self.maxExpectedTries) allowed",
+                          remedy: .fewerIDs(fitting),
+                          settingFact: .searchTooLong(variant: variant, owned: owned, buckets: buckets, wanted: wanted, expectedTries: expected,
+                                                      limit: Self.maxExpectedTries))
         }
         variantIndex = index
         expectedTries = expected

@@ -1,4 +1,4 @@
-/// `queue inspect --bundle FILE --sql DIALECT --exposures TABLE`: the exposure audit of
+/// `appdna warehouse audit`: the exposure audit of
 /// `queue inspect --bundle` (`ExposureAudit`) as one query over a warehouse table of recorded
 /// exposures. It returns one row per exposure that disagrees with the bundle:
 /// `event_id, experiment, recorded, expected, cause`, with the same causes, judged in the same
@@ -20,7 +20,7 @@
 /// does not claim it for an event that lacks the field. Rows without a user id or an
 /// experiment are skipped, as the queue audit skips such exposures.
 public struct ExposureAuditSQL {
-    public let dialect: SQLDialect
+    public let engine: any SQLEngine
     public let exposures: ExposuresTable
     /// The context columns of the exposures table (platform, country, app version, install time,
     /// traits, SDK version); its table and user column are `exposures`'.
@@ -29,23 +29,23 @@ public struct ExposureAuditSQL {
     /// come from another bundle).
     public let bundleVersion: String?
 
-    public init(dialect: SQLDialect, exposures: ExposuresTable, context: WarehouseColumns, bundleVersion: String?) {
-        self.dialect = dialect
+    public init(engine: any SQLEngine, exposures: ExposuresTable, context: WarehouseColumns, bundleVersion: String?) {
+        self.engine = engine
         self.exposures = exposures
         self.context = context
         self.bundleVersion = bundleVersion
     }
 
     /// The query for the bundle's `experiments` (every experiment of the file: an exposure of
-    /// any other is `experiment-missing`).
+    /// any other is `experiment-missing`). Columns: `event_id` (as the table has it), then text.
     public func query(_ experiments: [ExperimentDefinition]) -> String {
-        var branches = experiments.map(branch)
+        var branches = experiments.enumerated().map { branch($1, number: $0 + 1) }
         branches.append(missingBranch(experiments))
         return "SELECT event_id, experiment, recorded, expected, cause FROM (\n" + branches.joined(separator: "\nUNION ALL\n")
             + "\n) AS audit_rows ORDER BY event_id NULLS LAST, experiment, recorded NULLS LAST\n"
     }
 
-    private var sql: WarehouseSQL { WarehouseSQL(dialect: dialect) }
+    private var sql: WarehouseSQL { WarehouseSQL(engine: engine) }
 
     /// The context columns, carried by their own names from level to level (the rules read them).
     private var carried: String { context.contextColumns.map { ", \($0)" }.joined() }
@@ -53,77 +53,77 @@ public struct ExposureAuditSQL {
     /// The row's bundle version differs from the file's.
     private var otherBundle: String {
         guard let file = bundleVersion, exposures.bundleVersion != nil else { return "FALSE" }
-        return "(appdna_bundle_version IS NOT NULL AND \(sql.text("appdna_bundle_version")) <> \(sql.literal(file)))"
+        return "(appdna_bundle_version IS NOT NULL AND \(engine.text("appdna_bundle_version")) <> \(sql.literal(file)))"
     }
 
     /// The table's rows that can be judged, under the names the levels above read.
     private func rows(where condition: String) -> String {
         let bundleVersion = exposures.bundleVersion.map { ", \($0) AS appdna_bundle_version" } ?? ""
-        return "SELECT \(exposures.eventID) AS event_id, \(exposures.experiment) AS experiment, \(exposures.variant) AS recorded, "
+        return "(SELECT \(exposures.eventID) AS event_id, \(exposures.experiment) AS experiment, \(exposures.variant) AS recorded, "
             + "\(exposures.user) AS appdna_user\(bundleVersion)\(carried) FROM \(exposures.table) "
-            + "WHERE \(exposures.user) IS NOT NULL AND \(exposures.experiment) IS NOT NULL AND \(condition)"
+            + "WHERE \(exposures.user) IS NOT NULL AND \(exposures.experiment) IS NOT NULL AND \(condition))"
     }
 
     /// Exposures of experiments the file does not have.
     private func missingBranch(_ experiments: [ExperimentDefinition]) -> String {
         let notInFile = "NOT \(sql.isIn(exposures.experiment, experiments.map(\.id)))"
-        return "SELECT event_id, experiment, recorded, \(sql.nullString) AS expected, "
+        return "SELECT event_id, experiment, recorded, \(engine.nullText) AS expected, "
             + "CASE WHEN \(otherBundle) THEN 'bundle-version' ELSE 'experiment-missing' END AS cause "
-            + "FROM (\(rows(where: notInFile))) AS missing_rows"
+            + "FROM \(rows(where: notInFile)) AS missing_rows"
     }
 
-    /// Exposures of one experiment of the file.
-    private func branch(_ experiment: ExperimentDefinition) -> String {
+    /// Exposures of one experiment of the file: the expected variant for every row, then the
+    /// causes for the rows that disagree (the hypotheses hash only those).
+    private func branch(_ experiment: ExperimentDefinition, number: Int) -> String {
         let ofExperiment = "\(exposures.experiment) = \(sql.literal(experiment.id))"
         guard experiment.status == "running" else {  // not an id: a status word
             // Devices assign nothing: every recorded variant disagrees, and none is expected.
-            return "SELECT event_id, experiment, recorded, \(sql.nullString) AS expected, "
+            return "SELECT event_id, experiment, recorded, \(engine.nullText) AS expected, "
                 + "CASE WHEN \(otherBundle) THEN 'bundle-version' ELSE 'experiment-not-running' END AS cause "
-                + "FROM (\(rows(where: ofExperiment + " AND \(exposures.variant) IS NOT NULL"))) AS stopped_rows"
+                + "FROM \(rows(where: ofExperiment + " AND \(exposures.variant) IS NOT NULL")) AS stopped_rows"
         }
-        let rules = SQLEligibility(sql: sql, columns: context, userColumn: "appdna_user").rules(experiment)
-        let mayAssign = SQLRuleVerdict.eligibleColumn(rules).mayAssign
-        let expected = variantOf(experiment, user: "appdna_user", salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id))
-        let bundleVersion = exposures.bundleVersion != nil ? ", appdna_bundle_version" : ""
-        let agrees = "(coalesce(recorded = expected, FALSE) OR (recorded IS NULL AND expected IS NULL))"
-        return """
-        SELECT event_id, experiment, recorded, expected, CASE \
-        WHEN recorded IS NOT NULL AND \(blankSaltHypothesis(experiment)) THEN 'blank-salt-old-ios' \
-        WHEN recorded IS NOT NULL AND \(normalisedIDHypothesis(experiment)) THEN 'user-id-not-normalised' \
-        WHEN \(otherBundle) THEN 'bundle-version' \
-        WHEN NOT appdna_may_assign THEN 'not-eligible' \
-        ELSE 'unexplained' END AS cause
-        FROM (SELECT event_id, experiment, recorded, appdna_user, appdna_may_assign\(bundleVersion)\(carried), \
-        CASE WHEN appdna_may_assign THEN \(expected) ELSE \(sql.nullString) END AS expected
-          FROM (SELECT event_id, experiment, recorded, appdna_user\(bundleVersion)\(carried), \(mayAssign) AS appdna_may_assign
-            FROM (\(rows(where: ofExperiment))) AS exposure_rows) AS judged_rows) AS expected_rows
-        WHERE NOT \(agrees)
-        """
+        var judged = SQLRelation(engine: engine, source: rows(where: ofExperiment), name: "a\(number)")
+        let rules = SQLEligibility(sql: sql, columns: context, userColumn: "appdna_user").rules(experiment, in: &judged)
+        let mayAssign = judged.bind(SQLRuleVerdict.eligibleColumn(rules).mayAssign)
+        let salt = BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id)
+        let variant = variantOf(experiment, user: "appdna_user", salt: salt, in: &judged)
+        let expected = judged.bind("CASE WHEN \(mayAssign) THEN \(variant) ELSE \(engine.nullText) END")
+        judged.filter("NOT (coalesce(recorded = \(expected), FALSE) OR (recorded IS NULL AND \(expected) IS NULL))")
+        let blankSalt = blankSaltHypothesis(experiment, in: &judged)
+        let normalisedID = normalisedIDHypothesis(experiment, in: &judged)
+        return judged.select("event_id, experiment, recorded, \(expected) AS expected, CASE "
+            + "WHEN recorded IS NOT NULL AND \(blankSalt) THEN 'blank-salt-old-ios' "
+            + "WHEN recorded IS NOT NULL AND \(normalisedID) THEN 'user-id-not-normalised' "
+            + "WHEN \(otherBundle) THEN 'bundle-version' "
+            + "WHEN NOT \(mayAssign) THEN 'not-eligible' "
+            + "ELSE 'unexplained' END AS cause")
     }
 
     /// The variant of `user` (an SQL expression) hashed with `salt` as written, under the SDK
     /// scheme, eligibility aside.
-    private func variantOf(_ experiment: ExperimentDefinition, user: String, salt: String) -> String {
-        AssignmentSQL.variantExpression(experiment.allocation, bucket: sql.sdkBucket(experiment: experiment.id, salt: salt, user: user), sql: sql)
+    private func variantOf(_ experiment: ExperimentDefinition, user: String, salt: String, in rows: inout SQLRelation) -> String {
+        sql.variant(experiment.allocation, bucket: sql.sdkBucket(experiment: experiment.id, salt: salt, user: user, in: &rows))
     }
 
     /// iOS SDK 1.0.69 and older hashed a blank salt as written: does that give the recorded
     /// variant? (Not claimed without a platform column; an SDK version not recorded counts
     /// as old, as in the queue audit.)
-    private func blankSaltHypothesis(_ experiment: ExperimentDefinition) -> String {
+    private func blankSaltHypothesis(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> String {
         guard BucketingScheme.isBlank(experiment.salt), let platform = context.platform else { return "FALSE" }
-        let oldSDK = context.sdkVersion.map { "(\($0) IS NULL OR \(SQLVersion(sql: sql).isAtMost($0, [1, 0, 69])))" } ?? "TRUE"
-        let literal = variantOf(experiment, user: "appdna_user", salt: experiment.salt)
-        return "(\(sql.lowercased(platform)) = 'ios' AND \(oldSDK) AND coalesce(\(literal) = recorded, FALSE))"
+        let version = SQLVersion(engine: engine)
+        let oldSDK = context.sdkVersion.map { "(\($0) IS NULL OR \(version.isAtMost($0, [1, 0, 69])))" } ?? "TRUE"
+        let literal = variantOf(experiment, user: "appdna_user", salt: experiment.salt, in: &rows)
+        return "(\(engine.lowercased(platform)) = 'ios' AND \(oldSDK) AND coalesce(\(literal) = recorded, FALSE))"
     }
 
     /// The NFC, trimmed and trimmed-NFC forms of the user id, where they differ from it: does
     /// one give the recorded variant?
-    private func normalisedIDHypothesis(_ experiment: ExperimentDefinition) -> String {
+    private func normalisedIDHypothesis(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> String {
         let salt = BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id)
-        let forms = [sql.nfc("appdna_user"), sql.trimmedWhitespace("appdna_user"), sql.nfc(sql.trimmedWhitespace("appdna_user"))]
-        let tests = forms.map { form in
-            "coalesce(\(form) <> appdna_user AND \(variantOf(experiment, user: form, salt: salt)) = recorded, FALSE)"
+        let forms = rows.bind([engine.nfc("appdna_user"), sql.trimmedWhitespace("appdna_user")])
+        let trimmedNFC = rows.bind(engine.nfc(forms[1]))
+        let tests = (forms + [trimmedNFC]).map { form in
+            "coalesce(\(form) <> appdna_user AND \(variantOf(experiment, user: form, salt: salt, in: &rows)) = recorded, FALSE)"
         }
         return "(" + tests.joined(separator: " OR ") + ")"
     }

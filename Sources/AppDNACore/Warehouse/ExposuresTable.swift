@@ -1,5 +1,5 @@
-/// Where recorded exposures live in the warehouse (`--exposures TABLE` and its column flags),
-/// checked once to be plain identifiers: the audit, SRM and duplicate-exposure queries read them.
+/// Where recorded exposures live in the warehouse (the table and its columns), checked once to
+/// be plain identifiers: the audit, SRM and duplicate-exposure queries read them.
 public struct ExposuresTable: Sendable {
     public let table: String
     /// The id the device hashed: `user.user_id`, or `user.anon_id` where the user id is blank.
@@ -11,14 +11,19 @@ public struct ExposuresTable: Sendable {
     /// The `device.bundle_version` the exposure was recorded under; nil: not mapped.
     public let bundleVersion: String?
 
-    public init(table: String, user: String, experiment: String, variant: String, session: String,
-                eventID: String = "event_id", bundleVersion: String? = nil) throws {
-        self.table = try SQLQuoting.identifier(table, for: "--exposures")
-        self.user = try SQLQuoting.identifier(user, for: "--user-column")
-        self.experiment = try SQLQuoting.identifier(experiment, for: "--experiment-column")
-        self.variant = try SQLQuoting.identifier(variant, for: "--variant-column")
-        self.session = try SQLQuoting.identifier(session, for: "--session-column")
-        self.eventID = try SQLQuoting.identifier(eventID, for: "--event-id-column")
-        self.bundleVersion = try bundleVersion.map { try SQLQuoting.identifier($0, for: "--bundle-version-column") }
+    /// A query reads only some of the columns; the others keep their usual names.
+    public init(table: String, user: String, experiment: String, variant: String = "variant", session: String = "session_id",
+                eventID: String = "event_id", bundleVersion: String? = nil) throws(Failure) {
+        self.table = try WarehouseName.checked(table, as: .exposuresTable)
+        self.user = try WarehouseName.checked(user, as: .userColumn)
+        self.experiment = try WarehouseName.checked(experiment, as: .experimentColumn)
+        self.variant = try WarehouseName.checked(variant, as: .variantColumn)
+        self.session = try WarehouseName.checked(session, as: .sessionColumn)
+        self.eventID = try WarehouseName.checked(eventID, as: .eventIDColumn)
+        if let bundleVersion {
+            self.bundleVersion = try WarehouseName.checked(bundleVersion, as: .bundleVersionColumn)
+        } else {
+            self.bundleVersion = nil
+        }
     }
 }

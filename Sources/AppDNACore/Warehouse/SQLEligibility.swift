@@ -1,26 +1,29 @@
 /// The eligibility rules of one experiment as SQL over a row (see `Eligibility`, which this
 /// mirrors rule for rule, and docs/assignment-rules.md): status, platforms, targeting
 /// (countries, min_app_version, new_users_only, user traits) and traffic allocation. What the
-/// bundle gets wrong fails closed for every row, as it does on devices.
+/// bundle gets wrong fails closed for every row, as it does on devices. Text compares byte
+/// for byte, as every engine compares strings: countries, trait values, trait names (a
+/// `--trait-column` is found by its trait's bytes).
 struct SQLEligibility {
     let sql: WarehouseSQL
     let columns: WarehouseColumns
     /// The column holding the user id in the query the rules are placed in.
     var userColumn = "user_id"
 
-    func rules(_ experiment: ExperimentDefinition) -> [SQLRuleVerdict] {
+    /// The rules over `rows` (traffic allocation binds the allocation bucket there).
+    func rules(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> [SQLRuleVerdict] {
         guard experiment.status == "running" else { return [.failedForAll] }
         var rules: [SQLRuleVerdict] = []
         if experiment.platformsAreMalformed { return [.failedForAll] }
         if let platforms = experiment.platforms {
             // Without case on both sides: "iOS" in the bundle matches a row's "ios".
-            rules.append(.on(columns.platform) { sql.isIn(sql.lowercased($0), platforms.map { $0.lowercased() }) })
+            rules.append(.on(columns.platform) { sql.isIn(sql.engine.lowercased($0), platforms.map { $0.lowercased() }) })
         }
         if let targeting = experiment.targeting, targeting != .null {
             rules += self.targeting(targeting, startedAtMs: experiment.startedAtMs)
         }
         if let share = experiment.trafficAllocation {
-            rules.append(allocation(experiment, share: share))
+            rules.append(allocation(experiment, share: share, in: &rows))
         }
         return rules
     }
@@ -30,12 +33,13 @@ struct SQLEligibility {
         var rules: [SQLRuleVerdict] = []
         if let countries = fields["countries"], countries != .null {
             guard case .array(let list) = countries else { return [.failedForAll] }
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
-            rules.append(.on(columns.country) { sql.isIn(sql.uppercased($0), codes) })
+            // Exactly as written, byte for byte: "us" is not "US" (devices compare so).
+            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
+            rules.append(.on(columns.country) { sql.isIn($0, codes) })
         }
         if let version = fields["min_app_version"], version != .null {
             guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
-            rules.append(.on(columns.appVersion) { SQLVersion(sql: sql).isAbove($0, parts, orEqual: true) })
+            rules.append(.on(columns.appVersion) { SQLVersion(engine: sql.engine).isAbove($0, parts, orEqual: true) })
         }
         switch fields["new_users_only"] ?? .null {
         case .null, .bool(false): break
@@ -68,16 +72,20 @@ struct SQLEligibility {
             guard case .array(let options) = expected else { return .failedForAll }
             let scalars = options.filter { TraitRule.text($0) != nil }
             return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
-        default:  // gt gte lt lte, against a number (`unsatisfiable` checked)
-            let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
+        default:  // gt gte lt lte (`unsatisfiable` checked): a number compares as a number, a string as text
             let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
-            return .on(column) { "(\(number($0)) \(symbol) \(Self.doubleLiteral(wanted)))" }
+            if case .string(let text) = expected {
+                // Byte for byte, as every engine orders strings (and `TraitRule.compare`).
+                return .on(column) { "(\($0) \(symbol) \(sql.literal(text)))" }
+            }
+            let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
+            return .on(column) { "(\(number($0)) \(symbol) \(sql.doubleLiteral(wanted)))" }
         }
     }
 
     /// The trait's text as a number under `TraitRule.numberPattern`, NULL when it is not one.
     private func number(_ column: String) -> String {
-        "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) END)"
+        "(CASE WHEN \(sql.engine.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.engine.parsedDouble(column)) END)"
     }
 
     /// `TraitRule.matches`: as numbers when the bundle value is a number and the trait is one,
@@ -87,13 +95,7 @@ struct SQLEligibility {
         guard case .number(let value) = expected, let wanted = TraitRule.number(value.text) else {
             return "(\(column) = \(text))"
         }
-        return "(CASE WHEN \(sql.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.double(column)) = \(Self.doubleLiteral(wanted)) ELSE \(column) = \(text) END)"
-    }
-
-    private static func doubleLiteral(_ value: Double) -> String {
-        if value == .infinity { return "CAST('inf' AS DOUBLE)" }
-        if value == -.infinity { return "CAST('-inf' AS DOUBLE)" }
-        return "CAST(\(value) AS DOUBLE)"
+        return "(CASE WHEN \(sql.engine.fullMatch(column, TraitRule.numberPattern)) THEN \(sql.engine.parsedDouble(column)) = \(sql.doubleLiteral(wanted)) ELSE \(column) = \(text) END)"
     }
 
     /// Traffic allocation as devices apply it (`Eligibility.allocationState`): in when the
@@ -101,12 +103,12 @@ struct SQLEligibility {
     /// and later — rows without an SDK version count as the newest — and other non-Android
     /// platforms), in on Android and older iOS SDKs, unknown without a platform. A share that
     /// is not a finite number keeps no one in where it is applied.
-    private func allocation(_ experiment: ExperimentDefinition, share: Double) -> SQLRuleVerdict {
+    private func allocation(_ experiment: ExperimentDefinition, share: Double, in rows: inout SQLRelation) -> SQLRuleVerdict {
         let inside: String
         if share.isFinite {
             let threshold = AssignmentChange.allocationThreshold(share)
             let bucket = sql.sdkBucket(experiment: experiment.id, salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id),
-                                       user: userColumn, suffix: ".allocation")
+                                       user: userColumn, suffix: ".allocation", in: &rows)
             inside = "(\(bucket) < \(threshold))"
         } else {
             inside = "FALSE"
@@ -114,11 +116,11 @@ struct SQLEligibility {
         guard let platform = columns.platform else {
             return SQLRuleVerdict(failed: "FALSE", unknown: "NOT \(inside)")
         }
-        var applied = "NOT (\(sql.lowercased(platform)) = 'android')"
+        var applied = "NOT (\(sql.engine.lowercased(platform)) = 'android')"
         if let sdk = columns.sdkVersion {
-            let version = SQLVersion(sql: sql)
+            let version = SQLVersion(engine: sql.engine)
             let olderIOS = "(\(sdk) IS NOT NULL AND \(version.isWellFormed(sdk)) AND NOT \(version.isAbove(sdk, Eligibility.trafficAllocationSinceIOS, orEqual: true)))"
-            applied += " AND NOT (\(sql.lowercased(platform)) = 'ios' AND \(olderIOS))"
+            applied += " AND NOT (\(sql.engine.lowercased(platform)) = 'ios' AND \(olderIOS))"
         }
         return SQLRuleVerdict(failed: "(NOT \(inside) AND \(platform) IS NOT NULL AND \(applied))",
                               unknown: "(NOT \(inside) AND \(platform) IS NULL)")

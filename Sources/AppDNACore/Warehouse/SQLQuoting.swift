@@ -3,29 +3,18 @@
 ///
 /// Bundle values are data from a file the user may not control: a salt of
 /// `'); DROP TABLE x; --` must become a literal whose bytes are exactly the salt's, never more
-/// SQL. Every literal is built here, so there is one place to get it right per dialect.
+/// SQL. Every literal is built here, in one of the two ways engines read them.
 public enum SQLQuoting {
-    /// `text` as a string literal of `dialect` whose value has exactly the UTF-8 bytes of
-    /// `text` (non-ASCII passes through as UTF-8; control characters are escaped so the query
-    /// stays one readable line per value).
-    public static func literal(_ text: String, in dialect: SQLDialect) -> String {
-        switch dialect.literalEscaping {
-        case .backslash: return backslashLiteral(text, unicodeEscape: dialect == .spark)
-        case .standard: return standardLiteral(text)
-        }
+    /// A literal where a backslash escapes (`\\`, `\'`), with `control` spelling a control
+    /// character (ClickHouse `\xHH`, Spark `\uXXXX`). Non-ASCII passes through as UTF-8;
+    /// control characters are escaped so the query stays one readable line per value.
+    static func backslashLiteral(_ text: String, control: (UInt32) -> String) -> String {
+        QuotedLiteral.quoted(text, quote: "'", escapes: ["\\": "\\\\", "'": "\\'"], control: control)
     }
 
-    /// ClickHouse and Spark: `\\`, `\'` and, for control characters, `\xHH` (ClickHouse) or
-    /// `\uXXXX` (Spark, which has no `\x`).
-    private static func backslashLiteral(_ text: String, unicodeEscape: Bool) -> String {
-        QuotedLiteral.quoted(text, quote: "'", escapes: ["\\": "\\\\", "'": "\\'"]) { value in
-            unicodeEscape ? "\\u" + QuotedLiteral.hex(value, digits: 4) : "\\x" + QuotedLiteral.hex(value, digits: 2)
-        }
-    }
-
-    /// DuckDB (standard SQL): a quote is doubled, a backslash is itself; a control character
+    /// Standard SQL: a quote is doubled, a backslash is itself; a control character
     /// is concatenated as `chr(n)` because a standard literal has no escape for it.
-    private static func standardLiteral(_ text: String) -> String {
+    static func standardLiteral(_ text: String) -> String {
         var parts: [String] = []
         var run = ""
         for scalar in text.unicodeScalars {
@@ -57,11 +46,6 @@ public enum SQLQuoting {
         }
     }
 
-    /// `name` if it is a plain identifier, else a usage failure naming what it was for.
-    public static func identifier(_ name: String, for role: String) throws -> String {
-        guard isPlainIdentifier(name) else {
-            throw Failure(.usage, "\(role) '\(name)' is not a plain SQL identifier (letters, digits, '_', optionally db.table)")
-        }
-        return name
-    }
+    /// The rule `isPlainIdentifier` checks, for messages.
+    public static let plainIdentifierRule = "letters, digits, '_', optionally db.table"
 }

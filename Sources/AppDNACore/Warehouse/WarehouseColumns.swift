@@ -29,15 +29,17 @@ public struct WarehouseColumns: Sendable {
     }
 
     /// A usage failure when a table or column name is not a plain identifier (names are not
-    /// quoted: see `SQLQuoting.isPlainIdentifier`).
-    public func validated() throws -> WarehouseColumns {
-        _ = try SQLQuoting.identifier(table, for: "table")
-        _ = try SQLQuoting.identifier(user, for: "user column")
-        for (role, name) in [("platform column", platform), ("country column", country), ("app version column", appVersion),
-                             ("installed-at column", installedAt), ("SDK version column", sdkVersion)] {
-            if let name { _ = try SQLQuoting.identifier(name, for: role) }
+    /// quoted: see `SQLQuoting.isPlainIdentifier`); `table` is the table of users or, for the
+    /// audit, of exposures.
+    public func validated(tableIs tableRole: WarehouseName = .usersTable) throws(Failure) -> WarehouseColumns {
+        _ = try WarehouseName.checked(table, as: tableRole)
+        _ = try WarehouseName.checked(user, as: .userColumn)
+        let roles: [(WarehouseName, String?)] = [(.platformColumn, platform), (.countryColumn, country), (.appVersionColumn, appVersion),
+                                                 (.installedAtColumn, installedAt), (.sdkVersionColumn, sdkVersion)]
+        for (role, name) in roles {
+            if let name { _ = try WarehouseName.checked(name, as: role) }
         }
-        for entry in traits { _ = try SQLQuoting.identifier(entry.column, for: "column of trait '\(entry.trait)'") }
+        for entry in traits { _ = try WarehouseName.checked(entry.column, as: .traitColumn(trait: entry.trait)) }
         return self
     }
 

@@ -1,98 +1,56 @@
-/// The few spellings that differ between the engines, in one place: literals, the hash, text
-/// case, number parsing, regular expressions, NULL of type text.
+/// The pieces every warehouse query is built from, written once over an engine's spellings:
+/// buckets, variants, sets of literals, trimmed text.
 struct WarehouseSQL {
-    let dialect: SQLDialect
+    let engine: any SQLEngine
 
-    func literal(_ text: String) -> String { SQLQuoting.literal(text, in: dialect) }
+    func literal(_ text: String) -> String { engine.literal(text) }
 
-    func hash(of text: String) -> String { SQLMurmurHash(dialect: dialect).hash(of: text) }
-
-    /// The SDK bucket (0–9999) of the user id `user` (an SQL expression): the hash of
-    /// `"<experiment>.<salt>.<user><suffix>"`, with `salt` as given (callers apply the blank-salt
-    /// fallback, or not, as the device they mirror does). The fixed parts are literals.
-    func sdkBucket(experiment: String, salt: String, user: String, suffix: String = "") -> String {
-        let text = "\(literal(experiment + "." + salt + ".")) || \(user)" + (suffix.isEmpty ? "" : " || \(literal(suffix))")
-        return "(\(hash(of: "(" + text + ")")) % \(BucketingScheme.sdk.bucketCount))"
+    /// The SDK bucket (0–9999) of the user id `user` (an SQL expression over `rows`): the hash
+    /// of `"<experiment>.<salt>.<user><suffix>"`, with `salt` as given (callers apply the
+    /// blank-salt fallback, or not, as the device they mirror does). Bound in `rows`; returns
+    /// its name.
+    func sdkBucket(experiment: String, salt: String, user: String, suffix: String = "", in rows: inout SQLRelation) -> String {
+        let hash = engine.murmurHash3(HashedBytes(prefix: experiment + "." + salt + ".", text: user, suffix: suffix), in: &rows)
+        return rows.bind("(\(hash) % \(BucketingScheme.sdk.bucketCount))")
     }
 
-    var nullString: String {
-        switch dialect {
-        case .clickhouse: return "CAST(NULL AS Nullable(String))"
-        case .spark: return "CAST(NULL AS STRING)"
-        case .duckdb: return "CAST(NULL AS VARCHAR)"
-        }
+    /// The bucket of the documented formula (hash of USER+EXPERIMENT+SALT, modulo 100).
+    func docsBucket(experiment: String, salt: String, user: String, in rows: inout SQLRelation) -> String {
+        let hash = engine.murmurHash3(HashedBytes(text: user, suffix: experiment + salt), in: &rows)
+        return rows.bind("(\(hash) % \(BucketingScheme.docs.bucketCount))")
     }
 
-    /// Every derived table needs a name in some engines.
-    var alias: String { "appdna_rows" }
-
-    func lowercased(_ text: String) -> String { dialect == .clickhouse ? "lowerUTF8(\(text))" : "lower(\(text))" }
-
-    func uppercased(_ text: String) -> String { dialect == .clickhouse ? "upperUTF8(\(text))" : "upper(\(text))" }
-
-    /// The number in `text`, NULL when it is not one.
-    func double(_ text: String) -> String {
-        switch dialect {
-        case .clickhouse: return "toFloat64OrNull(\(text))"
-        case .spark: return "try_cast(\(text) AS DOUBLE)"
-        case .duckdb: return "TRY_CAST(\(text) AS DOUBLE)"
-        }
+    /// The variant of `bucket`: each non-empty range in array order, the last variant
+    /// catching what no range claims; NULL without variants.
+    func variant(_ allocation: VariantAllocation, bucket: String) -> String {
+        let ranges = allocation.ranges
+        guard let last = ranges.last else { return engine.nullText }
+        let cases = ranges.dropLast().filter { $0.upper > $0.lower }.map { "WHEN \(bucket) < \($0.upper) THEN \(literal($0.variant))" }
+        if cases.isEmpty { return literal(last.variant) }
+        return "CASE " + cases.joined(separator: " ") + " ELSE \(literal(last.variant)) END"
     }
 
-    /// Any value as text (a bundle_version column may hold numbers or strings).
-    func text(_ value: String) -> String {
-        switch dialect {
-        case .clickhouse: return "toString(\(value))"
-        case .spark: return "CAST(\(value) AS STRING)"
-        case .duckdb: return "CAST(\(value) AS VARCHAR)"
-        }
-    }
-
-    func bigint(_ text: String) -> String {
-        dialect == .clickhouse ? "toInt64(\(text))" : "CAST(\(text) AS BIGINT)"
-    }
-
-    /// Whether all of `text` matches `pattern` (RE2 / Java syntax common to both).
-    func fullMatch(_ text: String, _ pattern: String) -> String {
-        switch dialect {
-        case .clickhouse: return "match(\(text), \(literal("^(" + pattern + ")$")))"
-        case .spark: return "(\(text) RLIKE \(literal("^(" + pattern + ")$")))"
-        case .duckdb: return "regexp_full_match(\(text), \(literal(pattern)))"
-        }
-    }
-
-    /// The `index`th (0-based) dot-separated part of `text`, '' past the end.
-    func dotPart(_ text: String, _ index: Int) -> String {
-        switch dialect {
-        case .clickhouse: return "splitByChar('.', \(text))[\(index + 1)]"
-        case .spark, .duckdb: return "split_part(\(text), '.', \(index + 1))"
-        }
-    }
-
-    /// `text` in Unicode normalisation form C. Spark has no SQL function for it; it calls ICU4J,
-    /// which Spark bundles since 4.0 (for collations), through `reflect`.
-    func nfc(_ text: String) -> String {
-        switch dialect {
-        case .clickhouse: return "normalizeUTF8NFC(\(text))"
-        case .spark: return "reflect('com.ibm.icu.text.Normalizer', 'compose', \(text), false)"
-        case .duckdb: return "nfc_normalize(\(text))"
-        }
+    /// `value IN (…)`, FALSE for an empty list. Strings compare byte for byte in every engine.
+    func isIn(_ value: String, _ options: [String]) -> String {
+        options.isEmpty ? "FALSE" : "(\(value) IN (\(options.map(literal).joined(separator: ", "))))"
     }
 
     /// `text` without Unicode white space (the White_Space property, as Swift's
     /// `Unicode.Scalar.Properties.isWhitespace`) at either end.
     func trimmedWhitespace(_ text: String) -> String {
-        let space = "[\\x{9}-\\x{D}\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}]+"
-        let pattern = literal("^" + space + "|" + space + "$")
-        switch dialect {
-        case .clickhouse: return "replaceRegexpAll(\(text), \(pattern), '')"
-        case .spark: return "regexp_replace(\(text), \(pattern), '')"
-        case .duckdb: return "regexp_replace(\(text), \(pattern), '', 'g')"
+        let ranges: [ClosedRange<UInt32>] = [0x9...0xD, 0x20...0x20, 0x85...0x85, 0xA0...0xA0, 0x1680...0x1680, 0x2000...0x200A,
+                                             0x2028...0x2029, 0x202F...0x202F, 0x205F...0x205F, 0x3000...0x3000]
+        let members = ranges.map { range in
+            range.count == 1 ? engine.regexScalar(range.lowerBound) : engine.regexScalar(range.lowerBound) + "-" + engine.regexScalar(range.upperBound)
         }
+        let space = "[" + members.joined() + "]+"
+        return engine.removingMatches(text, "^" + space + "|" + space + "$")
     }
 
-    /// `value IN (…)`, FALSE for an empty list.
-    func isIn(_ value: String, _ options: [String]) -> String {
-        options.isEmpty ? "FALSE" : "(\(value) IN (\(options.map(literal).joined(separator: ", "))))"
+    /// A number as a DOUBLE literal (infinities included).
+    func doubleLiteral(_ value: Double) -> String {
+        if value == .infinity { return engine.double("'inf'") }
+        if value == -.infinity { return engine.double("'-inf'") }
+        return engine.double("\(value)")
     }
 }

@@ -11,7 +11,7 @@ enum BucketCommand {
     /// `--self-test` and `--vectors` need no operands; `--find` needs no user; with `--bundle`
     /// the experiment may be left out (then every experiment in the bundle is shown).
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
-        if arguments[BucketFlags.selfTest] || arguments[BucketFlags.vectors] || arguments[WarehouseFlags.sql] != nil { return [] }
+        if arguments[BucketFlags.selfTest] || arguments[BucketFlags.vectors] || RetiredSQLFlags.given(arguments, bucket: true) { return [] }
         if (arguments[BucketFlags.find] != nil) { return Array(operands.dropFirst()) }
         if (arguments[BucketFlags.bundle] != nil) {
             return [operands[0], OperandSpec(operands[1].name, operands[1].summary, optional: true), operands[2]]
@@ -21,14 +21,13 @@ enum BucketCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
+        try RetiredSQLFlags.refuse(arguments, bucket: true, bundle: arguments[BucketFlags.bundle],
+                                   scheme: arguments.given(BucketFlags.scheme.spec) ? arguments[BucketFlags.scheme].rawValue : nil)
         if arguments[BucketFlags.selfTest] {
             return BucketSelfTest.run(invocation)
         }
         if arguments[BucketFlags.vectors] {
             return try BucketVectors.run(invocation)
-        }
-        if let dialect = arguments[WarehouseFlags.sql] {
-            return try BucketSQL.run(invocation, dialect: dialect)
         }
         // Devices hash the id's UTF-8 bytes: an argument that is not UTF-8 has no such bytes
         // (the same refusal as for such a line on stdin).

@@ -35,8 +35,7 @@ enum BucketFlags {
 
     static let all: [FlagSpec] = [scheme.spec, variants.spec, bundle.spec, platform.spec, country.spec, appVersion.spec, trait.spec,
                                   installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, count.spec, prefix.spec,
-                                  json.spec, selfTest.spec, vectors.spec, seed.spec,
-                                  WarehouseFlags.sql.spec, WarehouseFlags.table.spec, WarehouseFlags.experiment.spec] + WarehouseFlags.contextSpecs + APIFlags.wholeCommand
+                                  json.spec, selfTest.spec, vectors.spec, seed.spec] + APIFlags.wholeCommand + RetiredSQLFlags.bucketSpecs
 
     /// `--count` for one mode: its own range (the same wording as every range error) and default.
     static func modeCount(in arguments: ParsedArguments, _ mode: (range: ClosedRange<Int>, default: Int)) throws(Failure) -> Int {

@@ -12,23 +12,8 @@ enum QueueInspectFlags {
                                       completion: .file, .text)
     static let json = OutputFlags.json("Print one JSON document (with --events: one JSON object per line)")
 
-    // Warehouse SQL over an exposures table instead of a queue (docs/warehouse.md).
-    static let exposures = Flag.optional("exposures", value: "TABLE", "With --sql: the table of recorded exposures (one row per exposure)", .text)
-    static let experimentColumn = Flag.defaulted("experiment-column", value: "COLUMN", "With --sql: the exposures' experiment id column", default: "experiment", .text)
-    static let variantColumn = Flag.defaulted("variant-column", value: "COLUMN", "With --sql: the exposures' recorded variant column", default: "variant", .text)
-    static let eventIDColumn = Flag.defaulted("event-id-column", value: "COLUMN", "With --sql: the exposures' event id column", default: "event_id", .text)
-    static let sdkVersionColumn = Flag.optional("sdk-version-column", value: "COLUMN",
-                                                "With --sql: the SDK version column (unmapped: the newest SDK, and old-iOS causes not claimed)", .text)
-    static let bundleVersionColumn = Flag.optional("bundle-version-column", value: "COLUMN",
-                                                   "With --sql: the bundle_version the device ran (unmapped: bundle-version not claimed)", .text)
-    static let sessionColumn = Flag.defaulted("session-column", value: "COLUMN", "With --sql --duplicates: the exposures' session id column", default: "session_id", .text)
-    static let duplicates = Flag.switch("duplicates", "With --sql: exposures repeated within a session, per experiment (the SDK records one per session)")
-    static let srm = Flag.switch("srm", "With --sql: a sample-ratio mismatch check per running experiment (chi-square, exact p-value, srm when p < 0.001)")
-
-    static let all: [FlagSpec] = [events.spec, name.spec, user.spec, since.spec, until.spec, now.spec, bundle.spec, json.spec,
-                                  WarehouseFlags.sql.spec, exposures.spec, eventIDColumn.spec, experimentColumn.spec, variantColumn.spec]
-        + WarehouseFlags.contextSpecs + [sdkVersionColumn.spec, bundleVersionColumn.spec, sessionColumn.spec, srm.spec, duplicates.spec,
-                                         WarehouseFlags.experiment.spec] + APIFlags.wholeCommand
+    static let all: [FlagSpec] = [events.spec, name.spec, user.spec, since.spec, until.spec, now.spec, bundle.spec, json.spec]
+        + APIFlags.wholeCommand + RetiredSQLFlags.queueInspectSpecs
 }
 
 enum QueueReplayFlags {

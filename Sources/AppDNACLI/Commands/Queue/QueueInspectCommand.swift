@@ -9,9 +9,9 @@ enum QueueInspectCommand {
 
     static let flags = QueueInspectFlags.all
 
-    /// With --sql the input is a warehouse table, not queue files.
+    /// A retired --sql spelling is answered before any queue is read.
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
-        arguments[WarehouseFlags.sql] != nil ? [] : operands
+        RetiredSQLFlags.given(arguments, bucket: false) ? [] : operands
     }
 
     static let discussion = """
@@ -38,21 +38,8 @@ enum QueueInspectCommand {
     event) or part of a database is unreadable, 66 a PATH is missing or holds no queue.
     With --bundle, also counts exposures repeated within a session (per experiment, with the \
     first repeats): the SDK records one exposure per experiment per session.
-    With --sql DIALECT --exposures TABLE (and --bundle), prints instead one query for a \
-    warehouse (clickhouse, spark, duckdb) over a table of recorded exposures, one row each. \
-    Without --srm or --duplicates it is the exposure audit: one row per disagreeing exposure, \
-    event_id, experiment, recorded, expected, cause, with the causes above judged as for a \
-    queue; a cause whose column is not mapped (--platform-column, --sdk-version-column, \
-    --bundle-version-column, ...) is not claimed, and rows without a user id or experiment \
-    are skipped. The user column holds the id devices hashed (user_id, else anon_id). \
-    --srm checks each running experiment for a sample-ratio mismatch: per variant the \
-    distinct users in TABLE, the share of buckets devices give it, the chi-square statistic, \
-    its degrees of freedom and the p-value, srm = 1 when p < 0.001. The p-value is exact (the \
-    closed form of the chi-square tail for integer degrees of freedom; erfc is ClickHouse's \
-    own, elsewhere a Chebyshev fit with fractional error under 1.2e-7). --duplicates counts \
-    per experiment the sessions, exposures, duplicate_exposures (after the first in a \
-    session of a user) and users_with_duplicates. Column and table names must be plain \
-    identifiers (64 otherwise); bundle values are quoted as literals.
+    The same audit, the SRM check and the duplicate count over a warehouse table of \
+    exposures are SQL queries that 'appdna warehouse audit', 'srm' and 'duplicates' write.
     """
 
     static let examples = [
@@ -62,13 +49,11 @@ enum QueueInspectCommand {
                     "Did the device get the variants the bundle assigns?"),
         ExampleSpec("appdna queue inspect appdna_events.db --events --name purchase_completed --since 2026-02-18",
                     "List the purchases queued since 18 February."),
-        ExampleSpec("appdna queue inspect --bundle appdna-config.json --sql clickhouse --exposures analytics.exposures --platform-column platform",
-                    "Write the exposure audit as ClickHouse SQL over a warehouse table."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if let dialect = arguments[WarehouseFlags.sql] { return try warehouseSQL(invocation, dialect: dialect) }
+        try RetiredSQLFlags.refuse(arguments, bucket: false, bundle: arguments[QueueInspectFlags.bundle], scheme: nil)
         let now = arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
@@ -98,47 +83,6 @@ enum QueueInspectCommand {
             if status == .success { status = .malformedInput }
         }
         return status
-    }
-
-    /// `--sql DIALECT --exposures TABLE [--srm|--duplicates]`: the exposure audit, SRM or
-    /// duplicate-exposure query for the bundle's experiments.
-    static func warehouseSQL(_ invocation: Invocation, dialect: SQLDialect) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        guard let path = arguments[QueueInspectFlags.bundle] else {
-            throw Failure(.usage, "--sql judges exposures against a bundle: give --bundle FILE")
-        }
-        guard let table = arguments[QueueInspectFlags.exposures] else {
-            throw Failure(.usage, "--sql reads recorded exposures from a warehouse table: give --exposures TABLE")
-        }
-        let (srm, duplicates) = (arguments[QueueInspectFlags.srm], arguments[QueueInspectFlags.duplicates])
-        if srm && duplicates {
-            throw Failure(.usage, "--srm and --duplicates are two queries: give one (or neither, for the exposure audit)")
-        }
-        if let operand = arguments.operands.first {
-            throw Failure(.usage, "--sql reads the exposures table, not queue files ('\(operand)')")
-        }
-        let exposures = try ExposuresTable(table: table, user: arguments[WarehouseFlags.userColumn],
-                                           experiment: arguments[QueueInspectFlags.experimentColumn],
-                                           variant: arguments[QueueInspectFlags.variantColumn], session: arguments[QueueInspectFlags.sessionColumn],
-                                           eventID: arguments[QueueInspectFlags.eventIDColumn],
-                                           bundleVersion: arguments[QueueInspectFlags.bundleVersionColumn])
-        let bundle = try BundleArgument.document(path, invocation)
-        let experiments = try WarehouseFlags.experiments(invocation, in: bundle, bundlePath: path)
-        let query: String
-        if duplicates {
-            query = DuplicateExposuresSQL(dialect: dialect, exposures: exposures).query(experiments)
-        } else if srm {
-            query = SampleRatioSQL(dialect: dialect, exposures: exposures).query(experiments)
-        } else {
-            if !arguments[WarehouseFlags.experiment].isEmpty {
-                throw Failure(.usage, "the exposure audit judges every experiment of the bundle (an exposure of any other is experiment-missing): --experiment goes with --srm or --duplicates")
-            }
-            let context = try WarehouseFlags.columns(arguments, table: table, sdkVersion: arguments[QueueInspectFlags.sdkVersionColumn])
-            query = ExposureAuditSQL(dialect: dialect, exposures: exposures, context: context,
-                                     bundleVersion: bundle.root["bundle_version"]?.numberText).query(experiments)
-        }
-        invocation.stdout.writeVerbatim(query)
-        return .success
     }
 
     /// The queues behind every PATH operand (files, or directories searched by content). A

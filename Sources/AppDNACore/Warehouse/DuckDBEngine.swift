@@ -1,0 +1,65 @@
+/// DuckDB. Its `hash()` is not MurmurHash3, so the hash is spelled out (`SpelledMurmurHash3`)
+/// with DuckDB's list functions over the id's bytes. String literals are standard SQL.
+public struct DuckDBEngine: SQLMurmurPrimitives {
+    public init() {}
+
+    public var name: String { "duckdb" }
+
+    /// Standard SQL: a quote is doubled, a backslash is itself; a control character is
+    /// concatenated as `chr(n)` (a standard literal has no escape for it).
+    public func literal(_ text: String) -> String { SQLQuoting.standardLiteral(text) }
+
+    public var nullText: String { "CAST(NULL AS VARCHAR)" }
+    public func integer(_ value: String) -> String { "CAST(\(value) AS BIGINT)" }
+    public func double(_ value: String) -> String { "CAST(\(value) AS DOUBLE)" }
+    public func parsedDouble(_ text: String) -> String { "TRY_CAST(\(text) AS DOUBLE)" }
+    public func text(_ value: String) -> String { "CAST(\(value) AS VARCHAR)" }
+    public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
+
+    public func lowercased(_ text: String) -> String { "lower(\(text))" }
+    public func fullMatch(_ text: String, _ pattern: String) -> String { "regexp_full_match(\(text), \(literal(pattern)))" }
+    public func removingMatches(_ text: String, _ pattern: String) -> String { "regexp_replace(\(text), \(literal(pattern)), '', 'g')" }
+    public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
+    public func dotPart(_ text: String, _ index: Int) -> String { "split_part(\(text), '.', \(index + 1))" }
+    public func nfc(_ text: String) -> String { "nfc_normalize(\(text))" }
+
+    public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
+
+    public func murmurHash3(_ input: HashedBytes, in rows: inout SQLRelation) -> String {
+        SpelledMurmurHash3.hash(input, engine: self, in: &rows)
+    }
+
+    /// DuckDB keeps each derived table as its own projection.
+    public func layer(adding columns: [String], over relation: String, alias: String) -> String {
+        "(SELECT *, \(columns.joined(separator: ", ")) FROM \(relation) AS \(alias))"
+    }
+
+    // MARK: The hash's primitives
+
+    public func utf8Bytes(of text: String) -> String { "encode(\(text))" }
+    public func bytesLiteral(_ bytes: [UInt8]) -> String { "'" + bytes.map { "\\x" + QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'::BLOB" }
+    public func concatenated(_ parts: [String]) -> String { "(" + parts.joined(separator: " || ") + ")" }
+    public func byteCount(_ bytes: String) -> String { "octet_length(\(bytes))" }
+
+    /// Slicing a BLOB, or a lambda that reads it, costs time in its length per block (the
+    /// lambda copies what it captures), which made long ids quadratic; the hex form split into
+    /// 8-digit words in one pass is linear. Three zero bytes make the tail a whole word.
+    public func words(of bytes: String, count: String, in rows: inout SQLRelation) -> (blocks: String, tail: String) {
+        let hexWords = rows.bind("regexp_extract_all(hex(\(bytes) || '\\x00\\x00\\x00'::BLOB), '.{8}')")
+        let whole = "(\(count) // 4)"
+        let blocks = mapped("\(hexWords)[1:\(whole)]", "appdna_w", word("appdna_w"))
+        return (blocks, "coalesce(\(word("\(hexWords)[\(whole) + 1]")), 0)")
+    }
+
+    private func word(_ hexDigits: String) -> String { "CAST(('0x' || \(hexDigits)) AS UBIGINT)" }
+
+    public func mapped(_ list: String, _ element: String, _ body: String) -> String { "list_transform(\(list), lambda \(element): \(body))" }
+    public func folded(_ list: String, from initial: String, _ accumulator: String, _ element: String, _ body: String) -> String {
+        "list_reduce(\(list), lambda \(accumulator), \(element): \(body), CAST(\(initial) AS UBIGINT))"
+    }
+    /// Unsigned 64-bit: a 32 × 32-bit product fits, so one multiplication.
+    public func multipliedMod32(_ x: String, _ c: UInt32) -> String { "((CAST(\(x) AS UBIGINT) * \(c)) & 4294967295)" }
+    public func xor(_ a: String, _ b: String) -> String { "xor(\(a), \(b))" }
+    public func shiftedLeft(_ a: String, _ bits: Int) -> String { "(\(a) << \(bits))" }
+    public func shiftedRight(_ a: String, _ bits: Int) -> String { "(\(a) >> \(bits))" }
+}
