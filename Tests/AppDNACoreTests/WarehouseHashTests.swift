@@ -61,7 +61,7 @@ final class WarehouseHashTests: XCTestCase {
         }
         let table = "(" + shortTable + longRows.joined() + ")"
         var rows = SQLRelation(engine: engine, source: table, name: "t")
-        let hashes = Self.affixes.map { engine.murmurHash3(HashedBytes(prefix: $0.prefix, text: "s", suffix: $0.suffix), in: &rows) }
+        let hashes = engine.murmurHash3(Self.affixes.map { HashedBytes(prefix: $0.prefix, text: "s", suffix: $0.suffix) }, in: &rows)
         let results = try WarehouseEngine.run(rows.select("idx, " + hashes.joined(separator: ", ")) + " ORDER BY idx", on: engine.name)
         XCTAssertEqual(results.count, strings.count)
         for (row, text) in zip(results, strings) {

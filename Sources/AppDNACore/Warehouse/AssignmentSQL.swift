@@ -25,15 +25,16 @@ public struct AssignmentSQL {
         // The user id and the context columns the rules read, under their own names.
         let context = columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()  // not an id: plain ASCII column names
         var rows = SQLRelation(engine: engine, source: "(SELECT \(columns.user) AS user_id\(context) FROM \(columns.table))", name: "e\(number)")
-        let bucket: String
+        let eligibility = SQLEligibility(sql: sql, columns: columns)
+        let assigned: WarehouseSQL.Bucket
         switch scheme {
-        case .sdk:
-            bucket = sql.sdkBucket(experiment: experiment.id, salt: scheme.effectiveSalt(experiment.salt, experiment: experiment.id),
-                                   user: "user_id", in: &rows)
-        case .docs:
-            bucket = sql.docsBucket(experiment: experiment.id, salt: experiment.salt, user: "user_id", in: &rows)
+        case .sdk: assigned = .sdk(experiment: experiment.id, salt: scheme.effectiveSalt(experiment.salt, experiment: experiment.id), user: "user_id")
+        case .docs: assigned = .docs(experiment: experiment.id, salt: experiment.salt, user: "user_id")
         }
-        let rules = SQLEligibility(sql: sql, columns: columns).rules(experiment, in: &rows)
+        // The variant's bucket and traffic allocation's, side by side.
+        let buckets = sql.bind([assigned] + [eligibility.allocationBucket(experiment)].compactMap { $0 }, in: &rows)
+        let bucket = buckets[0]
+        let rules = eligibility.rules(experiment, allocationBucket: buckets.dropFirst().first)
         let (eligible, mayAssign) = SQLRuleVerdict.eligibleColumn(rules)
         let variant = sql.variant(VariantAllocation(weights: experiment.variants, bucketCount: scheme.bucketCount), bucket: bucket)
         return rows.select("user_id, \(sql.literal(experiment.id)) AS experiment, \(engine.integer(bucket)) AS bucket, "

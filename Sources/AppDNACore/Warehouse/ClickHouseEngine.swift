@@ -16,6 +16,7 @@ public struct ClickHouseEngine: SQLEngine {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS Bool)" }
 
     public func lowercased(_ text: String) -> String { "lowerUTF8(\(text))" }
+    public func uppercased(_ text: String) -> String { "upperUTF8(\(text))" }
     // `match` is RE2 and finds a match anywhere: anchored here.
     public func fullMatch(_ text: String, _ pattern: String) -> String { "match(\(text), \(literal("^(" + pattern + ")$")))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "replaceRegexpAll(\(text), \(literal(pattern)), '')" }
@@ -25,12 +26,14 @@ public struct ClickHouseEngine: SQLEngine {
 
     public func erfc(_ z: String) -> String { "erfc(\(z))" }
 
-    public func murmurHash3(_ input: HashedBytes, in rows: inout SQLRelation) -> String {
-        var parts = [input.text]
-        // Bundle text is UTF-8, so the fixed parts are string literals.
-        if !input.prefix.isEmpty { parts.insert(literal(String(decoding: input.prefix, as: UTF8.self)), at: 0) }
-        if !input.suffix.isEmpty { parts.append(literal(String(decoding: input.suffix, as: UTF8.self))) }
-        return rows.bind("toInt64(murmurHash3_32(\(parts.count == 1 ? parts[0] : "concat(" + parts.joined(separator: ", ") + ")")))")
+    public func murmurHash3(_ inputs: [HashedBytes], in rows: inout SQLRelation) -> [String] {
+        rows.bind(inputs.map { input in
+            var parts = [input.text]
+            // Bundle text is UTF-8, so the fixed parts are string literals.
+            if !input.prefix.isEmpty { parts.insert(literal(String(decoding: input.prefix, as: UTF8.self)), at: 0) }
+            if !input.suffix.isEmpty { parts.append(literal(String(decoding: input.suffix, as: UTF8.self))) }
+            return "toInt64(murmurHash3_32(\(parts.count == 1 ? parts[0] : "concat(" + parts.joined(separator: ", ") + ")")))"
+        })
     }
 
     public func layer(adding columns: [String], over relation: String, alias: String) -> String {

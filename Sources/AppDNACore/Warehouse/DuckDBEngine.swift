@@ -17,6 +17,7 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
     public func lowercased(_ text: String) -> String { "lower(\(text))" }
+    public func uppercased(_ text: String) -> String { "upper(\(text))" }
     public func fullMatch(_ text: String, _ pattern: String) -> String { "regexp_full_match(\(text), \(literal(pattern)))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "regexp_replace(\(text), \(literal(pattern)), '', 'g')" }
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
@@ -25,8 +26,8 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 
-    public func murmurHash3(_ input: HashedBytes, in rows: inout SQLRelation) -> String {
-        SpelledMurmurHash3.hash(input, engine: self, in: &rows)
+    public func murmurHash3(_ inputs: [HashedBytes], in rows: inout SQLRelation) -> [String] {
+        SpelledMurmurHash3.hash(inputs, engine: self, in: &rows)
     }
 
     /// DuckDB keeps each derived table as its own projection.
@@ -38,21 +39,19 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
 
     public func utf8Bytes(of text: String) -> String { "encode(\(text))" }
     public func bytesLiteral(_ bytes: [UInt8]) -> String { "'" + bytes.map { "\\x" + QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'::BLOB" }
+    public func utf8Count(of text: String) -> String { "strlen(\(text))" }
     public func concatenated(_ parts: [String]) -> String { "(" + parts.joined(separator: " || ") + ")" }
-    public func byteCount(_ bytes: String) -> String { "octet_length(\(bytes))" }
-
     /// Slicing a BLOB, or a lambda that reads it, costs time in its length per block (the
     /// lambda copies what it captures), which made long ids quadratic; the hex form split into
-    /// 8-digit words in one pass is linear. Three zero bytes make the tail a whole word.
-    public func words(of bytes: String, count: String, in rows: inout SQLRelation) -> (blocks: String, tail: String) {
-        let hexWords = rows.bind("regexp_extract_all(hex(\(bytes) || '\\x00\\x00\\x00'::BLOB), '.{8}')")
-        let whole = "(\(count) // 4)"
-        let blocks = mapped("\(hexWords)[1:\(whole)]", "appdna_w", word("appdna_w"))
-        return (blocks, "coalesce(\(word("\(hexWords)[\(whole) + 1]")), 0)")
+    /// 8-digit words in one pass is linear.
+    public func words(ofPadded padded: String, count: String) -> String {
+        mapped("regexp_extract_all(hex(\(padded)), '.{8}')", "appdna_w", "CAST(('0x' || appdna_w) AS UBIGINT)")
     }
 
-    private func word(_ hexDigits: String) -> String { "CAST(('0x' || \(hexDigits)) AS UBIGINT)" }
-
+    /// Past the end a DuckDB list gives NULL.
+    public func element(_ list: String, _ index: String) -> String { "coalesce(\(list)[\(index)], 0)" }
+    public func prefix(_ list: String, _ count: String) -> String { "\(list)[1:\(count)]" }
+    public func dividedDown(_ a: String, _ b: Int) -> String { "(\(a) // \(b))" }
     public func mapped(_ list: String, _ element: String, _ body: String) -> String { "list_transform(\(list), lambda \(element): \(body))" }
     public func folded(_ list: String, from initial: String, _ accumulator: String, _ element: String, _ body: String) -> String {
         "list_reduce(\(list), lambda \(accumulator), \(element): \(body), CAST(\(initial) AS UBIGINT))"

@@ -83,48 +83,51 @@ public struct ExposureAuditSQL {
                 + "FROM \(rows(where: ofExperiment + " AND \(exposures.variant) IS NOT NULL")) AS stopped_rows"
         }
         var judged = SQLRelation(engine: engine, source: rows(where: ofExperiment), name: "a\(number)")
-        let rules = SQLEligibility(sql: sql, columns: context, userColumn: "appdna_user").rules(experiment, in: &judged)
-        let mayAssign = judged.bind(SQLRuleVerdict.eligibleColumn(rules).mayAssign)
+        let eligibility = SQLEligibility(sql: sql, columns: context, userColumn: "appdna_user")
         let salt = BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id)
-        let variant = variantOf(experiment, user: "appdna_user", salt: salt, in: &judged)
-        let expected = judged.bind("CASE WHEN \(mayAssign) THEN \(variant) ELSE \(engine.nullText) END")
+        // The variant's bucket and traffic allocation's, side by side.
+        let buckets = sql.bind([.sdk(experiment: experiment.id, salt: salt, user: "appdna_user")]
+                               + [eligibility.allocationBucket(experiment)].compactMap { $0 }, in: &judged)
+        let mayAssign = SQLRuleVerdict.eligibleColumn(eligibility.rules(experiment, allocationBucket: buckets.dropFirst().first)).mayAssign
+        let judgement = judged.bind([mayAssign, "CASE WHEN \(mayAssign) THEN \(sql.variant(experiment.allocation, bucket: buckets[0])) ELSE \(engine.nullText) END"])
+        let (may, expected) = (judgement[0], judgement[1])
         judged.filter("NOT (coalesce(recorded = \(expected), FALSE) OR (recorded IS NULL AND \(expected) IS NULL))")
-        let blankSalt = blankSaltHypothesis(experiment, in: &judged)
-        let normalisedID = normalisedIDHypothesis(experiment, in: &judged)
+        // Only the rows that disagree are hashed again, every hypothesis side by side.
+        let blankSalt = blankSaltHypothesis(experiment)
+        let forms = normalisedForms(experiment, in: &judged)
+        let hypotheses = sql.bind((blankSalt.map { [$0.bucket] } ?? []) + forms.map(\.bucket), in: &judged)
+        let blankSaltClaim = blankSalt.map { $0.claim(sql.variant(experiment.allocation, bucket: hypotheses[0])) } ?? "FALSE"
+        let formBuckets = hypotheses.suffix(forms.count)
+        let normalisedID = forms.isEmpty ? "FALSE" : "(" + zip(forms, formBuckets).map { form, bucket in
+            "coalesce(\(form.text) <> appdna_user AND \(sql.variant(experiment.allocation, bucket: bucket)) = recorded, FALSE)"
+        }.joined(separator: " OR ") + ")"
         return judged.select("event_id, experiment, recorded, \(expected) AS expected, CASE "
-            + "WHEN recorded IS NOT NULL AND \(blankSalt) THEN 'blank-salt-old-ios' "
+            + "WHEN recorded IS NOT NULL AND \(blankSaltClaim) THEN 'blank-salt-old-ios' "
             + "WHEN recorded IS NOT NULL AND \(normalisedID) THEN 'user-id-not-normalised' "
             + "WHEN \(otherBundle) THEN 'bundle-version' "
-            + "WHEN NOT \(mayAssign) THEN 'not-eligible' "
+            + "WHEN NOT \(may) THEN 'not-eligible' "
             + "ELSE 'unexplained' END AS cause")
     }
 
-    /// The variant of `user` (an SQL expression) hashed with `salt` as written, under the SDK
-    /// scheme, eligibility aside.
-    private func variantOf(_ experiment: ExperimentDefinition, user: String, salt: String, in rows: inout SQLRelation) -> String {
-        sql.variant(experiment.allocation, bucket: sql.sdkBucket(experiment: experiment.id, salt: salt, user: user, in: &rows))
-    }
-
-    /// iOS SDK 1.0.69 and older hashed a blank salt as written: does that give the recorded
-    /// variant? (Not claimed without a platform column; an SDK version not recorded counts
-    /// as old, as in the queue audit.)
-    private func blankSaltHypothesis(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> String {
-        guard BucketingScheme.isBlank(experiment.salt), let platform = context.platform else { return "FALSE" }
+    /// iOS SDK 1.0.69 and older hashed a blank salt as written: the bucket that gives, and
+    /// the claim given the variant of that bucket — it is the recorded one, on iOS, with such
+    /// an SDK. (Not claimed without a platform column; an SDK version not recorded counts as
+    /// old, as in the queue audit.)
+    private func blankSaltHypothesis(_ experiment: ExperimentDefinition) -> (bucket: WarehouseSQL.Bucket, claim: (String) -> String)? {
+        guard BucketingScheme.isBlank(experiment.salt), let platform = context.platform else { return nil }
         let version = SQLVersion(engine: engine)
         let oldSDK = context.sdkVersion.map { "(\($0) IS NULL OR \(version.isAtMost($0, [1, 0, 69])))" } ?? "TRUE"
-        let literal = variantOf(experiment, user: "appdna_user", salt: experiment.salt, in: &rows)
-        return "(\(engine.lowercased(platform)) = 'ios' AND \(oldSDK) AND coalesce(\(literal) = recorded, FALSE))"
+        let claim = { (variant: String) in "(\(engine.lowercased(platform)) = 'ios' AND \(oldSDK) AND coalesce(\(variant) = recorded, FALSE))" }
+        return (.sdk(experiment: experiment.id, salt: experiment.salt, user: "appdna_user"), claim)
     }
 
-    /// The NFC, trimmed and trimmed-NFC forms of the user id, where they differ from it: does
-    /// one give the recorded variant?
-    private func normalisedIDHypothesis(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> String {
+    /// The NFC, trimmed and trimmed-NFC forms of the user id (bound in `rows`) and their
+    /// buckets: where a form differs from the id and gives the recorded variant, the id was
+    /// not normalised.
+    private func normalisedForms(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> [(text: String, bucket: WarehouseSQL.Bucket)] {
         let salt = BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id)
         let forms = rows.bind([engine.nfc("appdna_user"), sql.trimmedWhitespace("appdna_user")])
         let trimmedNFC = rows.bind(engine.nfc(forms[1]))
-        let tests = (forms + [trimmedNFC]).map { form in
-            "coalesce(\(form) <> appdna_user AND \(variantOf(experiment, user: form, salt: salt, in: &rows)) = recorded, FALSE)"
-        }
-        return "(" + tests.joined(separator: " OR ") + ")"
+        return (forms + [trimmedNFC]).map { ($0, .sdk(experiment: experiment.id, salt: salt, user: $0)) }
     }
 }

@@ -10,8 +10,16 @@ struct SQLEligibility {
     /// The column holding the user id in the query the rules are placed in.
     var userColumn = "user_id"
 
-    /// The rules over `rows` (traffic allocation binds the allocation bucket there).
-    func rules(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> [SQLRuleVerdict] {
+    /// The bucket traffic allocation compares with its share, when the experiment has a finite
+    /// share (the caller binds it, beside its other buckets, and passes its name to `rules`).
+    func allocationBucket(_ experiment: ExperimentDefinition) -> WarehouseSQL.Bucket? {
+        guard experiment.status == "running", let share = experiment.trafficAllocation, share.isFinite else { return nil }  // not an id: a status word
+        return .sdk(experiment: experiment.id, salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id),
+                    user: userColumn, suffix: ".allocation")
+    }
+
+    /// The rules; `allocationBucket` is the bound name of `allocationBucket(experiment)`.
+    func rules(_ experiment: ExperimentDefinition, allocationBucket: String?) -> [SQLRuleVerdict] {
         guard experiment.status == "running" else { return [.failedForAll] }
         var rules: [SQLRuleVerdict] = []
         if experiment.platformsAreMalformed { return [.failedForAll] }
@@ -23,7 +31,7 @@ struct SQLEligibility {
             rules += self.targeting(targeting, startedAtMs: experiment.startedAtMs)
         }
         if let share = experiment.trafficAllocation {
-            rules.append(allocation(experiment, share: share, in: &rows))
+            rules.append(allocation(share: share, bucket: allocationBucket))
         }
         return rules
     }
@@ -33,9 +41,8 @@ struct SQLEligibility {
         var rules: [SQLRuleVerdict] = []
         if let countries = fields["countries"], countries != .null {
             guard case .array(let list) = countries else { return [.failedForAll] }
-            // Exactly as written, byte for byte: "us" is not "US" (devices compare so).
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
-            rules.append(.on(columns.country) { sql.isIn($0, codes) })
+            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
+            rules.append(.on(columns.country) { sql.isIn(sql.engine.uppercased($0), codes) })
         }
         if let version = fields["min_app_version"], version != .null {
             guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
@@ -74,10 +81,6 @@ struct SQLEligibility {
             return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
         default:  // gt gte lt lte (`unsatisfiable` checked): a number compares as a number, a string as text
             let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
-            if case .string(let text) = expected {
-                // Byte for byte, as every engine orders strings (and `TraitRule.compare`).
-                return .on(column) { "(\($0) \(symbol) \(sql.literal(text)))" }
-            }
             let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
             return .on(column) { "(\(number($0)) \(symbol) \(sql.doubleLiteral(wanted)))" }
         }
@@ -103,16 +106,8 @@ struct SQLEligibility {
     /// and later — rows without an SDK version count as the newest — and other non-Android
     /// platforms), in on Android and older iOS SDKs, unknown without a platform. A share that
     /// is not a finite number keeps no one in where it is applied.
-    private func allocation(_ experiment: ExperimentDefinition, share: Double, in rows: inout SQLRelation) -> SQLRuleVerdict {
-        let inside: String
-        if share.isFinite {
-            let threshold = AssignmentChange.allocationThreshold(share)
-            let bucket = sql.sdkBucket(experiment: experiment.id, salt: BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id),
-                                       user: userColumn, suffix: ".allocation", in: &rows)
-            inside = "(\(bucket) < \(threshold))"
-        } else {
-            inside = "FALSE"
-        }
+    private func allocation(share: Double, bucket: String?) -> SQLRuleVerdict {
+        let inside = bucket.map { "(\($0) < \(AssignmentChange.allocationThreshold(share)))" } ?? "FALSE"
         guard let platform = columns.platform else {
             return SQLRuleVerdict(failed: "FALSE", unknown: "NOT \(inside)")
         }

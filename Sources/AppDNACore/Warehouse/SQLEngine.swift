@@ -32,6 +32,8 @@ public protocol SQLEngine: Sendable {
 
     /// `text` in lower case (platform names compare without case).
     func lowercased(_ text: String) -> String
+    /// `text` in upper case (country codes compare without case).
+    func uppercased(_ text: String) -> String
     /// Whether all of `text` matches `pattern` (RE2 / Java syntax: classes, `{m,n}`, groups).
     func fullMatch(_ text: String, _ pattern: String) -> String
     /// `text` with every match of `pattern` replaced by nothing.
@@ -50,9 +52,11 @@ public protocol SQLEngine: Sendable {
 
     // MARK: Hashing and binding
 
-    /// MurmurHash3_x86_32 (seed 0) of `input`'s bytes, unsigned, as a column of `rows`: the
-    /// engine adds what it needs to `rows` (columns computed once) and returns the column's name.
-    func murmurHash3(_ input: HashedBytes, in rows: inout SQLRelation) -> String
+    /// MurmurHash3_x86_32 (seed 0) of each input's bytes, unsigned, over `rows`: the engine
+    /// binds what it needs in `rows` (the inputs' steps side by side, so many hashes cost no
+    /// more layers than one) and returns, per input, an expression over the bound names that is
+    /// cheap to repeat.
+    func murmurHash3(_ inputs: [HashedBytes], in rows: inout SQLRelation) -> [String]
     /// How a value is computed once and named, so the expressions that read it stay small: a
     /// derived table over `relation` that adds `columns` (`expression AS name`) to its columns.
     /// The engine must not fold it into the query above it and copy the expressions into each

@@ -19,6 +19,7 @@ public struct SparkEngine: SQLMurmurPrimitives {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
     public func lowercased(_ text: String) -> String { "lower(\(text))" }
+    public func uppercased(_ text: String) -> String { "upper(\(text))" }
     // RLIKE is Java's regex and finds a match anywhere: anchored here.
     public func fullMatch(_ text: String, _ pattern: String) -> String { "(\(text) RLIKE \(literal("^(" + pattern + ")$")))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "regexp_replace(\(text), \(literal(pattern)), '')" }
@@ -30,8 +31,8 @@ public struct SparkEngine: SQLMurmurPrimitives {
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 
-    public func murmurHash3(_ input: HashedBytes, in rows: inout SQLRelation) -> String {
-        SpelledMurmurHash3.hash(input, engine: self, in: &rows)
+    public func murmurHash3(_ inputs: [HashedBytes], in rows: inout SQLRelation) -> [String] {
+        SpelledMurmurHash3.hash(inputs, engine: self, in: &rows)
     }
 
     /// Spark keeps a derived table whose column is read more than once as its own projection
@@ -45,23 +46,18 @@ public struct SparkEngine: SQLMurmurPrimitives {
 
     public func utf8Bytes(of text: String) -> String { "encode(\(text), 'UTF-8')" }
     public func bytesLiteral(_ bytes: [UInt8]) -> String { "X'" + bytes.map { QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'" }
+    public func utf8Count(of text: String) -> String { "octet_length(\(text))" }
     public func concatenated(_ parts: [String]) -> String { "concat(\(parts.joined(separator: ", ")))" }
-    public func byteCount(_ bytes: String) -> String { "octet_length(\(bytes))" }
-
     /// `substr` of a BINARY is by byte offset (a STRING's walks the characters from the
-    /// start), so each block is read in constant time: four bytes as hex, then as a number.
-    public func words(of bytes: String, count: String, in rows: inout SQLRelation) -> (blocks: String, tail: String) {
-        let whole = "(\(count) div 4)"
-        // sequence(0, -1) would count down: slice keeps the first `whole` of 0…whole.
-        let indexes = "slice(sequence(0, \(whole)), 1, \(whole))"
-        let blocks = mapped(indexes, "appdna_i", word("substr(\(bytes), 4 * appdna_i + 1, 4)"))
-        // The last count % 4 bytes and three zero bytes: the first four of them.
-        let tail = word("substr(concat(\(bytes), X'000000'), \(count) - \(count) % 4 + 1, 4)")
-        return (blocks, tail)
+    /// start), so each word is read in constant time: four bytes as hex, then as a number.
+    public func words(ofPadded padded: String, count: String) -> String {
+        mapped("sequence(0, \(count) div 4)", "appdna_i", "CAST(conv(hex(substr(\(padded), 4 * appdna_i + 1, 4)), 16, 10) AS BIGINT)")
     }
 
-    private func word(_ fourBytes: String) -> String { "CAST(conv(hex(\(fourBytes)), 16, 10) AS BIGINT)" }
-
+    /// Spark's array positions are INT; `words` gives a word past the whole blocks, always.
+    public func element(_ list: String, _ index: String) -> String { "element_at(\(list), CAST(\(index) AS INT))" }
+    public func prefix(_ list: String, _ count: String) -> String { "slice(\(list), 1, CAST(\(count) AS INT))" }
+    public func dividedDown(_ a: String, _ b: Int) -> String { "(\(a) div \(b))" }
     public func mapped(_ list: String, _ element: String, _ body: String) -> String { "transform(\(list), \(element) -> \(body))" }
     public func folded(_ list: String, from initial: String, _ accumulator: String, _ element: String, _ body: String) -> String {
         "aggregate(\(list), CAST(\(initial) AS BIGINT), (\(accumulator), \(element)) -> \(body))"

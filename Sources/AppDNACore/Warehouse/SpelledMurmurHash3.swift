@@ -5,21 +5,28 @@
 public protocol SQLMurmurPrimitives: SQLEngine {
     /// The UTF-8 bytes of the text expression `text`, as the engine's byte-string type.
     func utf8Bytes(of text: String) -> String
+    /// How many bytes the UTF-8 form of the text expression `text` has.
+    func utf8Count(of text: String) -> String
     /// A byte-string literal of `bytes` (any bytes: a prefix may end inside a UTF-8 sequence).
     func bytesLiteral(_ bytes: [UInt8]) -> String
     /// The byte strings `parts`, one after the other.
     func concatenated(_ parts: [String]) -> String
-    /// How many bytes the byte string `bytes` holds.
-    func byteCount(_ bytes: String) -> String
-    /// The big-endian 32-bit words of the byte string `bytes` (whose length is the bound name
-    /// `count`): a list of its whole 4-byte blocks, and the last `count % 4` bytes padded with
-    /// zero bytes to one word (0 when there are none). Reading them must take time linear in
-    /// the length; the engine may bind what it needs in `rows`.
-    func words(of bytes: String, count: String, in rows: inout SQLRelation) -> (blocks: String, tail: String)
+    /// The big-endian 32-bit words of the byte string `padded`, four bytes at a time: its
+    /// whole blocks, then the last `count % 4` bytes padded with zero bytes to a word. `padded`
+    /// is a bound name holding the hashed bytes (`count` of them, also bound) and three zero
+    /// bytes. The list may stop after the whole blocks when `count % 4` is 0. Reading the words
+    /// must take time linear in the length.
+    func words(ofPadded padded: String, count: String) -> String
+    /// The `index`th element (1-based, an SQL expression) of `list`, or 0 past its end.
+    func element(_ list: String, _ index: String) -> String
+    /// The first `count` elements of `list`.
+    func prefix(_ list: String, _ count: String) -> String
     /// `list` with `body` (over the element named `element`) applied to each element.
     func mapped(_ list: String, _ element: String, _ body: String) -> String
     /// `list` folded from `initial`: `body` over the accumulator `accumulator` and the element `element`.
     func folded(_ list: String, from initial: String, _ accumulator: String, _ element: String, _ body: String) -> String
+    /// ⌊a / b⌋ for non-negative integers.
+    func dividedDown(_ a: String, _ b: Int) -> String
     /// (x × c) mod 2^32 for 0 ≤ x < 2^32, never overflowing the engine's integers (ANSI
     /// engines fail on overflow instead of wrapping). May read `x` more than once.
     func multipliedMod32(_ x: String, _ c: UInt32) -> String
@@ -29,48 +36,58 @@ public protocol SQLMurmurPrimitives: SQLEngine {
 }
 
 /// MurmurHash3_x86_32 (seed 0) spelled in SQL over `SQLMurmurPrimitives`, as
-/// `MurmurHash3.x86_32` computes it: the bundle's fixed prefix is hashed here, when the query is
-/// written (its whole blocks become the starting state), so a row hashes only its own bytes;
-/// the row's blocks are read once as words, mixed with the engine's list functions, and the
-/// tail and the finaliser are columns bound one after the other (each read several times).
-/// All values stay below 2^49 in signed 64-bit integers.
+/// `MurmurHash3.x86_32` computes it. The bundle's fixed prefix is hashed here, when the query
+/// is written (its whole blocks become the starting state), so a row hashes only its own
+/// bytes. Per row, in five bound layers shared by every input hashed at once: the bytes and
+/// their count; the words, each read little-endian and mixed with the engine's list
+/// functions; the blocks folded into the state with the tail and the length; two steps of
+/// the finaliser. All values stay below 2^49 in signed 64-bit integers.
 public enum SpelledMurmurHash3 {
     private static let mask = "4294967295"
+    private static let (c1, c2): (UInt32, UInt32) = (0xcc9e_2d51, 0x1b87_3593)
 
-    public static func hash<Engine: SQLMurmurPrimitives>(_ input: HashedBytes, engine: Engine, in rows: inout SQLRelation) -> String {
-        let wholePrefix = input.prefix.count & ~3
-        let state = input.prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
-        var parts = [engine.utf8Bytes(of: input.text)]
-        if wholePrefix < input.prefix.count { parts.insert(engine.bytesLiteral(Array(input.prefix[wholePrefix...])), at: 0) }
-        if !input.suffix.isEmpty { parts.append(engine.bytesLiteral(input.suffix)) }
-        let bytes = rows.bind(parts.count == 1 ? parts[0] : engine.concatenated(parts))
-        let count = rows.bind(engine.byteCount(bytes))
-        let (blocks, tail) = engine.words(of: bytes, count: count, in: &rows)
-
-        // Every whole block: read little-endian, mixed, folded into the state.
-        let (h, k) = ("appdna_h", "appdna_k")  // lambda parameters: they shadow any column so named
-        var keys = engine.mapped(blocks, k, littleEndian(k, engine))
-        keys = engine.mapped(keys, k, engine.multipliedMod32(k, c1))
-        keys = engine.mapped(keys, k, rotated(k, 15, engine))
-        keys = engine.mapped(keys, k, engine.multipliedMod32(k, c2))
-        let mixed = engine.xor(h, k)
-        let fold = "((\(engine.multipliedMod32(rotated(mixed, 13, engine), 5)) + \(0xe654_6b64)) & \(mask))"
-        let folded = rows.bind(engine.folded(keys, from: String(state), h, k, fold))
-
-        // The tail (a zero word mixes to zero, so no test for its absence), length, finaliser.
-        var key = rows.bind(littleEndian(rows.bind(tail), engine))
-        key = rows.bind(engine.multipliedMod32(key, c1))
-        key = rows.bind(rotated(key, 15, engine))
-        key = rows.bind(engine.multipliedMod32(key, c2))
-        var hash = rows.bind(engine.xor(engine.xor(folded, key), "(\(count) + \(wholePrefix))"))
-        let finaliser: [(String) -> String] = [{ engine.xor($0, engine.shiftedRight($0, 16)) }, { engine.multipliedMod32($0, 0x85eb_ca6b) },
-                                               { engine.xor($0, engine.shiftedRight($0, 13)) }, { engine.multipliedMod32($0, 0xc2b2_ae35) },
-                                               { engine.xor($0, engine.shiftedRight($0, 16)) }]
-        for step in finaliser { hash = rows.bind(step(hash)) }
-        return hash
+    public static func hash<Engine: SQLMurmurPrimitives>(_ inputs: [HashedBytes], engine: Engine, in rows: inout SQLRelation) -> [String] {
+        guard !inputs.isEmpty else { return [] }
+        let plans = inputs.map { input -> (state: UInt32, folded: Int, parts: [String], fixedCount: Int) in
+            let folded = input.prefix.count & ~3
+            let rest = Array(input.prefix[folded...])
+            var parts = [engine.utf8Bytes(of: input.text)]
+            if !rest.isEmpty { parts.insert(engine.bytesLiteral(rest), at: 0) }
+            parts.append(engine.bytesLiteral(input.suffix + [0, 0, 0]))
+            let state = input.prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
+            return (state, folded, parts, rest.count + input.suffix.count)
+        }
+        // The bytes (after the folded prefix, padded) and how many there are.
+        let bound = rows.bind(zip(plans, inputs).flatMap { plan, input in
+            [engine.concatenated(plan.parts), "(\(engine.utf8Count(of: input.text)) + \(plan.fixedCount))"]
+        })
+        let (padded, count) = (stride(from: 0, to: bound.count, by: 2).map { bound[$0] }, stride(from: 1, to: bound.count, by: 2).map { bound[$0] })
+        // Every word read little-endian and mixed (the last one is the tail's).
+        let key = "appdna_k"  // a lambda parameter: it shadows any column so named
+        let keys = rows.bind(zip(padded, count).map { padded, count in
+            var list = engine.mapped(engine.words(ofPadded: padded, count: count), key, littleEndian(key, engine))
+            for step in [{ engine.multipliedMod32($0, c1) }, { rotated($0, 15, engine) }, { engine.multipliedMod32($0, c2) }] as [(String) -> String] {
+                list = engine.mapped(list, key, step(key))
+            }
+            return list
+        })
+        // The whole blocks folded into the state, then the tail key and the length.
+        let h = "appdna_h"
+        let step = "((\(engine.multipliedMod32(rotated(engine.xor(h, key), 13, engine), 5)) + \(0xe654_6b64)) & \(mask))"
+        var hashes = rows.bind((0..<inputs.count).map { index in
+            let whole = engine.dividedDown(count[index], 4)
+            let folded = engine.folded(engine.prefix(keys[index], whole), from: String(plans[index].state), h, key, step)
+            return engine.xor(engine.xor(folded, engine.element(keys[index], "\(whole) + 1")), "(\(count[index]) + \(plans[index].folded))")
+        })
+        // The finaliser: each xor-shift is cheap enough to write twice, so two layers.
+        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 16, engine), 0x85eb_ca6b) })
+        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 13, engine), 0xc2b2_ae35) })
+        return hashes.map { xorShift($0, 16, engine) }
     }
 
-    private static let (c1, c2): (UInt32, UInt32) = (0xcc9e_2d51, 0x1b87_3593)
+    private static func xorShift<Engine: SQLMurmurPrimitives>(_ x: String, _ bits: Int, _ engine: Engine) -> String {
+        engine.xor(x, engine.shiftedRight(x, bits))
+    }
 
     private static func littleEndian<Engine: SQLMurmurPrimitives>(_ word: String, _ engine: Engine) -> String {
         let byte = { (shift: Int) in "(\(engine.shiftedRight(word, shift)) & 255)" }

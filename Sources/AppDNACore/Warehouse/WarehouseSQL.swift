@@ -5,19 +5,28 @@ struct WarehouseSQL {
 
     func literal(_ text: String) -> String { engine.literal(text) }
 
-    /// The SDK bucket (0–9999) of the user id `user` (an SQL expression over `rows`): the hash
-    /// of `"<experiment>.<salt>.<user><suffix>"`, with `salt` as given (callers apply the
-    /// blank-salt fallback, or not, as the device they mirror does). Bound in `rows`; returns
-    /// its name.
-    func sdkBucket(experiment: String, salt: String, user: String, suffix: String = "", in rows: inout SQLRelation) -> String {
-        let hash = engine.murmurHash3(HashedBytes(prefix: experiment + "." + salt + ".", text: user, suffix: suffix), in: &rows)
-        return rows.bind("(\(hash) % \(BucketingScheme.sdk.bucketCount))")
+    /// A bucket to compute: what is hashed, and into how many buckets.
+    struct Bucket {
+        let hashed: HashedBytes
+        let count: UInt32
+
+        /// The SDK bucket (0–9999) of the user id `user` (an SQL expression): the hash of
+        /// `"<experiment>.<salt>.<user><suffix>"`, with `salt` as given (callers apply the
+        /// blank-salt fallback, or not, as the device they mirror does).
+        static func sdk(experiment: String, salt: String, user: String, suffix: String = "") -> Bucket {
+            Bucket(hashed: HashedBytes(prefix: experiment + "." + salt + ".", text: user, suffix: suffix), count: BucketingScheme.sdk.bucketCount)
+        }
+
+        /// The bucket of the documented formula (hash of USER+EXPERIMENT+SALT, modulo 100).
+        static func docs(experiment: String, salt: String, user: String) -> Bucket {
+            Bucket(hashed: HashedBytes(text: user, suffix: experiment + salt), count: BucketingScheme.docs.bucketCount)
+        }
     }
 
-    /// The bucket of the documented formula (hash of USER+EXPERIMENT+SALT, modulo 100).
-    func docsBucket(experiment: String, salt: String, user: String, in rows: inout SQLRelation) -> String {
-        let hash = engine.murmurHash3(HashedBytes(text: user, suffix: experiment + salt), in: &rows)
-        return rows.bind("(\(hash) % \(BucketingScheme.docs.bucketCount))")
+    /// `buckets`, computed side by side and bound in `rows`; their names, in order.
+    func bind(_ buckets: [Bucket], in rows: inout SQLRelation) -> [String] {
+        let hashes = engine.murmurHash3(buckets.map(\.hashed), in: &rows)
+        return rows.bind(zip(hashes, buckets).map { "(\($0) % \($1.count))" })
     }
 
     /// The variant of `bucket`: each non-empty range in array order, the last variant
