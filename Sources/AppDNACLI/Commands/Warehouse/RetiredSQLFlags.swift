@@ -53,18 +53,6 @@ enum RetiredSQLFlags {
         }
         let old = bucket ? "bucket --sql" : "queue inspect --sql"
         throw Failure(.usage, "'\(old)' moved to its own command, 'appdna warehouse \(command.rawValue)' (see appdna warehouse --help)",
-                      hint: "run " + words.map(ShellWord.quoted).joined(separator: " "))
-    }
-}
-
-/// A word as a POSIX shell reads it back: as it is when it holds only safe characters, else
-/// single-quoted (a quote inside as '\'').
-enum ShellWord {
-    static func quoted(_ word: String) -> String {
-        let safe = !word.isEmpty && word.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-_./=:@,+%".utf8.contains(byte)
-        }
-        return safe ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+                      hint: "run " + ShellWord.line(words))
     }
 }
