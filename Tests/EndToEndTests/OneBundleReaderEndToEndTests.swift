@@ -41,7 +41,7 @@ final class OneBundleReaderEndToEndTests: XCTestCase {
         XCTAssertEqual(codegen.status, 0, codegen.stderr)
         XCTAssertTrue(codegen.text.contains("\"top\"") && !codegen.text.contains("\"inner\""), codegen.text)
         // SQL: one branch, for "top".
-        let sql = try Binary.run(["bucket", "--sql", "duckdb", "--bundle", old])
+        let sql = try Binary.run(["warehouse", "assignment", old, "--dialect", "duckdb"])
         XCTAssertEqual(sql.status, 0, sql.stderr)
         XCTAssertTrue(sql.text.contains("'top' AS experiment") && !sql.text.contains("'inner'"), sql.text)
         // The audit judges exposures of "top"; one of "inner" is an experiment the device does not have.
@@ -66,7 +66,7 @@ final class OneBundleReaderEndToEndTests: XCTestCase {
         let remote = try Binary.run(["bucket", "u1", "top", "--bundle", "@remote"], environment: environment)
         XCTAssertEqual(remote.status, 0, remote.stderr)
         XCTAssertEqual(remote.text, local.text, "the live bundle gives the same assignment as the file it is served from")
-        for arguments in [["bundle", "validate", "@remote"], ["bundle", "codegen", "@remote"], ["bucket", "--sql", "clickhouse", "--bundle", "@remote"],
+        for arguments in [["bundle", "validate", "@remote"], ["bundle", "codegen", "@remote"], ["warehouse", "audit", "@remote", "--dialect", "clickhouse", "--exposures", "e"],
                           ["queue", "inspect", try scratch.file("pending_events.ndjson", Array(Self.event.utf8)), "--bundle", "@remote"]] {
             let run = try Binary.run(arguments, environment: environment)
             XCTAssertEqual(run.status, 0, "\(arguments): \(run.stderr)")

@@ -2,7 +2,7 @@
 /// one exposure per experiment per session, so every exposure of an experiment after the first
 /// in a session (of one user) is a duplicate: the most reported exposure problem, and one that
 /// inflates the counts a sample-ratio check relies on. The same counts as the warehouse query
-/// `queue inspect --sql … --duplicates` (`DuplicateExposuresSQL`), for the bundle's experiments.
+/// `appdna warehouse duplicates` (`DuplicateExposuresSQL`), for the bundle's experiments.
 ///
 /// Memory stays bounded, as the rest of `queue inspect`: only the `openSessions` most recently
 /// started sessions are remembered (a device queue holds at most 10,000 events, so one device's

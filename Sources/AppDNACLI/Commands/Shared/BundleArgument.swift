@@ -1,7 +1,7 @@
 import AppDNACore
 
 /// The one way every command reads the bundle it is given (`bundle validate|diff|codegen`,
-/// `bucket --bundle`, `queue inspect --bundle`, `bucket --sql`): a file, `-` for standard
+/// `bucket --bundle`, `queue inspect --bundle`, `warehouse …`): a file, `-` for standard
 /// input, or `@remote` for the live bundle, fetched as `bundle fetch` does (the command's
 /// --key-file, --timeout and --retries) and laid out in the SDK file shape. One wording for
 /// every failure: `NAME:LINE:COLUMN: what is wrong`, with a pointer to `bundle validate`.
