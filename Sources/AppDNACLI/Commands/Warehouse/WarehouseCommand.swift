@@ -52,22 +52,29 @@ enum WarehouseCommand {
     }
 
     @Sendable static func srm(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let engine = try WarehouseFlags.engine(arguments)
-        let exposures = try ExposuresTable(table: exposuresTable(arguments), user: arguments[WarehouseFlags.userColumn],
-                                           experiment: arguments[WarehouseFlags.experimentColumn], variant: arguments[WarehouseFlags.variantColumn])
-        let (_, experiments) = try bundle(invocation, wanted: arguments[WarehouseFlags.experiment])
-        write(SampleRatioSQL(engine: engine, exposures: exposures).query(experiments), invocation)
-        return .success
+        let variant = invocation.arguments[WarehouseFlags.variantColumn]
+        return try perExperiment(invocation, { try ExposuresTable(table: $0, user: $1, experiment: $2, variant: variant) }) { engine, exposures, experiments in
+            SampleRatioSQL(engine: engine, exposures: exposures).query(experiments)
+        }
     }
 
     @Sendable static func duplicates(_ invocation: Invocation) throws -> ExitStatus {
+        let session = invocation.arguments[WarehouseFlags.sessionColumn]
+        return try perExperiment(invocation, { try ExposuresTable(table: $0, user: $1, experiment: $2, session: session) }) { engine, exposures, experiments in
+            DuplicateExposuresSQL(engine: engine, exposures: exposures).query(experiments)
+        }
+    }
+
+    /// A query over the exposures table for the experiments --experiment names (all when none
+    /// is named); `exposures` makes the table from its name, user and experiment columns
+    /// (and the column the query reads besides them).
+    private static func perExperiment(_ invocation: Invocation, _ exposures: (String, String, String) throws -> ExposuresTable,
+                                      query: (any SQLEngine, ExposuresTable, [ExperimentDefinition]) -> String) throws -> ExitStatus {
         let arguments = invocation.arguments
         let engine = try WarehouseFlags.engine(arguments)
-        let exposures = try ExposuresTable(table: exposuresTable(arguments), user: arguments[WarehouseFlags.userColumn],
-                                           experiment: arguments[WarehouseFlags.experimentColumn], session: arguments[WarehouseFlags.sessionColumn])
+        let exposures = try exposures(exposuresTable(arguments), arguments[WarehouseFlags.userColumn], arguments[WarehouseFlags.experimentColumn])
         let (_, experiments) = try bundle(invocation, wanted: arguments[WarehouseFlags.experiment])
-        write(DuplicateExposuresSQL(engine: engine, exposures: exposures).query(experiments), invocation)
+        write(query(engine, exposures, experiments), invocation)
         return .success
     }
 
