@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks the generated SQL on the engines users would run it on, against appdna on one
-# machine: (1) the assignment query (`appdna bucket --sql`) against `appdna bucket -` on the
+# machine: (1) the assignment query (`appdna warehouse assignment`) against `appdna bucket -` on the
 # same ids, 10,000,000 on chDB (ClickHouse in-process) and DuckDB, 1,000,000 on Spark local;
-# (2) the exposure audit query (`queue inspect --sql … --exposures`) over 10,000,000 exposure
+# (2) the exposure audit query (`appdna warehouse audit`) over 10,000,000 exposure
 # rows (1,000,000 on Spark; 1 in 1,000 disagrees) against `appdna queue inspect --bundle` on a
 # device-format queue of 1,000,000 such exposures. Prints rows/s for each and the ratio to
 # appdna: the figure tells users when to move the work to an engine.
@@ -51,7 +51,7 @@ row "appdna bucket -" "$IDS" "$seconds" "$appdna_rate" "1.00x"
 for dialect in clickhouse duckdb spark; do
     engine_available "$dialect" || continue
     n=$(rows_for "$dialect" "$IDS")
-    "$APPDNA" bucket --sql "$dialect" --bundle "$BUNDLE" > "$OUT/sql-$dialect.sql"
+    "$APPDNA" warehouse assignment "$BUNDLE" --dialect "$dialect" > "$OUT/sql-$dialect.sql"
     seconds=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$n" <<'PY'
 import sys, time
 dialect, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -102,7 +102,7 @@ row "appdna queue inspect --bundle" "$QUEUE_EVENTS" "$seconds" "$queue_rate" "1.
 for dialect in clickhouse duckdb spark; do
     engine_available "$dialect" || continue
     n=$(rows_for "$dialect" "$AUDIT_ROWS")
-    "$APPDNA" queue inspect --bundle "$BUNDLE" --sql "$dialect" --exposures exposures > "$OUT/sql-audit-$dialect.sql"
+    "$APPDNA" warehouse audit "$BUNDLE" --dialect "$dialect" --exposures exposures > "$OUT/sql-audit-$dialect.sql"
     # The exposures are made in the engine by the assignment query itself (then 1 in 1,000 planted).
     result=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$OUT/sql-audit-$dialect.sql" "$n" <<'PY'
 import sys, time
