@@ -1,138 +1,143 @@
 #!/usr/bin/env bash
-# Benchmarks the generated SQL on the engines users would run it on, against appdna on one
-# machine: (1) the assignment query (`appdna warehouse assignment`) against `appdna bucket -` on the
-# same ids, 10,000,000 on chDB (ClickHouse in-process) and DuckDB, 1,000,000 on Spark local;
-# (2) the exposure audit query (`appdna warehouse audit`) over 10,000,000 exposure
-# rows (1,000,000 on Spark; 1 in 1,000 disagrees) against `appdna queue inspect --bundle` on a
-# device-format queue of 1,000,000 such exposures. Prints rows/s for each and the ratio to
-# appdna: the figure tells users when to move the work to an engine.
+# Benchmarks the generated warehouse SQL on the engines users run it on, each figure beside its
+# anchor in the same run and the same process: the engine's own built-in hash over the same
+# table (ClickHouse's murmurHash3_32, Spark's and DuckDB's hash()) grouped the same way — the
+# floor a spelled-out hash is measured against.
+#
+# Per engine (one process each, so Spark starts one JVM), ids like user-0001234, one experiment:
+#   anchor      SELECT <built-in hash> % 2, count(*) … GROUP BY 1                (forced: yes)
+#   assignment  SELECT variant, count(*) FROM (warehouse assignment) GROUP BY 1  (forced: yes)
+#   assignment  SELECT count(*) FROM (warehouse assignment)                       (forced: no — an
+#               engine may prune the hash; printed to show why the grouped figure is the one)
+#   audit       SELECT count(*) FROM (warehouse audit) over exposures made by the assignment
+#               query itself, 1 in 1,000 planted as a mismatch           (forced: yes, its filter
+#               compares every row's expected variant)
+# "forced" says whether the query must compute the hash for every row. Then DuckDB and chDB
+# hash 20 ids of 16,000 and of 32,000 bytes: time linear in the id's length doubles.
+#
+# Sizes (issue 36): chDB 10,000,000 users, DuckDB 1,000,000, Spark local[2] 200,000.
+# SQL_BASELINE_BIN=path/to/older/appdna adds the same rows for that build's queries (its
+# `warehouse` commands, or the `bucket --sql` / `queue inspect --sql` of earlier releases), so
+# before and after are measured in one run.
 # Run by hand from anywhere: bash bench/sql.sh
-# SQL_IDS=1000000 SQL_AUDIT_ROWS=1000000 bash bench/sql.sh   for a quick check.
+#   SQL_CHDB_IDS=1000000 SQL_DUCKDB_IDS=200000 SQL_SPARK_IDS=50000 bash bench/sql.sh  for a quick look.
 set -euo pipefail
 # shellcheck source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-IDS=${SQL_IDS:-10000000}
-SPARK_IDS=${SQL_SPARK_IDS:-1000000}
-AUDIT_ROWS=${SQL_AUDIT_ROWS:-10000000}
-QUEUE_EVENTS=${SQL_QUEUE_EVENTS:-1000000}
+CHDB_IDS=${SQL_CHDB_IDS:-10000000}
+DUCKDB_IDS=${SQL_DUCKDB_IDS:-1000000}
+SPARK_IDS=${SQL_SPARK_IDS:-200000}
 need python3 "install python3"
-need jq "install jq (apt-get install -y jq)"
 ensure_appdna
+bench_check_load
 mkdir -p "$OUT"
 BUNDLE="$OUT/sql-bundle.json"
 cat > "$BUNDLE" <<'JSON'
 {"experiments": {"checkout": {"salt": "s3cr3t", "status": "running",
   "variants": [{"id": "control", "weight": 0.57}, {"id": "treatment", "weight": 0.43}]}}}
 JSON
-IDFILE="$OUT/sql-ids-$IDS.txt"
-[[ -s "$IDFILE" ]] || python3 -c "import sys; sys.stdout.write(''.join(f'user-{i:09d}\n' for i in range($IDS)))" > "$IDFILE"
 
-# The python3 module behind a dialect; false (with a line saying so) when it is not installed.
-engine_available() {
-    local module
-    case $1 in clickhouse) module=chdb ;; duckdb) module=duckdb ;; spark) module=pyspark ;; esac
-    python3 -c "import $module" 2>/dev/null && return 0
-    printf '%-28s skipped: python3 module %s is not installed (scripts/install-test-tools)\n' "$1" "$module"
-    return 1
+# query BINARY KIND ENGINE OUT: the assignment or audit query of BINARY for ENGINE into OUT
+# (`warehouse`, else the spellings of earlier releases).
+query() {
+    local bin=$1 kind=$2 engine=$3 out=$4
+    if [[ $kind == assignment ]]; then
+        "$bin" warehouse assignment "$BUNDLE" --dialect "$engine" > "$out" 2>/dev/null ||
+            "$bin" bucket --sql "$engine" --bundle "$BUNDLE" > "$out"
+    else
+        "$bin" warehouse audit "$BUNDLE" --dialect "$engine" --exposures exposures > "$out" 2>/dev/null ||
+            "$bin" queue inspect --bundle "$BUNDLE" --sql "$engine" --exposures exposures > "$out"
+    fi
 }
-# Rows per dialect: Spark local gets the smaller count.
-rows_for() { if [[ $1 == spark ]]; then echo "$SPARK_IDS"; else echo "$2"; fi; }
-rate() { awk -v n="$1" -v s="$2" 'BEGIN { printf "%.0f", n / s }'; }
-# Runs a command (its output to $OUT/last.out), sets $seconds to its wall time.
-timed() { local start; start=$(date +%s.%N); "$@" > "$OUT/last.out"; seconds=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'); }
-row() { printf '%-30s %12s rows %7.2f s %14s rows/s  %s\n' "$@"; }
 
 machine_line 2>/dev/null || true
-timed "$APPDNA" bucket - checkout --bundle "$BUNDLE" < "$IDFILE"
-appdna_rate=$(rate "$IDS" "$seconds")
-row "appdna bucket -" "$IDS" "$seconds" "$appdna_rate" "1.00x"
-
-for dialect in clickhouse duckdb spark; do
-    engine_available "$dialect" || continue
-    n=$(rows_for "$dialect" "$IDS")
-    "$APPDNA" warehouse assignment "$BUNDLE" --dialect "$dialect" > "$OUT/sql-$dialect.sql"
-    seconds=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$n" <<'PY'
-import sys, time
-dialect, path, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-query = open(path).read()
-wrapped = f"SELECT count(*), count(DISTINCT variant) FROM ({query}) AS q"
-if dialect == "clickhouse":
+printf '%-10s %-9s %-24s %10s %9s %13s %13s %8s %s\n' engine build query rows seconds rows/s anchor/s "x anchor" forced
+for engine in clickhouse duckdb spark; do
+    case $engine in clickhouse) module=chdb n=$CHDB_IDS ;; duckdb) module=duckdb n=$DUCKDB_IDS ;; spark) module=pyspark n=$SPARK_IDS ;; esac
+    if ! python3 -c "import $module" 2>/dev/null; then
+        printf '%-10s skipped: python3 module %s is not installed (scripts/install-test-tools)\n' "$engine" "$module"
+        continue
+    fi
+    builds=(current)
+    query "$APPDNA" assignment "$engine" "$OUT/sql-current-assignment-$engine.sql"
+    query "$APPDNA" audit "$engine" "$OUT/sql-current-audit-$engine.sql"
+    if [[ -n "${SQL_BASELINE_BIN:-}" ]]; then
+        builds+=(baseline)
+        query "$SQL_BASELINE_BIN" assignment "$engine" "$OUT/sql-baseline-assignment-$engine.sql"
+        query "$SQL_BASELINE_BIN" audit "$engine" "$OUT/sql-baseline-audit-$engine.sql"
+    fi
+    SPARK_LOCAL_IP=127.0.0.1 python3 - "$engine" "$n" "$OUT" "${builds[@]}" <<'PY'
+import sys, time, os
+engine, n, out, builds = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+read = lambda name: open(os.path.join(out, name)).read()
+if engine == "clickhouse":
     from chdb import session
     s = session.Session()
-    s.query(f"CREATE TABLE users ENGINE = Memory AS SELECT concat('user-', leftPad(toString(number), 9, '0')) AS user_id FROM numbers({n})")
-    t = time.time(); s.query(wrapped); print(time.time() - t)
-elif dialect == "duckdb":
+    s.query(f"CREATE TABLE users ENGINE = Memory AS SELECT concat('user-', leftPad(toString(number), 7, '0')) AS user_id FROM numbers({n})")
+    run = lambda q: s.query(q, "CSV")
+    scalar = lambda result: int(str(result).strip())
+    make = lambda name, q: s.query(f"CREATE OR REPLACE TABLE {name} ENGINE = Memory AS {q}")
+    anchor = "SELECT murmurHash3_32(user_id) % 2 AS v, count(*) FROM users GROUP BY v"
+    long_table = lambda size: f"SELECT concat(repeat('é', {size // 2 - 2}), toString(number + 1000)) AS user_id FROM numbers(20)"
+elif engine == "duckdb":
     import duckdb
-    duckdb.sql(f"CREATE TABLE users AS SELECT 'user-' || lpad(CAST(range AS VARCHAR), 9, '0') AS user_id FROM range({n})")
-    t = time.time(); duckdb.sql(wrapped).fetchall(); print(time.time() - t)
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
+    con.execute(f"CREATE TABLE users AS SELECT 'user-' || lpad(CAST(range AS VARCHAR), 7, '0') AS user_id FROM range({n})")
+    run = lambda q: con.execute(q).fetchall()
+    scalar = lambda result: result[0][0]
+    make = lambda name, q: con.execute(f"CREATE OR REPLACE TABLE {name} AS {q}")
+    anchor = "SELECT CAST(hash(user_id) % 2 AS INTEGER) AS v, count(*) FROM users GROUP BY v"
+    long_table = lambda size: f"SELECT repeat('é', {size // 2 - 2}) || CAST(range + 1000 AS VARCHAR) AS user_id FROM range(20)"
 else:
     from pyspark.sql import SparkSession
-    spark = SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false").getOrCreate()
-    spark.sql(f"SELECT concat('user-', lpad(CAST(id AS STRING), 9, '0')) AS user_id FROM range({n})").cache().createOrReplaceTempView("users")
-    spark.sql("SELECT count(*) FROM users").collect()
-    t = time.time(); spark.sql(wrapped).collect(); print(time.time() - t)
-PY
-)
-    r=$(rate "$n" "$seconds")
-    row "$dialect (assignment SQL)" "$n" "$seconds" "$r" "$(div "$r" "$appdna_rate")x of appdna"
-done
-
-# (2) The exposure audit. The device side: a queue of QUEUE_EVENTS events, one exposure each,
-# the recorded variant what devices assign (from `appdna bucket -`) except 1 in 1,000.
-note "exposure audit: appdna queue inspect --bundle on $QUEUE_EVENTS events vs the generated audit query"
-QUEUE="$OUT/sql-audit-queue-$QUEUE_EVENTS.ndjson"
-if [[ ! -s "$QUEUE" ]]; then
-    head -n "$QUEUE_EVENTS" "$IDFILE" | "$APPDNA" bucket - checkout --bundle "$BUNDLE" --format tsv | python3 -c '
-import sys
-out = sys.stdout
-for i, line in enumerate(sys.stdin):
-    user, _hash, _bucket, variant = line.rstrip("\n").split("\t")[:4]
-    if i % 1000 == 0: variant = "planted"
-    out.write("{\"schema_version\":1,\"event_id\":\"00000000-0000-4000-8000-%012d\",\"event_name\":\"screen_viewed\",\"ts_ms\":1771495200000,"
-              "\"user\":{\"anon_id\":\"a\",\"user_id\":\"%s\"},\"device\":{\"platform\":\"ios\",\"sdk_version\":\"1.0.78\",\"bundle_version\":1},"
-              "\"context\":{\"session_id\":\"s%d\",\"experiment_exposures\":[{\"exp\":\"checkout\",\"variant\":\"%s\"}]},\"properties\":{}}\n" % (i, user, i, variant))
-' > "$QUEUE"
-fi
-timed "$APPDNA" queue inspect "$QUEUE" --bundle "$BUNDLE" --json
-queue_found=$(jq -r .exposure_audit.disagreeing "$OUT/last.out")
-queue_rate=$(rate "$QUEUE_EVENTS" "$seconds")
-row "appdna queue inspect --bundle" "$QUEUE_EVENTS" "$seconds" "$queue_rate" "1.00x  ($queue_found disagreeing found, $(( (QUEUE_EVENTS + 999) / 1000 )) planted)"
-
-for dialect in clickhouse duckdb spark; do
-    engine_available "$dialect" || continue
-    n=$(rows_for "$dialect" "$AUDIT_ROWS")
-    "$APPDNA" warehouse audit "$BUNDLE" --dialect "$dialect" --exposures exposures > "$OUT/sql-audit-$dialect.sql"
-    # The exposures are made in the engine by the assignment query itself (then 1 in 1,000 planted).
-    result=$(SPARK_LOCAL_IP=127.0.0.1 python3 - "$dialect" "$OUT/sql-$dialect.sql" "$OUT/sql-audit-$dialect.sql" "$n" <<'PY'
-import sys, time
-dialect, assignment, audit, n = sys.argv[1], open(sys.argv[2]).read(), open(sys.argv[3]).read(), int(sys.argv[4])
-make = (f"SELECT concat('e', CAST(q.bucket AS TEXT_TYPE), '-', q.user_id) AS event_id, q.experiment AS experiment, q.user_id AS user_id, "
-        f"CASE WHEN substr(q.user_id, -3) = '000' THEN 'planted' ELSE q.variant END AS variant FROM ({assignment}) AS q")
-wrapped = f"SELECT count(*) FROM ({audit}) AS a"
-if dialect == "clickhouse":
-    from chdb import session
-    s = session.Session()
-    s.query(f"CREATE TABLE users ENGINE = Memory AS SELECT concat('user-', leftPad(toString(number), 9, '0')) AS user_id FROM numbers({n})")
-    s.query("CREATE TABLE exposures ENGINE = Memory AS " + make.replace("TEXT_TYPE", "String"))
-    t = time.time(); found = str(s.query(wrapped, "CSV")).strip(); print(time.time() - t, found)
-elif dialect == "duckdb":
-    import duckdb
-    duckdb.sql("SET enable_progress_bar = false")
-    duckdb.sql(f"CREATE TABLE users AS SELECT 'user-' || lpad(CAST(range AS VARCHAR), 9, '0') AS user_id FROM range({n})")
-    duckdb.sql("CREATE TABLE exposures AS " + make.replace("TEXT_TYPE", "VARCHAR"))
-    t = time.time(); found = duckdb.sql(wrapped).fetchall()[0][0]; print(time.time() - t, found)
-else:
-    from pyspark.sql import SparkSession
-    spark = SparkSession.builder.master("local[*]").config("spark.ui.enabled", "false").getOrCreate()
+    spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.bindAddress", "127.0.0.1").config("spark.sql.shuffle.partitions", "4").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    spark.sql(f"SELECT concat('user-', lpad(CAST(id AS STRING), 9, '0')) AS user_id FROM range({n})").createOrReplaceTempView("users")
-    spark.sql(make.replace("TEXT_TYPE", "STRING")).cache().createOrReplaceTempView("exposures")
-    spark.sql("SELECT count(*) FROM exposures").collect()
-    t = time.time(); found = spark.sql(wrapped).collect()[0][0]; print(time.time() - t, found)
+    spark.sql(f"SELECT concat('user-', lpad(CAST(id AS STRING), 7, '0')) AS user_id FROM range({n})").cache().createOrReplaceTempView("users")
+    spark.sql("SELECT count(*) FROM users").collect()
+    run = lambda q: spark.sql(q).collect()
+    scalar = lambda result: result[0][0]
+    def make(name, q):
+        spark.sql(q).cache().createOrReplaceTempView(name)
+        spark.sql(f"SELECT count(*) FROM {name}").collect()
+    anchor = "SELECT pmod(hash(user_id), 2) AS v, count(*) FROM users GROUP BY v"
+    long_table = None  # 20 rows measure Spark's start-up, not the hash
+
+def best(q, tries=2):
+    seconds = float("inf")
+    for _ in range(tries):
+        start = time.time(); result = run(q); seconds = min(seconds, time.time() - start)
+    return seconds, result
+
+anchor_seconds, _ = best(anchor)
+def row(build, label, rows, seconds, forced, note=""):
+    rate = rows / seconds
+    print(f"{engine:<10} {build:<9} {label:<24} {rows:>10} {seconds:>9.3f} {rate:>13,.0f} {n / anchor_seconds:>13,.0f} "
+          f"{rate / (n / anchor_seconds):>7.3f}x {forced}{note}", flush=True)
+row("-", "anchor (built-in hash)", n, anchor_seconds, "yes")
+for build in builds:
+    assignment, audit = read(f"sql-{build}-assignment-{engine}.sql"), read(f"sql-{build}-audit-{engine}.sql")
+    seconds, _ = best(f"SELECT variant, count(*) FROM ({assignment}) AS q GROUP BY variant")
+    row(build, "assignment GROUP BY", n, seconds, "yes")
+    seconds, _ = best(f"SELECT count(*) FROM ({assignment}) AS q")
+    row(build, "assignment count(*)", n, seconds, "no", "  (the hash may be pruned)")
+    # The exposures: the assignment itself, 1 in 1,000 planted as a mismatch.
+    make("exposures", f"SELECT concat('e', q.user_id) AS event_id, q.experiment AS experiment, q.user_id AS user_id, "
+                      f"CASE WHEN substr(q.user_id, -3) = '000' THEN 'planted' ELSE q.variant END AS variant FROM ({assignment}) AS q")
+    seconds, result = best(f"SELECT count(*) FROM ({audit}) AS a")
+    row(build, "audit count(*)", n, seconds, "yes", f"  ({scalar(result)} found, {(n + 999) // 1000} planted)")
+# Long ids (the users table is replaced, so this comes last): 20 ids of 16,000 and of 32,000
+# bytes through the assignment; the baseline at 16,000 only (a quadratic hash takes long).
+if long_table:
+    for build in builds:
+        assignment = read(f"sql-{build}-assignment-{engine}.sql")
+        times = []
+        for size in ((16000, 32000) if build == "current" else (16000,)):
+            make("users", long_table(size))
+            times.append(best(f"SELECT variant, count(*) FROM ({assignment}) AS q GROUP BY variant", tries=1 if build != "current" else 2)[0])
+        doubled = f", of 32,000 bytes: {times[1]:.3f} s ({times[1] / times[0]:.2f}x for twice the length; linear is 2x, quadratic 4x)" if len(times) > 1 else ""
+        print(f"{engine:<10} {build:<9} 20 ids of 16,000 bytes: {times[0]:.3f} s{doubled}", flush=True)
 PY
-)
-    seconds=${result% *} found=${result#* }
-    r=$(rate "$n" "$seconds")
-    row "$dialect (audit SQL)" "$n" "$seconds" "$r" "$(div "$r" "$queue_rate")x of appdna  ($found disagreeing found, $(( (n + 999) / 1000 )) planted)"
 done

@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -51,7 +51,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"warehouse"|"warehouse assignment"|"warehouse audit"|"warehouse srm"|"warehouse duplicates"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -59,11 +59,12 @@ _appdna() {
     # `appdna help …`: command paths only.
     if (( help_topic )); then
         case "$path" in
-            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage" -- "$cur") ;;
+            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api warehouse completions manpage" -- "$cur") ;;
             "bundle") _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
             "api") _appdna_reply < <(compgen -W "serve" -- "$cur") ;;
+            "warehouse") _appdna_reply < <(compgen -W "assignment audit srm duplicates" -- "$cur") ;;
         esac
         return 0
     fi
@@ -90,21 +91,12 @@ _appdna() {
                 --count) COMPREPLY=(); return 0 ;;
                 --prefix) COMPREPLY=(); return 0 ;;
                 --seed) COMPREPLY=(); return 0 ;;
-                --sql) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
-                --table) COMPREPLY=(); return 0 ;;
-                --experiment) COMPREPLY=(); return 0 ;;
-                --user-column) COMPREPLY=(); return 0 ;;
-                --platform-column) COMPREPLY=(); return 0 ;;
-                --country-column) COMPREPLY=(); return 0 ;;
-                --app-version-column) COMPREPLY=(); return 0 ;;
-                --installed-at-column) COMPREPLY=(); return 0 ;;
-                --trait-column) COMPREPLY=(); return 0 ;;
                 --key-file) _appdna_files; return 0 ;;
                 --timeout) COMPREPLY=(); return 0 ;;
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --sql --table --experiment --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle")
             if [[ "$cur" == -* ]]; then
@@ -236,27 +228,12 @@ _appdna() {
                 --until) COMPREPLY=(); return 0 ;;
                 --now) COMPREPLY=(); return 0 ;;
                 --bundle) _appdna_files; return 0 ;;
-                --sql) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
-                --exposures) COMPREPLY=(); return 0 ;;
-                --event-id-column) COMPREPLY=(); return 0 ;;
-                --experiment-column) COMPREPLY=(); return 0 ;;
-                --variant-column) COMPREPLY=(); return 0 ;;
-                --user-column) COMPREPLY=(); return 0 ;;
-                --platform-column) COMPREPLY=(); return 0 ;;
-                --country-column) COMPREPLY=(); return 0 ;;
-                --app-version-column) COMPREPLY=(); return 0 ;;
-                --installed-at-column) COMPREPLY=(); return 0 ;;
-                --trait-column) COMPREPLY=(); return 0 ;;
-                --sdk-version-column) COMPREPLY=(); return 0 ;;
-                --bundle-version-column) COMPREPLY=(); return 0 ;;
-                --session-column) COMPREPLY=(); return 0 ;;
-                --experiment) COMPREPLY=(); return 0 ;;
                 --key-file) _appdna_files; return 0 ;;
                 --timeout) COMPREPLY=(); return 0 ;;
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --sql --exposures --event-id-column --experiment-column --variant-column --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --sdk-version-column --bundle-version-column --session-column --srm --duplicates --experiment --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--events --name --user --since --until --now --bundle --json --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -300,6 +277,91 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
+        "warehouse")
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "assignment audit srm duplicates" -- "$cur")
+            fi ;;
+        "warehouse assignment")
+            case "$prev" in
+                --dialect) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
+                --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
+                --experiment) COMPREPLY=(); return 0 ;;
+                --table) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --platform-column) COMPREPLY=(); return 0 ;;
+                --country-column) COMPREPLY=(); return 0 ;;
+                --app-version-column) COMPREPLY=(); return 0 ;;
+                --installed-at-column) COMPREPLY=(); return 0 ;;
+                --trait-column) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--dialect --scheme --experiment --table --user-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
+        "warehouse audit")
+            case "$prev" in
+                --dialect) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
+                --exposures) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --event-id-column) COMPREPLY=(); return 0 ;;
+                --experiment-column) COMPREPLY=(); return 0 ;;
+                --variant-column) COMPREPLY=(); return 0 ;;
+                --platform-column) COMPREPLY=(); return 0 ;;
+                --country-column) COMPREPLY=(); return 0 ;;
+                --app-version-column) COMPREPLY=(); return 0 ;;
+                --installed-at-column) COMPREPLY=(); return 0 ;;
+                --trait-column) COMPREPLY=(); return 0 ;;
+                --sdk-version-column) COMPREPLY=(); return 0 ;;
+                --bundle-version-column) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--dialect --exposures --user-column --event-id-column --experiment-column --variant-column --platform-column --country-column --app-version-column --installed-at-column --trait-column --sdk-version-column --bundle-version-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
+        "warehouse srm")
+            case "$prev" in
+                --dialect) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
+                --experiment) COMPREPLY=(); return 0 ;;
+                --exposures) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --experiment-column) COMPREPLY=(); return 0 ;;
+                --variant-column) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--dialect --experiment --exposures --user-column --experiment-column --variant-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
+        "warehouse duplicates")
+            case "$prev" in
+                --dialect) _appdna_reply < <(compgen -W "clickhouse spark duckdb" -- "$cur"); return 0 ;;
+                --experiment) COMPREPLY=(); return 0 ;;
+                --exposures) COMPREPLY=(); return 0 ;;
+                --user-column) COMPREPLY=(); return 0 ;;
+                --experiment-column) COMPREPLY=(); return 0 ;;
+                --session-column) COMPREPLY=(); return 0 ;;
+                --key-file) _appdna_files; return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+                --retries) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--dialect --experiment --exposures --user-column --experiment-column --session-column --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_files
+            fi ;;
         "completions")
             case "$prev" in
                 --shell) _appdna_reply < <(compgen -W "bash zsh fish" -- "$cur"); return 0 ;;
@@ -317,7 +379,7 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet --verbose --no-input --help --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "bucket bundle webhook queue api completions manpage help" -- "$cur")
+                _appdna_reply < <(compgen -W "bucket bundle webhook queue api warehouse completions manpage help" -- "$cur")
             fi ;;
     esac
     return 0

@@ -14,7 +14,7 @@ import TestSupport
 /// rule well-formed and malformed).
 enum WarehouseAssignmentCases {
     static let users = 10_000
-    static let experiments = 37
+    static let experiments = 39
 
     static func cases(bundle: String, engine: String) -> [EngineCase] {
         ["sdk", "docs"].map { scheme in
@@ -58,6 +58,10 @@ enum WarehouseAssignmentCases {
    "targeting": {"user_traits": [{"trait":"age","operator":"neq","value":1E3}]}},
  "countries": {"salt": "c", "status": "running", "targeting": {"countries": ["us", "De"]}, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "countries-bad": {"salt": "c", "status": "running", "targeting": {"countries": "US"}, "variants": [{"id":"a","weight":1}]},
+ "traits-text": {"salt": "tt", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}],
+   "targeting": {"user_traits": [{"trait":"plan","operator":"gt","value":"pro"},{"trait":"age","operator":"lte","value":"2"},{"trait":"tier","operator":"gte","value":"é"}]}},
+ "traits-nfd": {"salt": "tn3", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}],
+   "targeting": {"user_traits": [{"trait":"cafe\u0301","operator":"eq","value":"x"},{"trait":"caf\u00e9","operator":"exists","value":false}]}},
  "version": {"salt": "v", "status": "running", "targeting": {"min_app_version": "2.10.1"}, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "version-bad": {"salt": "v", "status": "running", "targeting": {"min_app_version": "2.x"}, "variants": [{"id":"a","weight":1}]},
  "new-users": {"salt": "n", "status": "running", "started_at_ms": 1700000000000, "targeting": {"new_users_only": true}, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
@@ -83,19 +87,21 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
     import subprocess
     count = int(count)
     # Context groups: (platform, country, app_version, installed_at, {trait: value}); None = not given.
+    # Platforms are what devices report (bucket refuses others); the bundle's names vary in case.
     groups = [
         (None, None, None, None, {}),
-        ("ios", "US", "2.10.1", 1700000000000, {"plan": "pro", "age": "18", "tier": "a"}),
-        ("android", "de", "2.9.99", 1600000000000, {"plan": "free", "age": "17", "tier": "c", "beta": "1"}),
-        ("web", "FR", "10.0", 1800000000000, {"plan": "pro", "age": "abc", "tier": "b"}),
-        ("iOS", "us", "2.10.1.0.5", 1700000000001, {"plan": "pro", "age": "18.5", "tier": "b"}),
+        ("ios", "US", "2.10.1", 1700000000000, {"plan": "pro", "age": "18", "tier": "a", "cafe\u0301": "x"}),
+        ("android", "de", "2.9.99", 1600000000000, {"plan": "free", "age": "17", "tier": "c", "beta": "1", "caf\u00e9": "x"}),
+        ("android", "FR", "10.0", 1800000000000, {"plan": "pro", "age": "abc", "tier": "b", "cafe\u0301": "x", "caf\u00e9": "y"}),
+        ("ios", "us", "2.10.1.0.5", 1700000000001, {"plan": "pro", "age": "18.5", "tier": "b", "cafe\u0301": "y"}),
         ("android", None, "+3.0", None, {"age": "1e3"}),
         (None, "US", "2.x", 1700000000000, {"plan": "pro"}),
-        ("ANDROID", "De", "-0.11", 1699999999999, {"tier": "a", "plan": "Pro"}),
+        ("android", "De", "-0.11", 1699999999999, {"tier": "é", "plan": "pro\u00e9"}),
         ("ios", "US", "3", 1700000000000, {"age": "18.0", "tier": "1.50", "plan": "pro"}),
         ("android", "US", "3", 1700000000000, {"age": "+18", "tier": "0x1", "plan": "pro"}),
     ]
-    traits = ["plan", "age", "tier", "beta"]
+    # Trait name -> column; café in NFC and in NFD are two traits (names are bytes).
+    traits = {"plan": "t_plan", "age": "t_age", "tier": "t_tier", "beta": "t_beta", "caf\u00e9": "t_cafe_nfc", "cafe\u0301": "t_cafe_nfd"}
     alphabet = ["a", "Z", "0", "-", "_", "'", "\\", "é", "e\u0301", "🚀", "日", " ", "\"", ";", "%"]
     def user(i):
         s, n = "", i
@@ -124,16 +130,16 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
             expected.append("\x1f".join((unescape(u), unescape(e), b, unescape(v), el)))
         for u in ids:
             rows.append({"user_id": u, "platform": platform, "country": country, "app_version": version, "installed_at": installed,
-                         **{f"t_{t}": tr.get(t) for t in traits}})
+                         **{column: tr.get(t) for t, column in traits.items()}})
     data = os.path.join(tmp, "users.ndjson")
     with open(data, "w", encoding="utf-8") as f:
         for r in rows: f.write(json.dumps(r) + "\n")
     cols = ["--platform-column", "platform", "--country-column", "country", "--app-version-column", "app_version",
-            "--installed-at-column", "installed_at"] + sum((["--trait-column", f"{t}=t_{t}"] for t in traits), [])
+            "--installed-at-column", "installed_at"] + sum((["--trait-column", f"{t}={column}"] for t, column in traits.items()), [])
     query = subprocess.run([appdna, "warehouse", "assignment", bundle, "--dialect", dialect, "--scheme", scheme] + cols,
                            capture_output=True, check=True).stdout.decode()
     schema = [("user_id", "text"), ("platform", "text"), ("country", "text"), ("app_version", "text"), ("installed_at", "int")] + \
-             [(f"t_{t}", "text") for t in traits]
+             [(column, "text") for column in traits.values()]
     separator = "char(31)" if dialect == "clickhouse" else "chr(31)"
     text_type = {"clickhouse": "String", "spark": "STRING", "duckdb": "VARCHAR"}[dialect]
     lines_query = (f"SELECT concat_ws({separator}, user_id, experiment, CAST(bucket AS {text_type}), "

@@ -16,7 +16,6 @@ public struct ClickHouseEngine: SQLEngine {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS Bool)" }
 
     public func lowercased(_ text: String) -> String { "lowerUTF8(\(text))" }
-    public func uppercased(_ text: String) -> String { "upperUTF8(\(text))" }
     // `match` is RE2 and finds a match anywhere: anchored here.
     public func fullMatch(_ text: String, _ pattern: String) -> String { "match(\(text), \(literal("^(" + pattern + ")$")))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "replaceRegexpAll(\(text), \(literal(pattern)), '')" }

@@ -17,7 +17,6 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
     public func lowercased(_ text: String) -> String { "lower(\(text))" }
-    public func uppercased(_ text: String) -> String { "upper(\(text))" }
     public func fullMatch(_ text: String, _ pattern: String) -> String { "regexp_full_match(\(text), \(literal(pattern)))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "regexp_replace(\(text), \(literal(pattern)), '', 'g')" }
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }

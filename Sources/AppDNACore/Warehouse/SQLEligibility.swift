@@ -41,8 +41,9 @@ struct SQLEligibility {
         var rules: [SQLRuleVerdict] = []
         if let countries = fields["countries"], countries != .null {
             guard case .array(let list) = countries else { return [.failedForAll] }
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s.uppercased() } else { return nil } }
-            rules.append(.on(columns.country) { sql.isIn(sql.engine.uppercased($0), codes) })
+            // Exactly as written, byte for byte: "us" is not "US" (devices compare so).
+            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
+            rules.append(.on(columns.country) { sql.isIn($0, codes) })
         }
         if let version = fields["min_app_version"], version != .null {
             guard case .string(let required) = version, let parts = Targeting.versionParts(required) else { return [.failedForAll] }
@@ -81,6 +82,10 @@ struct SQLEligibility {
             return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
         default:  // gt gte lt lte (`unsatisfiable` checked): a number compares as a number, a string as text
             let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
+            if case .string(let text) = expected {
+                // Byte for byte, as every engine orders strings (and `TraitRule.compare`).
+                return .on(column) { "(\($0) \(symbol) \(sql.literal(text)))" }
+            }
             let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
             return .on(column) { "(\(number($0)) \(symbol) \(sql.doubleLiteral(wanted)))" }
         }

@@ -32,8 +32,6 @@ public protocol SQLEngine: Sendable {
 
     /// `text` in lower case (platform names compare without case).
     func lowercased(_ text: String) -> String
-    /// `text` in upper case (country codes compare without case).
-    func uppercased(_ text: String) -> String
     /// Whether all of `text` matches `pattern` (RE2 / Java syntax: classes, `{m,n}`, groups).
     func fullMatch(_ text: String, _ pattern: String) -> String
     /// `text` with every match of `pattern` replaced by nothing.

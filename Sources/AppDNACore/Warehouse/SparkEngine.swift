@@ -19,7 +19,6 @@ public struct SparkEngine: SQLMurmurPrimitives {
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
     public func lowercased(_ text: String) -> String { "lower(\(text))" }
-    public func uppercased(_ text: String) -> String { "upper(\(text))" }
     // RLIKE is Java's regex and finds a match anywhere: anchored here.
     public func fullMatch(_ text: String, _ pattern: String) -> String { "(\(text) RLIKE \(literal("^(" + pattern + ")$")))" }
     public func removingMatches(_ text: String, _ pattern: String) -> String { "regexp_replace(\(text), \(literal(pattern)), '')" }
