@@ -35,24 +35,27 @@ enum Binary {
         process.executableURL = url
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let input = Pipe(), output = Pipe()
-        // stderr goes to a file: small, and read after the process ends.
+        let output = Pipe()
+        // stdin and stderr are files: stdin read from a file cannot raise SIGPIPE in the test
+        // process when appdna exits without reading it (a usage error), and stderr is small and
+        // read after the process ends.
+        let inputPath = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-stdin-\(UUID().uuidString)")
         let errorPath = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: inputPath.path, contents: stdin)
         _ = FileManager.default.createFile(atPath: errorPath.path, contents: nil)
+        let inputHandle = try FileHandle(forReadingFrom: inputPath)
         let errorHandle = try FileHandle(forWritingTo: errorPath)
-        defer { try? FileManager.default.removeItem(at: errorPath) }
-        process.standardInput = input
+        defer {
+            try? FileManager.default.removeItem(at: inputPath)
+            try? FileManager.default.removeItem(at: errorPath)
+        }
+        process.standardInput = inputHandle
         process.standardOutput = output
         process.standardError = errorHandle
         try process.run()
-        // Feed stdin while draining stdout so large data cannot deadlock.
-        let writer = Thread {
-            input.fileHandleForWriting.write(stdin)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try inputHandle.close()
         try errorHandle.close()
         let errorData = try Data(contentsOf: errorPath)
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errorData, as: UTF8.self))
