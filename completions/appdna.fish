@@ -138,7 +138,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l print -d 'Print the signed request (headers, blank line, body) instead of sending it'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l replay -r -F -d 'Re-send the deliveries that webhook listen recorded in FILE, byte for byte'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l resign -d 'With --replay: sign each body again with the current secret instead of keeping its signature'
-complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l json -d 'Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l json -d 'Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length; with --list, the event types as one document'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l secret-file -r -F -d 'Read the signing secret from a file'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l secret-stdin -d 'Read the signing secret from stdin'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from trigger' -l timeout -x -d 'Bound on the whole command, retries included'

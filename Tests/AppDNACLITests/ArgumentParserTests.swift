@@ -136,9 +136,12 @@ final class UsageMistakeTests: XCTestCase {
             let run = runCLI(["bucket", "user_1", "exp", "salt", "--variants", "a=0.5,b=0.5"] + flag)
             XCTAssertEqual(run.status, 64)
             XCTAssertEqual(run.stdout, "")
-            XCTAssertEqual(run.stderr, "appdna: \(flag[0]) is for a batch: it needs USER '-' and one user id per line on stdin\n")
+            XCTAssertEqual(run.stderr, "appdna: \(flag[0]) does not go with one user's report; it is for a batch: give USER '-' and one user id per line on stdin\n")
         }
-        // The batch form still takes them.
-        XCTAssertEqual(runCLI(["bucket", "-", "exp", "salt", "--summary", "--format", "csv"], stdin: "u1\n").status, 0)
+        // The batch form still takes them, one at a time (--summary prints counts, not rows).
+        XCTAssertEqual(runCLI(["bucket", "-", "exp", "salt", "--summary"], stdin: "u1\n").status, 0)
+        XCTAssertEqual(runCLI(["bucket", "-", "exp", "salt", "--format", "csv"], stdin: "u1\n").status, 0)
+        XCTAssertEqual(runCLI(["bucket", "-", "exp", "salt", "--summary", "--format", "csv"], stdin: "u1\n").stderr,
+                       "appdna: --format does not go with --summary; --summary prints counts, not rows\n")
     }
 }

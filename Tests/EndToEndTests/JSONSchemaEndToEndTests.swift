@@ -133,6 +133,7 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("bundle-diff", ["bundle", "diff", "--format", "json", bundle, "examples/experiments/appdna-config-next.json"])
         try add("bundle-diff", ["bundle", "diff", "--json", "examples/experiments/appdna-config-next.json", bundle])
         try add("bundle-diff", ["bundle", "diff", "--json", bundle, bundle])
+        try add("bundle-diff", ["bundle", "diff", "--json", "--fail-on-switch", "10", bundle, "examples/experiments/appdna-config-next.json"])
         try Data(#"{"bundle_version": 1, "list": [{"id": "a"}, {"id": "b"}, {"id": "c"}]}"#.utf8).write(to: scratch.appendingPathComponent("bad/list-old.json"))
         try Data(#"{"bundle_version": 2, "list": [{"id": "b"}, {"id": "c"}, {"id": "a"}]}"#.utf8).write(to: scratch.appendingPathComponent("bad/list-new.json"))
         try add("bundle-diff", ["bundle", "diff", "--json", "bad/list-old.json", "bad/list-new.json"])
@@ -154,6 +155,7 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("webhook-verify", ["webhook", "verify", "examples/webhook/delivery.http", "--json",
                                    "--signature", "sha256=c79f194d7d9041535e7f31716634fea8d2a82e16af67296aea724d1273cf190a"] + secret)
         try add("webhook-sign", ["webhook", "sign", "examples/webhook/body.json", "--json"] + secret)
+        try add("webhook-trigger-list", ["webhook", "trigger", "--list", "--json"])
 
         // The API: fetch, --check, replay, and api serve's own log.
         let key = "adn_test_schema00000000000000001"

@@ -98,7 +98,7 @@ public struct ArgumentParser {
             name = body
         }
         guard let flag = flags.first(where: { $0.long == name }) else {
-            throw unknownFlag("--\(name)", flags: flags, command: command, words: words)
+            throw unknownFlag("--\(name)", flags: flags, command: command, words: words, commandLine: arguments)
         }
         if flag.takesValue {
             try recordValue(of: flag, spelled: "--\(flag.long)", attached: inlineValue,
@@ -119,7 +119,7 @@ public struct ArgumentParser {
         while let letter = rest.first {
             rest = rest.dropFirst()
             guard let flag = flags.first(where: { $0.short == letter }) else {
-                throw unknownFlag("-\(letter)", flags: flags, command: command, words: words)
+                throw unknownFlag("-\(letter)", flags: flags, command: command, words: words, commandLine: arguments)
             }
             if flag.takesValue {
                 let attached = rest.isEmpty ? nil : String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
@@ -200,7 +200,8 @@ public struct ArgumentParser {
         return flags.first { !$0.hidden && $0.short == nil && $0.long.hasPrefix(letter) }?.long
     }
 
-    private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?, words: [String]) -> Failure {
+    private func unknownFlag(_ spelled: String, flags: [FlagSpec], command: CommandSpec?, words: [String],
+                             commandLine: [String]) -> Failure {
         let names = flags.filter { !$0.hidden }.flatMap { flag -> [String] in
             [flag.long] + (flag.short.map { [String($0)] } ?? [])
         }
@@ -208,6 +209,12 @@ public struct ArgumentParser {
         var message = "unknown flag '\(spelled)'"
         if let command {
             message += " for '\(table.programName) \(command.name)'"
+        } else if words.isEmpty, table.commands.contains(where: { $0.flags.contains { $0.long == bare } }) {
+            // No command typed: `appdna --version --json` names no command to blame.
+            if commandLine.contains("--version") {
+                return ModeFlags.conflict("--\(bare)", "--version", instead: "it prints one line, '\(table.programName) VERSION', and takes no command's flags")
+            }
+            return Failure(.usage, message + "; --\(bare) is a command's flag: put it after the command ('\(table.programName) --help' lists them)")
         } else if let owner = owner(of: bare, words: words) {
             // A command's flag typed before the command.
             return Failure(.usage, message + "; --\(bare) belongs to '\(table.programName) \(owner.name)': put it after the command")

@@ -6,22 +6,11 @@ import AppDNACore
 enum BucketAllExperiments {
     static func run(_ invocation: Invocation, user: String) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if arguments[BucketFlags.variants] != nil {
-            throw Failure(.usage, "--variants and --bundle both give the variants; use one")
-        }
-        if arguments[BucketFlags.summary] {
-            throw Failure(.usage, "--summary counts one experiment: give EXPERIMENT")
-        }
         if let salt = arguments.operand(2) {
             throw Failure(.usage, "SALT '\(salt)' needs an EXPERIMENT; without one every experiment of the bundle is shown")
         }
         let setups = try experiments(invocation)
-        if user == "-" {
-            if arguments[BucketFlags.explain] {
-                throw Failure(.usage, "--explain explains one user's rows: give USER instead of '-'")
-            }
-            return try writeBatch(invocation, setups: setups)
-        }
+        if user == "-" { return try writeBatch(invocation, setups: setups) }
         if arguments[BucketFlags.json] {
             let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: arguments[BucketFlags.explain])) }
             invocation.stdout.write(JSONWriter(indent: 2).write(.array(documents)))

@@ -23,35 +23,22 @@ enum BucketCommand {
         let arguments = invocation.arguments
         try RetiredSQLFlags.refuse(arguments, bucket: true, bundle: arguments[BucketFlags.bundle],
                                    scheme: arguments.given(BucketFlags.scheme.spec) ? arguments[BucketFlags.scheme].rawValue : nil)
-        if arguments[BucketFlags.selfTest] {
-            return BucketSelfTest.run(invocation)
-        }
-        if arguments[BucketFlags.vectors] {
-            return try BucketVectors.run(invocation)
-        }
+        let mode = try BucketMode.decide(arguments)
         // Devices hash the id's UTF-8 bytes: an argument that is not UTF-8 has no such bytes
         // (the same refusal as for such a line on stdin).
         if let bad = arguments.operands.firstIndex(where: invocation.io.notUTF8Arguments.contains) {
             throw Failure(.malformedInput, "\(bad == 0 ? "the user id" : "operand \(bad + 1)") is not valid UTF-8; devices hash the UTF-8 bytes of ids",
                           hint: "pass the id as the app has it (UTF-8), or convert it first: iconv -t UTF-8")
         }
-        if (arguments[BucketFlags.bundle] != nil) && !(arguments[BucketFlags.find] != nil) && arguments.operand(1) == nil {
-            return try BucketAllExperiments.run(invocation, user: arguments.operand(0)!)
+        switch mode {
+        case .selfTest: return BucketSelfTest.run(invocation)
+        case .vectors: return try BucketVectors.run(invocation)
+        case .allExperiments(let user): return try BucketAllExperiments.run(invocation, user: user)
+        case .allExperimentsBatch: return try BucketAllExperiments.run(invocation, user: "-")
+        case .find: return try BucketFind.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 0))
+        case .batch: return try BucketBatch.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 1))
+        case .single(let user): return BucketReport.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 1), user: user)
         }
-        if (arguments[BucketFlags.find] != nil) {
-            let setup = try BucketSetup(invocation, experimentOperand: 0)
-            return try BucketFind.run(invocation, setup: setup)
-        }
-        let setup = try BucketSetup(invocation, experimentOperand: 1)
-        let user = arguments.operand(0)!
-        if user != "-", let batchOnly = [BucketFlags.summary.spec, BucketFlags.format.spec].first(where: arguments.given)?.long {
-            // Ignoring it would print a single-user report where the user asked for a batch's.
-            throw Failure(.usage, "--\(batchOnly) is for a batch: it needs USER '-' and one user id per line on stdin")
-        }
-        if user == "-" {
-            return try BucketBatch.run(invocation, setup: setup)
-        }
-        return BucketReport.run(invocation, setup: setup, user: user)
     }
 }
 
@@ -88,10 +75,6 @@ struct BucketSetup {
         let scheme = arguments[BucketFlags.scheme]
         let experiment = arguments.operand(experimentOperand)!
         let saltOperand = arguments.operand(experimentOperand + 1)
-        if (arguments[BucketFlags.variants] != nil) && (arguments[BucketFlags.bundle] != nil) {
-            throw Failure(.usage, "--variants and --bundle both give the variants; use one")
-        }
-
         if let path = arguments[BucketFlags.bundle] {
             let document = try BundleArgument.document(path, invocation)
             let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)

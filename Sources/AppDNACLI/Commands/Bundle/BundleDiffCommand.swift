@@ -27,11 +27,17 @@ enum BundleDiffCommand {
         let threshold = arguments[BundleDiffFlags.failOnSwitch]
         let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
         let out = invocation.stdout
+        let format = try OutputFlags.format(arguments, format: BundleDiffFlags.format, json: BundleDiffFlags.json, jsonFormat: .json)
         if arguments[BundleDiffFlags.stat] {
+            // --stat is its own text summary: a --json or --format beside it would be ignored.
+            if format != .text {
+                throw ModeFlags.conflict(arguments[BundleDiffFlags.json] ? "--json" : "--format \(format.rawValue)", "--stat",
+                                         instead: "--stat prints a text summary of the changes per section")
+            }
             writeStat(diff, to: out)
         } else {
-            switch try OutputFlags.format(arguments, format: BundleDiffFlags.format, json: BundleDiffFlags.json, jsonFormat: .json) {
-            case .json: writeJSON(diff, to: out)
+            switch format {
+            case .json: writeJSON(diff, gate: threshold.map { BundleDiffGate.Verdict(switching, threshold: $0) }, to: out)
             case .patch: writePatch(diff, to: out)
             case .markdown: DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)
             case .text: writeText(diff, style: invocation.options.stdoutStyle, to: out)
@@ -98,8 +104,9 @@ enum BundleDiffCommand {
         out.writeVerbatimLine(first ? "]" : "\n]")
     }
 
-    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?, experiment?}]}`.
-    static func writeJSON(_ diff: BundleDiff, to out: OutputSink) {
+    /// `{"same", "changes": [{op, path, from?, old?, new?}], "notes": [{kind, path, message, share?, buckets?, experiment?}],
+    /// "gate"?}` (`gate` with `--fail-on-switch`: the threshold, whether it passed, each experiment judged).
+    static func writeJSON(_ diff: BundleDiff, gate: BundleDiffGate.Verdict?, to out: OutputSink) {
         let changes: [JSONValue] = diff.changes.map { change in
             var object = JSONObject()
             object["op"] = .string(change.kind.rawValue)
@@ -121,8 +128,9 @@ enum BundleDiffCommand {
             if let experiment = note.experiment { object["experiment"] = .string(experiment) }
             return .object(object)
         }
-        let document: JSONValue = .object(JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))]))
-        out.write(JSONWriter(indent: 2).write(document))
+        var document = JSONObject([("same", .bool(diff.isEmpty)), ("changes", .array(changes)), ("notes", .array(notes))])
+        if let gate { document["gate"] = gate.json }
+        out.write(JSONWriter(indent: 2).write(.object(document)))
         out.writeLine()
     }
 }

@@ -7,11 +7,6 @@ import AppDNANet
 enum BundleFetchCheck {
     static func run(_ invocation: Invocation, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if output == "-" { throw Failure(.usage, "--check compares with a file: give its path with -o PATH") }
-        let conflicting = [BundleFetchFlags.force, BundleFetchFlags.keepOnFailure, BundleFetchFlags.raw, BundleFetchFlags.noValidate]
-        for flag in conflicting where arguments[flag] {
-            throw Failure(.usage, "--check downloads nothing, so --\(flag.spec.long) has no meaning with it")
-        }
 
         let url = connection.base + BundleFetchCommand.versionPath
         let response = try connection.get(BundleFetchCommand.versionPath)

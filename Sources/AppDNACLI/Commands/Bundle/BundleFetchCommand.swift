@@ -70,18 +70,14 @@ enum BundleFetchCommand {
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        guard invocation.arguments[BundleFetchFlags.keepOnFailure] else { return try fetch(invocation) }
-        let output = invocation.arguments[BundleFetchFlags.output]
-        return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation) }
+        switch try BundleFetchMode.decide(invocation.arguments) {
+        case .fetch(let output), .check(let output): return try fetch(invocation, output: output)
+        case .fetchKeepingOnFailure(let output): return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation, output: output) }
+        }
     }
 
-    static func fetch(_ invocation: Invocation) throws -> ExitStatus {
+    static func fetch(_ invocation: Invocation, output: String) throws -> ExitStatus {
         let arguments = invocation.arguments
-        let output = arguments[BundleFetchFlags.output]
-        if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
-        if output == "-" && arguments[BundleFetchFlags.json] {
-            throw Failure(.usage, "--json prints a report on stdout, where -o - writes the bundle: give -o a path")
-        }
         let minVersion = arguments[BundleFetchFlags.minVersion]
         let raw = arguments[BundleFetchFlags.raw], validate = !arguments[BundleFetchFlags.noValidate]
 

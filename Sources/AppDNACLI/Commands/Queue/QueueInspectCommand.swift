@@ -54,15 +54,12 @@ enum QueueInspectCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         try RetiredSQLFlags.refuse(arguments, bucket: false, bundle: arguments[QueueInspectFlags.bundle], scheme: nil)
+        let mode = try QueueInspectMode.decide(arguments)
         let now = arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds()
         var (sources, status) = queueSources(invocation)
         guard !sources.isEmpty else { return status }
-        let filter = EventFilter(arguments)
-        if arguments[QueueInspectFlags.events] || filter.isActive {
-            if arguments[QueueInspectFlags.bundle] != nil {
-                throw Failure(.usage, "--bundle audits exposures in the summary; it does not go with --events or its filters")
-            }
-            let unreadable = try QueueEventList.write(sources, filter: filter, json: arguments[QueueInspectFlags.json], invocation: invocation)
+        if mode == .events {
+            let unreadable = try QueueEventList.write(sources, filter: EventFilter(arguments), json: arguments[QueueInspectFlags.json], invocation: invocation)
             if unreadable && status == .success { status = .malformedInput }
             return status
         }

@@ -79,7 +79,7 @@ enum WebhookTriggerFlags {
                                       completion: .file, .text)
     static let resign = Flag.switch("resign", "With --replay: sign each body again with the current secret instead of keeping its signature")
 
-    static let json = OutputFlags.json("Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length")
+    static let json = OutputFlags.json("Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length; with --list, the event types as one document")
 
     static let all: [FlagSpec] = [to.spec, body.spec, id.spec, time.spec, list.spec, print.spec, replay.spec, resign.spec, json.spec]
         + SecretFlags.specs(rotation: false, stdinNote: nil) + [APIFlags.timeout.spec]

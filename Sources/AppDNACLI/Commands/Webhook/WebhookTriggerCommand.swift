@@ -44,29 +44,22 @@ enum WebhookTriggerCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        if arguments[WebhookTriggerFlags.list] {
-            let width = WebhookEventCatalog.all.map(\.name.count).max()!
-            for type in WebhookEventCatalog.all {
-                invocation.stdout.writeLine(type.name + String(repeating: " ", count: width - type.name.count + 2) + type.summary)
-            }
-            return .success
-        }
         // One bound for the whole command, as --timeout's help says: every delivery of a
         // replay shares it.
         let deadline = Deadline(secondsFromNow: arguments[APIFlags.timeout])
-        if let replay = arguments[WebhookTriggerFlags.replay] {
-            if let type = arguments.operand(0) {
-                throw Failure(.usage, "--replay sends the recorded deliveries; TYPE ('\(type)') cannot be given with it")
-            }
-            return try self.replay(replay, deadline: deadline, invocation)
-        }
-        guard let type = arguments.operand(0) else {
-            throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
+        let (type, printing): (String, Bool)
+        switch try WebhookTriggerMode.decide(arguments) {
+        case .list:
+            writeList(invocation)
+            return .success
+        case .replay(let file):
+            return try replay(file, deadline: deadline, invocation)
+        case .print(let name): (type, printing) = (name, true)
+        case .send(let name): (type, printing) = (name, false)
         }
         if type.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw Failure(.usage, "TYPE '\(type)' holds a control character; it goes into the X-AppDNA-Event header, which cannot")
         }
-        if arguments[WebhookTriggerFlags.resign] { throw Failure(.usage, "--resign goes with --replay") }
         let body: [UInt8]
         let id = arguments[WebhookTriggerFlags.id] ?? WebhookEventCatalog.demoID(type)
         if let path = arguments[WebhookTriggerFlags.body] {
@@ -89,8 +82,7 @@ enum WebhookTriggerCommand {
             ("X-AppDNA-Event", type),
             (WebhookSignature.headerName, WebhookSigner.headerValue(body: body, secret: secret)),
         ]
-        if arguments[WebhookTriggerFlags.print] {
-            if arguments[WebhookTriggerFlags.json] { throw Failure(.usage, "--print shows the request as HTTP; --json reports a sent one: use one") }
+        if printing {
             for header in headers { invocation.stdout.writeLine("\(header.name): \(header.value)") }
             invocation.stdout.writeLine()
             invocation.stdout.write(body)
@@ -101,6 +93,21 @@ enum WebhookTriggerCommand {
         let sent = try send(HTTPRequest(method: "POST", url: target, headers: headers, body: body),
                             type: type, id: DeliveryCheck.idAndType(body).id ?? id, deadline: deadline, invocation)
         return sent ? .success : .negative
+    }
+
+    /// `--list`: the documented event types with their one-line descriptions, aligned, or
+    /// with `--json` one document `{"event_types": [{"type", "summary"}]}`.
+    static func writeList(_ invocation: Invocation) {
+        if invocation.arguments[WebhookTriggerFlags.json] {
+            let types = WebhookEventCatalog.all.map { JSONValue.object(["type": .string($0.name), "summary": .string($0.summary)]) }
+            invocation.stdout.write(JSONWriter(indent: 2).write(["event_types": .array(types)]))
+            invocation.stdout.writeLine()
+            return
+        }
+        let width = WebhookEventCatalog.all.map(\.name.count).max()!
+        for type in WebhookEventCatalog.all {
+            invocation.stdout.writeLine(type.name + String(repeating: " ", count: width - type.name.count + 2) + type.summary)
+        }
     }
 
     static func destination(_ arguments: ParsedArguments) throws -> String {

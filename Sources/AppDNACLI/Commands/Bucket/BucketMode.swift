@@ -1,0 +1,93 @@
+import AppDNACore
+
+/// What one `bucket` run does, decided once from its flags and operands (issue 35.3): every
+/// flag conflict of `bucket` is here, worded by `ModeFlags`.
+enum BucketMode: Equatable {
+    /// `--self-test`: the built-in vectors.
+    case selfTest
+    /// `--vectors`: golden cases as JSON.
+    case vectors
+    /// `--find VARIANT`: QA ids that land in a variant.
+    case find
+    /// `USER --bundle FILE` without EXPERIMENT: every experiment for one user.
+    case allExperiments(user: String)
+    /// `- --bundle FILE` without EXPERIMENT: every experiment for ids on stdin.
+    case allExperimentsBatch
+    /// `- EXPERIMENT …`: ids on stdin, rows out (or `--summary`: counts).
+    case batch(summary: Bool)
+    /// `USER EXPERIMENT …`: one user's report.
+    case single(user: String)
+
+    /// The user context for a bundle's targeting rules.
+    static let context = [BucketFlags.platform.spec, BucketFlags.country.spec, BucketFlags.appVersion.spec,
+                          BucketFlags.trait.spec, BucketFlags.installedAt.spec]
+    /// Where one experiment comes from: the variants typed, or a bundle (read with the API
+    /// flags when it is `@remote`), with its user context.
+    static let experimentSource = [BucketFlags.scheme.spec, BucketFlags.variants.spec, BucketFlags.bundle.spec] + context + APIFlags.wholeCommand
+    static let bundleSource = [BucketFlags.scheme.spec, BucketFlags.bundle.spec] + context + APIFlags.wholeCommand
+
+    /// The mode of `arguments` (operands already counted by the parser), its conflicts refused.
+    static func decide(_ arguments: ParsedArguments) throws(Failure) -> BucketMode {
+        let mode: BucketMode
+        let user = arguments.operand(0)
+        if arguments[BucketFlags.selfTest] {
+            mode = .selfTest
+        } else if arguments[BucketFlags.vectors] {
+            mode = .vectors
+        } else if arguments[BucketFlags.find] != nil {
+            mode = .find
+        } else if arguments[BucketFlags.bundle] != nil && arguments.operand(1) == nil {
+            mode = user == "-" ? .allExperimentsBatch : .allExperiments(user: user ?? "")
+        } else if user == "-" {
+            mode = .batch(summary: arguments[BucketFlags.summary])
+        } else {
+            mode = .single(user: user ?? "")
+        }
+        try mode.flags.check(arguments, declared: BucketFlags.all)
+        if arguments[BucketFlags.variants] != nil && arguments[BucketFlags.bundle] != nil {
+            throw ModeFlags.conflict("--variants", "--bundle", instead: "both give the variants: use one")
+        }
+        return mode
+    }
+
+    /// What the mode reads; for a flag it does not, what to use instead.
+    var flags: ModeFlags {
+        let forABatch = "it is for a batch: give USER '-' and one user id per line on stdin"
+        let oneUser = "it explains one user's rows: give USER instead of '-'"
+        switch self {
+        case .selfTest:
+            return ModeFlags("--self-test", reads: [BucketFlags.selfTest.spec, BucketFlags.json.spec])
+        case .vectors:
+            // Always one JSON document; --json says so again and is accepted.
+            return ModeFlags("--vectors", reads: [BucketFlags.vectors.spec, BucketFlags.count.spec, BucketFlags.seed.spec, BucketFlags.json.spec],
+                             instead: [(BucketFlags.scheme.spec, "the vectors give both schemes")])
+        case .find:
+            return ModeFlags("--find", reads: [BucketFlags.find.spec, BucketFlags.count.spec, BucketFlags.prefix.spec, BucketFlags.json.spec]
+                                 + Self.experimentSource)
+        case .allExperiments:
+            return ModeFlags("every experiment of a bundle (no EXPERIMENT)",
+                             reads: Self.bundleSource + [BucketFlags.explain.spec, BucketFlags.json.spec],
+                             instead: [(BucketFlags.variants.spec, "--bundle gives the variants"),
+                                       (BucketFlags.summary.spec, "--summary counts one experiment: give EXPERIMENT"),
+                                       (BucketFlags.format.spec, forABatch)])
+        case .allExperimentsBatch:
+            return ModeFlags("a batch over every experiment (USER '-', no EXPERIMENT)",
+                             reads: Self.bundleSource + [BucketFlags.format.spec],
+                             instead: [(BucketFlags.variants.spec, "--bundle gives the variants"),
+                                       (BucketFlags.summary.spec, "--summary counts one experiment: give EXPERIMENT"),
+                                       (BucketFlags.explain.spec, oneUser),
+                                       (BucketFlags.json.spec, "the rows are --format tsv, csv or ndjson (one JSON object per line)")])
+        case .batch(summary: false):
+            return ModeFlags("a batch (USER '-')", reads: Self.experimentSource + [BucketFlags.format.spec, BucketFlags.summary.spec],
+                             instead: [(BucketFlags.explain.spec, oneUser),
+                                       (BucketFlags.json.spec, "the rows are --format tsv, csv or ndjson (one JSON object per line); --summary --json gives the counts as JSON")])
+        case .batch(summary: true):
+            return ModeFlags("--summary", reads: Self.experimentSource + [BucketFlags.summary.spec, BucketFlags.json.spec],
+                             instead: [(BucketFlags.explain.spec, oneUser),
+                                       (BucketFlags.format.spec, "--summary prints counts, not rows")])
+        case .single:
+            return ModeFlags("one user's report", reads: Self.experimentSource + [BucketFlags.explain.spec, BucketFlags.json.spec],
+                             instead: [(BucketFlags.summary.spec, forABatch), (BucketFlags.format.spec, forABatch)])
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import AppDNACore
+
+/// What one `webhook trigger` run does, decided once (issue 35.3): list the event types,
+/// re-send recorded deliveries, print a signed request, or send one.
+enum WebhookTriggerMode: Equatable {
+    case list
+    case replay(file: String)
+    case print(type: String)
+    case send(type: String)
+
+    static func decide(_ arguments: ParsedArguments) throws(Failure) -> WebhookTriggerMode {
+        let mode: WebhookTriggerMode
+        if arguments[WebhookTriggerFlags.list] {
+            mode = .list
+        } else if let file = arguments[WebhookTriggerFlags.replay] {
+            if let type = arguments.operand(0) {
+                throw ModeFlags.conflict("TYPE ('\(type)')", "--replay", instead: "--replay sends the recorded deliveries")
+            }
+            mode = .replay(file: file)
+        } else {
+            guard let type = arguments.operand(0) else {
+                throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
+            }
+            mode = arguments[WebhookTriggerFlags.print] ? .print(type: type) : .send(type: type)
+        }
+        try mode.flags.check(arguments, declared: WebhookTriggerFlags.all)
+        if arguments[WebhookTriggerFlags.body] != nil && arguments[WebhookTriggerFlags.time] != nil {
+            throw ModeFlags.conflict("--time", "--body", instead: "--time dates the demo body; --body FILE is sent byte for byte")
+        }
+        return mode
+    }
+
+    var flags: ModeFlags {
+        let secrets = SecretFlags.specs(rotation: false, stdinNote: nil)
+        let body = [WebhookTriggerFlags.body.spec, WebhookTriggerFlags.id.spec, WebhookTriggerFlags.time.spec]
+        let replayOnly = "--resign goes with --replay"
+        switch self {
+        case .list:
+            return ModeFlags("--list", reads: [WebhookTriggerFlags.list.spec, WebhookTriggerFlags.json.spec])
+        case .replay:
+            return ModeFlags("--replay", reads: [WebhookTriggerFlags.replay.spec, WebhookTriggerFlags.resign.spec, WebhookTriggerFlags.to.spec,
+                                                 WebhookTriggerFlags.json.spec, APIFlags.timeout.spec] + secrets,
+                             instead: body.map { ($0, "--replay sends the recorded bodies") })
+        case .print:
+            return ModeFlags("--print", reads: [WebhookTriggerFlags.print.spec] + body + secrets,
+                             instead: [(WebhookTriggerFlags.json.spec, "--print shows the request as HTTP; --json reports a sent one: use one"),
+                                       (WebhookTriggerFlags.to.spec, "--print sends nothing"), (APIFlags.timeout.spec, "--print sends nothing"),
+                                       (WebhookTriggerFlags.resign.spec, replayOnly)])
+        case .send:
+            return ModeFlags("a delivery of TYPE", reads: [WebhookTriggerFlags.to.spec, WebhookTriggerFlags.json.spec, APIFlags.timeout.spec] + body + secrets,
+                             instead: [(WebhookTriggerFlags.resign.spec, replayOnly)])
+        }
+    }
+}
