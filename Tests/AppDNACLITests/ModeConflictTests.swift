@@ -46,7 +46,12 @@ final class ModeConflictTests: XCTestCase {
     /// Flags that choose another mode (or, for `--sql`, another command's job): adding one
     /// changes what the line means, so only a usage error is asked of them.
     static let selectors: Set<String> = ["self-test", "vectors", "find", "summary", "check", "keep-on-failure", "list", "replay",
-                                         "print", "events", "name", "user", "since", "until", "bundle", "sql"]
+                                         "print", "events", "name", "user", "since", "until", "bundle"]
+
+    /// The retired `--sql` spellings are another command's job now: `RetiredSQLFlags` answers
+    /// them before any mode is decided (`WarehouseSQLBadInputEndToEndTests`), so the walk
+    /// leaves them out.
+    static let retired = Set((RetiredSQLFlags.bucketSpecs + RetiredSQLFlags.queueInspectSpecs).map(\.long))
 
     static func parse(_ arguments: [String]) throws -> (CommandSpec, ParsedArguments) {
         guard case .run(let command, let parsed) = try ArgumentParser(table: .appdna).parse(arguments) else {
@@ -61,7 +66,7 @@ final class ModeConflictTests: XCTestCase {
             let (command, parsed) = try Self.parse(mode.arguments)
             let rules = try mode.decide(parsed)
             XCTAssertEqual(rules.mode, mode.name, "\(mode.arguments)")
-            for flag in command.flags where !rules.reads(flag) {
+            for flag in command.flags where !rules.reads(flag) && !(flag.hidden && Self.retired.contains(flag.long)) {
                 let line = mode.arguments + ["--" + flag.long] + (flag.valueName == nil ? [] : [flag.sampleValue.isEmpty ? "x" : flag.sampleValue])
                 walked += 1
                 do {
@@ -79,7 +84,7 @@ final class ModeConflictTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(walked, 150, "the walk covers the conflicts")
+        XCTAssertGreaterThanOrEqual(walked, 140, "the walk covers the conflicts (140 when written)")
     }
 
     /// The conflicts the issue found, as a user meets them: each is 64 and names both sides.
