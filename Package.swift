@@ -43,7 +43,9 @@ let package = Package(
         // dead letters, 413 splits; values in, values out, never prints (see Sources/README.md).
         .target(name: "AppDNAReplay", dependencies: ["AppDNACore", "AppDNANet"]),
         // The command table, lexer, help/man/completion generators and the commands.
-        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay"]),
+        // The inspector page's HTML, JavaScript and CSS are embedded as Swift strings
+        // (Commands/Inspector/InspectorPage.swift, generated from them): not resources.
+        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay"], exclude: ["Commands/Inspector/Page"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
         // The build-tool plugin: runs `appdna bundle codegen` on a target's appdna-config.json.

@@ -26,6 +26,10 @@ final class GeneratedFilesTests: XCTestCase {
         }
     }
 
+    func testInspectorPageIsUpToDate() throws {
+        try check(InspectorPageEmbedding.generated, try InspectorPageEmbedding.render())
+    }
+
     func testGenerationIsDeterministic() {
         XCTAssertEqual(ManPageRenderer(table: .appdna).render(), ManPageRenderer(table: .appdna).render())
         for shell in CompletionScripts.shells {

@@ -18,6 +18,9 @@ enum APIServeCommand {
     recorded again) or 400 saying what is wrong; --record appends each new event to a file as \
     NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
     --key-file / APPDNA_SDK_KEY with --key-from-env (401 otherwise).
+    With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only) lists the last \
+    --inspect-keep requests as they arrive: endpoint, status, injected fault and, for a batch, \
+    each event and whether it was a duplicate; its JSON is under /api/requests (docs/local-api.md).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
     Retry-After from --retry-after; --fail-after 3 lets three through first), --latency 2s delays every answer, --status-413-over 64KiB \
     refuses larger batches with 413.
@@ -54,6 +57,7 @@ enum APIServeCommand {
         let ingest = IngestEndpoint(recorder: recorder)
         let initial = try bundle.answers()
 
+        let inspector = try RequestInspection.start(invocation, host: host, port: server.port, log: log)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at http://\(host):\(server.port); "
                  + "APPDNA_API_URL=http://\(host):\(server.port) points clients here; Ctrl-C to stop")
@@ -61,10 +65,12 @@ enum APIServeCommand {
             let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
             faults.waitLatency()
             log.request(request, answer)
+            inspector?.log.record(RequestInspection.entry(request, answer, time: Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())))
             return answer.response
         }, rejected: { rejection in
             log.rejection(rejection)
         })
+        inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
     }
@@ -97,6 +103,8 @@ enum APIServeCommand {
         var refusedKey = false
         var events = 0
         var duplicates = 0
+        /// A batch's events as sent, and which were duplicates (for `--inspect`).
+        var batch: [(bytes: [UInt8], duplicate: Bool)]? = nil
     }
 
     static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,

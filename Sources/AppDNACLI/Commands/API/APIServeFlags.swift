@@ -19,8 +19,10 @@ enum APIServeFlags {
     static let retryAfter = Flag.optional("retry-after", value: "DURATION", "Send Retry-After (whole seconds) with the --fail answers", .duration(0...86_400))
     static let status413Over = Flag.optional("status-413-over", value: "SIZE", "Answer 413 to event batches whose body is larger than SIZE (as sent, compressed)",
                                              .size(0...(1 << 30)))
+    static let inspect = InspectorFlags.port("requests")
+    static let inspectKeep = InspectorFlags.keep("requests")
     static let json = OutputFlags.json("Print one JSON object per request (NDJSON) instead of a text line")
 
     static let all: [FlagSpec] = [bundle.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
-                                  retryAfter.spec, status413Over.spec, json.spec]
+                                  retryAfter.spec, status413Over.spec, inspect.spec, inspectKeep.spec, json.spec]
 }

@@ -61,9 +61,13 @@ final class IngestEndpoint: @unchecked Sendable {
             ids.append(Array(fields.eventID!.utf8))
             lines.append(Self.line(event, document))
         }
+        var isNew: [Bool] = []
         let accepted: [[UInt8]] = lock.locked {
             var fresh: [[UInt8]] = []
-            for (id, line) in zip(ids, lines) where seen.insert(id).inserted { fresh.append(line) }
+            for (id, line) in zip(ids, lines) {
+                isNew.append(seen.insert(id).inserted)
+                if isNew.last! { fresh.append(line) }
+            }
             return fresh
         }
         if let recorder, !accepted.isEmpty, let problem = recorder.append(line: Array(accepted.joined())) {
@@ -81,6 +85,7 @@ final class IngestEndpoint: @unchecked Sendable {
             note: "\(ids.count) event\(ids.count == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s")\(platform)\(version)")
         answer.events = accepted.count
         answer.duplicates = duplicates
+        answer.batch = zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }
         return answer
     }
 

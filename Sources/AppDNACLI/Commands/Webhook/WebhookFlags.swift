@@ -59,10 +59,12 @@ enum WebhookListenFlags {
                                             default: "30", .duration(0.01...3600))
     static let maxConnections = Flag.defaulted("max-connections", value: "N", "Complete requests processed at once (connections still sending a head or a body do not count); more wait their turn",
                                                default: "64", .integer(1...4096))
+    static let inspect = InspectorFlags.port("deliveries")
+    static let inspectKeep = InspectorFlags.keep("deliveries")
     static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
 
     static let all: [FlagSpec] = [port.spec, host.spec, forwardTo.spec, forwardInvalid.spec, forwardTimeout.spec, record.spec, maxBody.spec,
-                                  headerTimeout.spec, idleTimeout.spec, maxConnections.spec]
+                                  headerTimeout.spec, idleTimeout.spec, maxConnections.spec, inspect.spec, inspectKeep.spec]
         + SecretFlags.specs(rotation: true, stdinNote: nil) + [json.spec]
 }
 

@@ -11,6 +11,10 @@ enum WebhookListenCommand {
     each X-AppDNA-Signature exactly as webhook verify does, with the same secrets \
     (APPDNA_WEBHOOK_SECRET, --secret-file, repeatable while rotating, or --secret-stdin). Point a \
     tunnel (ngrok http 8787) at it and the dashboard's endpoint at the tunnel.
+    With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only, whatever --host is) \
+    lists the last --inspect-keep deliveries as they arrive, shows each one in full (verdict, \
+    headers, body, both answers, a command that re-sends it) and replays one to --forward-to \
+    with its exact bytes; its JSON is under /api/deliveries (docs/webhooks.md).
     Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
     valid or invalid with the diagnosis of a mismatch (as webhook verify explains it), and what the sender was answered. With \
     --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
@@ -77,13 +81,15 @@ enum WebhookListenCommand {
         let log = ListenLog(invocation)
         let forwarder = try WebhookTriggerCommand.deliveryClient(invocation)
 
+        let inspector = try DeliveryInspection.start(invocation, host: host, port: server.port, target: target, timeout: forwardTimeout,
+                                                     client: forwarder, log: log)
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on http://\(host):\(server.port)\(forwarding); Ctrl-C to stop")
         server.serve(handle: { request in
             deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
                     client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
-                    clock: invocation.io.clock)
+                    clock: invocation.io.clock, inspector: inspector?.log)
         }, rejected: { rejection in
             let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
             if json {
@@ -94,6 +100,7 @@ enum WebhookListenCommand {
                 log.rejection("\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)")
             }
         })
+        inspector?.stop()
         log.note(log.summary())
         return .success
     }
@@ -101,7 +108,7 @@ enum WebhookListenCommand {
     /// One complete request: check, record, forward, report; returns the answer for the sender.
     static func deliver(_ request: HTTPServer.Request, secrets: [WebhookSecret], target: String?, forwardInvalid: Bool,
                         timeout: Double, client: HTTPClient, recorder: DeliveryRecorder?, log: ListenLog,
-                        json: Bool, style: Styler, clock: any Clock) -> HTTPServer.Response {
+                        json: Bool, style: Styler, clock: any Clock, inspector: InspectorLog? = nil) -> HTTPServer.Response {
         let receivedAt = clock.wallMilliseconds()
         let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: secrets)
         let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
@@ -116,28 +123,17 @@ enum WebhookListenCommand {
         }
 
         var response: HTTPServer.Response
-        var forward: (status: Int?, error: String?, timedOut: Bool, milliseconds: Double)? = nil
-        var answerCut = false
+        var forward: ForwardOutcome? = nil
         if let target, check.isValid || forwardInvalid {
-            let started = Deadline.now()
-            do {
-                var forwarded = HTTPRequest(method: request.head.method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: request.peer),
-                                            body: request.body, keepBodyBytes: relayedAnswerBytes)
-                // A stop finishes the deliveries under way (within --forward-timeout); a second
-                // signal quits at once.
-                forwarded.abortsOnInterrupt = false
-                let answer = try client.send(forwarded, deadline: Deadline(secondsFromNow: timeout))
-                let elapsed = Double(Deadline.now() - started) / 1e6
-                forward = (answer.status, nil, false, elapsed)
-                answerCut = answer.bodyWasCut
+            let outcome = Self.forward(method: request.head.method, headers: headers, body: request.body, peer: request.peer,
+                                       to: target, timeout: timeout, client: client)
+            forward = outcome
+            if let answer = outcome.answer {
                 response = HTTPServer.Response(status: answer.status,
                                                headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
                                                body: answer.body)
-            } catch {
-                let elapsed = Double(Deadline.now() - started) / 1e6
-                // By the error's type, never its wording ("timeout" may be part of a host name).
-                forward = (nil, error.message, error.deadlineExpired, elapsed)
-                response = .text(error.deadlineExpired ? 504 : 502, "the forward target failed: \(error.message)")
+            } else {
+                response = .text(outcome.timedOut ? 504 : 502, "the forward target failed: \(outcome.error ?? "")")
             }
         } else if check.isValid {
             response = HTTPServer.Response(status: 200)
@@ -146,6 +142,7 @@ enum WebhookListenCommand {
             response = .text(401, "invalid webhook signature: \(check.senderProblem ?? "")")
         }
 
+        let answerCut = forward?.answer?.bodyWasCut ?? false
         let time = Timestamp.iso8601(milliseconds: receivedAt)
         let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.timedOut ? "timeout" : "failed") }
         let line: String
@@ -179,6 +176,37 @@ enum WebhookListenCommand {
             line = "\(time)  \(check.event)  \(check.id)  \(colored)  -> \(outcome)"
         }
         log.delivery(line, valid: check.isValid, forwardOutcome: forwardOutcome)
+        inspector?.record(DeliveryInspection.entry(time: time, request: request, check: check, secrets: secrets, response: response, forward: forward))
         return response
+    }
+
+    /// What the handler made of a forwarded delivery: its answer, or why there is none.
+    struct ForwardOutcome: Sendable {
+        var answer: HTTPResponse?
+        var error: String?
+        /// No answer within --forward-timeout.
+        var timedOut = false
+        var milliseconds: Double
+        var status: Int? { answer?.status }
+    }
+
+    /// Sends a delivery (as received from `peer`) on to the handler at `target`, as a proxy
+    /// does (see `ForwardedHeaders`): the one forwarding path, for each delivery and for the
+    /// inspector's Replay.
+    static func forward(method: String, headers: [(name: String, value: String)], body: [UInt8], peer: String, to target: String,
+                        timeout: Double, client: HTTPClient) -> ForwardOutcome {
+        let started = Deadline.now()
+        do {
+            var forwarded = HTTPRequest(method: method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: peer), body: body,
+                                        keepBodyBytes: relayedAnswerBytes)
+            // A stop finishes the deliveries under way (within --forward-timeout); a second
+            // signal quits at once.
+            forwarded.abortsOnInterrupt = false
+            let answer = try client.send(forwarded, deadline: Deadline(secondsFromNow: timeout))
+            return ForwardOutcome(answer: answer, milliseconds: Double(Deadline.now() - started) / 1e6)
+        } catch {
+            // By the error's type, never its wording ("timeout" may be part of a host name).
+            return ForwardOutcome(error: error.message, timedOut: error.deadlineExpired, milliseconds: Double(Deadline.now() - started) / 1e6)
+        }
     }
 }

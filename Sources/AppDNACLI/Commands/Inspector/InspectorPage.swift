@@ -1,0 +1,617 @@
+// Generated from Sources/AppDNACLI/Commands/Inspector/Page/ by Tests/AppDNACLITests/InspectorPageEmbedding.swift: do not edit.
+// Change the files there, then run
+//     APPDNA_UPDATE_GENERATED=1 swift test --skip-build --filter GeneratedFilesTests
+// The page is a few hand-written files kept as such (HTML, JavaScript, CSS) and embedded
+// here as raw string literals: the binary serves them without reading a file at run time.
+
+/// The inspector page's files, as `InspectorServer` serves them.
+enum InspectorPage {
+    /// index.html
+    static let index = #"""
+<!DOCTYPE html>
+<!-- The appdna inspector page (webhook listen --inspect, api serve --inspect). Hand-written,
+     served from the binary (InspectorPage.swift is generated from this folder). No inline
+     script or style: the Content-Security-Policy allows only inspector.js and inspector.css. -->
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="appdna-inspector-token" content="{{token}}">
+<meta name="appdna-inspector-kind" content="{{kind}}">
+<title>appdna inspector</title>
+<link rel="stylesheet" href="/inspector.css">
+<script src="/inspector.js" defer></script>
+</head>
+<body>
+<header>
+  <h1 id="title">appdna inspector</h1>
+  <p id="listener"></p>
+  <p id="live" class="live" role="status">connecting…</p>
+</header>
+<main>
+  <section id="list-pane" aria-label="received">
+    <table id="list">
+      <thead><tr id="list-head"></tr></thead>
+      <tbody id="list-body"></tbody>
+    </table>
+    <p id="empty" class="empty">Nothing received yet. This list updates by itself.</p>
+    <p id="kept" class="kept"></p>
+  </section>
+  <section id="detail" aria-label="selected" hidden>
+    <div class="detail-head">
+      <h2 id="detail-title"></h2>
+      <p id="detail-verdict" class="verdict"></p>
+      <ul id="detail-diagnoses" class="diagnoses"></ul>
+    </div>
+    <dl id="detail-facts" class="facts"></dl>
+    <div id="replay-box" class="replay" hidden>
+      <button id="replay" type="button">Replay</button>
+      <span id="replay-note" class="note"></span>
+      <ol id="replay-results" class="results"></ol>
+    </div>
+    <div id="resend-box" hidden>
+      <h3>Re-send it</h3>
+      <pre id="resend" class="command"></pre>
+    </div>
+    <div id="batch-box" hidden>
+      <h3 id="batch-title">Events</h3>
+      <div id="batch"></div>
+    </div>
+    <h3>Headers</h3>
+    <table id="headers" class="headers"><tbody id="headers-body"></tbody></table>
+    <h3 id="body-title">Body</h3>
+    <p id="body-note" class="note"></p>
+    <div class="toggles"><button id="body-raw" type="button" hidden>Show the exact bytes</button></div>
+    <pre id="body" class="payload"></pre>
+    <h3 id="answer-title">Answer</h3>
+    <p id="answer-note" class="note"></p>
+    <pre id="answer" class="payload"></pre>
+  </section>
+</main>
+</body>
+</html>
+
+"""#
+
+    /// inspector.js
+    static let script = #"""
+// The appdna inspector page: lists what the listener received (newest first), polls for more
+// every second, shows one entry in full, and replays a webhook delivery to the handler.
+//
+// Everything received is data, never markup: every value reaches the document through
+// textContent (or an attribute set with setAttribute), never innerHTML, so a delivery that
+// carries <script> or <img onerror=…> shows as those characters. Characters that would act
+// instead of showing (controls, bidi overrides) are made visible as \n, \u202E… as appdna's
+// text output makes them (VisibleText).
+"use strict";
+
+(function () {
+  const token = metaContent("appdna-inspector-token");
+  const kind = metaContent("appdna-inspector-kind") === "api" ? "api" : "webhook";
+  const collection = kind === "api" ? "requests" : "deliveries";
+  const pollMilliseconds = 1000;
+
+  const columns = kind === "api"
+    ? [["Time", timeCell], ["Request", requestCell], ["Endpoint", (e) => text(e.endpoint)], ["Status", statusCell],
+       ["Fault", (e) => text(e.fault || "")], ["Events", eventsCell]]
+    : [["Time", timeCell], ["Event", (e) => text(e.event)], ["Event id", (e) => text(e.event_id)],
+       ["Signature", verdictCell], ["Sender got", statusCell], ["Handler", handlerCell]];
+
+  let newest = 0;
+  let keep = 0;
+  let selected = null;
+  let showExactBody = false;
+  let shownDetail = null;
+  const rows = new Map();
+
+  const $ = (id) => document.getElementById(id);
+
+  function metaContent(name) {
+    const element = document.querySelector(`meta[name="${name}"]`);
+    return element ? element.getAttribute("content") : "";
+  }
+
+  // --- Text as a person reads it -------------------------------------------------------------
+
+  // Controls, bidi controls, line/paragraph separators and the noncharacters FDD0–FDEF, as in
+  // appdna's VisibleText; `keepLines` leaves line feeds and tabs alone (bodies, pretty JSON).
+  function visible(value, keepLines) {
+    const string = value === null || value === undefined ? "" : String(value);
+    let out = "";
+    for (const character of string) {
+      const code = character.codePointAt(0);
+      if (keepLines && (code === 0x0A || code === 0x09)) {
+        out += character;
+      } else if (code === 0x0A) {
+        out += "\\n";
+      } else if (code === 0x0D) {
+        out += "\\r";
+      } else if (code === 0x09) {
+        out += "\\t";
+      } else if (code < 0x20 || code === 0x7F) {
+        out += "\\x" + code.toString(16).toUpperCase().padStart(2, "0");
+      } else if ((code >= 0x80 && code <= 0x9F) || code === 0x061C || code === 0x200E || code === 0x200F ||
+                 (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069) ||
+                 code === 0x2028 || code === 0x2029 || (code >= 0xFDD0 && code <= 0xFDEF)) {
+        out += "\\u" + code.toString(16).toUpperCase().padStart(4, "0");
+      } else {
+        out += character;
+      }
+    }
+    return out;
+  }
+
+  // An element holding `value` as text.
+  function element(tag, value, className) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (value !== undefined && value !== null) node.textContent = visible(value, tag === "pre");
+    return node;
+  }
+
+  function text(value) { return element("span", value); }
+
+  function bytes(count) {
+    if (count < 1024) return `${count} byte${count === 1 ? "" : "s"}`;
+    if (count < 1024 * 1024) return `${(count / 1024).toFixed(1)} KiB (${count} bytes)`;
+    return `${(count / 1024 / 1024).toFixed(1)} MiB (${count} bytes)`;
+  }
+
+  function milliseconds(value) { return `${value} ms`; }
+
+  // --- The list ------------------------------------------------------------------------------
+
+  function timeCell(entry) {
+    const cell = text(String(entry.time).replace(/^.*T/, "").replace(/Z$/, ""));
+    cell.setAttribute("title", entry.time);
+    return cell;
+  }
+
+  function requestCell(entry) { return element("span", `${entry.method} ${entry.target}`, "mono"); }
+
+  function statusCell(entry) {
+    return element("span", String(entry.status), entry.status >= 200 && entry.status < 300 ? "status ok" : "status bad");
+  }
+
+  function verdictCell(entry) {
+    const cell = document.createElement("span");
+    cell.appendChild(element("span", entry.valid ? "valid" : "invalid", entry.valid ? "badge valid" : "badge invalid"));
+    if (!entry.valid) {
+      const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
+      cell.appendChild(element("span", " " + first, "why"));
+    }
+    return cell;
+  }
+
+  function handlerText(forward) {
+    if (!forward) return "not forwarded";
+    if (forward.status !== null) return `${forward.status} in ${milliseconds(forward.latency_ms)}`;
+    return `failed after ${milliseconds(forward.latency_ms)}: ${forward.error}`;
+  }
+
+  function handlerCell(entry) {
+    const good = entry.forward && entry.forward.status !== null && entry.forward.status < 300;
+    return element("span", handlerText(entry.forward), entry.forward ? (good ? "status ok" : "status bad") : "muted");
+  }
+
+  function eventsCell(entry) {
+    if (entry.endpoint !== "events" || entry.status !== 200) return text("");
+    return text(`${entry.events} accepted, ${entry.duplicates} duplicate${entry.duplicates === 1 ? "" : "s"}`);
+  }
+
+  function buildHead() {
+    const head = $("list-head");
+    for (const [title] of columns) head.appendChild(element("th", title));
+  }
+
+  function addRow(entry) {
+    const row = document.createElement("tr");
+    row.dataset.id = String(entry.id);
+    row.tabIndex = 0;
+    if (kind === "webhook") row.className = entry.valid ? "valid" : "invalid";
+    for (const [, cell] of columns) {
+      const td = document.createElement("td");
+      td.appendChild(cell(entry));
+      row.appendChild(td);
+    }
+    row.addEventListener("click", () => select(entry.id));
+    row.addEventListener("keydown", (event) => { if (event.key === "Enter") select(entry.id); });
+    const body = $("list-body");
+    body.insertBefore(row, body.firstChild);
+    rows.set(entry.id, row);
+    if (entry.id === selected) row.classList.add("selected");
+  }
+
+  // Drops the rows the server no longer keeps (the oldest), so the page is bounded as it is.
+  function trim() {
+    for (const id of [...rows.keys()].sort((a, b) => a - b)) {
+      if (rows.size <= keep) break;
+      rows.get(id).remove();
+      rows.delete(id);
+    }
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(`/api/${collection}?after=${newest}`, { cache: "no-store" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const page = await response.json();
+      keep = page.keep;
+      showListener(page.listener);
+      // Newest first: add the oldest first so that the newest ends on top.
+      const entries = page[collection].slice().reverse();
+      for (const entry of entries) {
+        if (entry.id > newest) {
+          addRow(entry);
+          newest = entry.id;
+        }
+      }
+      trim();
+      $("empty").hidden = rows.size > 0;
+      $("kept").textContent = rows.size > 0
+        ? `${rows.size} shown of ${page.received} received; the inspector keeps the last ${page.keep}.` : "";
+      $("live").textContent = `live: updated ${new Date().toLocaleTimeString()}`;
+      $("live").className = "live";
+      if (selected === null && location.hash.length > 1) select(Number(location.hash.slice(1)));
+    } catch (error) {
+      $("live").textContent = `not connected (${error.message}): retrying`;
+      $("live").className = "live down";
+    }
+    setTimeout(poll, pollMilliseconds);
+  }
+
+  function showListener(listener) {
+    $("title").textContent = kind === "api" ? "appdna api serve: requests" : "appdna webhook listen: deliveries";
+    let description = `listening on ${listener.address}`;
+    if (kind === "webhook") description += listener.forward_to ? `, forwarding to ${listener.forward_to}` : ", not forwarding (no --forward-to)";
+    $("listener").textContent = visible(description);
+  }
+
+  // --- One entry -----------------------------------------------------------------------------
+
+  async function select(id) {
+    if (!Number.isInteger(id) || id < 1) return;
+    selected = id;
+    showExactBody = false;
+    for (const [rowID, row] of rows) row.classList.toggle("selected", rowID === id);
+    if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
+    const response = await fetch(`/api/${collection}/${id}`, { cache: "no-store" });
+    if (selected !== id) return;
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+      showMissing(problem.error);
+      return;
+    }
+    showDetail(await response.json());
+  }
+
+  function showMissing(message) {
+    $("detail").hidden = false;
+    $("detail-title").textContent = visible(message);
+    for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
+    for (const id of ["detail-diagnoses", "detail-facts", "headers-body"]) $(id).replaceChildren();
+    for (const id of ["replay-box", "resend-box", "batch-box"]) $(id).hidden = true;
+  }
+
+  function fact(list, term, value) {
+    list.appendChild(element("dt", term));
+    list.appendChild(element("dd", value));
+  }
+
+  function showDetail(entry) {
+    shownDetail = entry;
+    $("detail").hidden = false;
+    const facts = $("detail-facts");
+    facts.replaceChildren();
+    const diagnoses = $("detail-diagnoses");
+    diagnoses.replaceChildren();
+    if (kind === "webhook") {
+      $("detail-title").textContent = visible(`${entry.event}  ${entry.event_id}`);
+      $("detail-verdict").textContent = visible(entry.verdict);
+      $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
+      for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
+      fact(facts, "Received", entry.time);
+      fact(facts, "From", entry.peer);
+      fact(facts, "Request", `${entry.method} ${entry.target}`);
+      fact(facts, "Sender got", String(entry.status));
+      fact(facts, "Handler", handlerText(entry.forward));
+      showReplay(entry);
+      $("resend-box").hidden = !entry.resend_command;
+      $("resend").textContent = visible(entry.resend_command || "");
+      $("batch-box").hidden = true;
+    } else {
+      $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
+      $("detail-verdict").textContent = visible(entry.note);
+      $("detail-verdict").className = entry.status < 300 ? "verdict valid" : "verdict invalid";
+      fact(facts, "Received", entry.time);
+      fact(facts, "From", entry.peer);
+      fact(facts, "Endpoint", entry.endpoint);
+      fact(facts, "Status", String(entry.status));
+      fact(facts, "Injected fault", entry.fault || "none");
+      if (entry.endpoint === "events") {
+        fact(facts, "Events accepted", String(entry.events));
+        fact(facts, "Duplicates", String(entry.duplicates));
+      }
+      $("replay-box").hidden = true;
+      $("resend-box").hidden = true;
+      showBatch(entry);
+    }
+    showHeaders(entry.headers);
+    showBody(entry.body);
+    $("answer-title").textContent = kind === "webhook" ? "What the sender was answered" : "Answer";
+    const answer = entry.answer;
+    $("answer-note").textContent = visible(`${answer.status}${answer.content_type ? ", " + answer.content_type : ""}, ${describe(answer.body)}`);
+    $("answer").textContent = visible(answer.body.pretty || answer.body.text || "", true);
+  }
+
+  function showHeaders(headers) {
+    const body = $("headers-body");
+    body.replaceChildren();
+    for (const [name, value] of headers) {
+      const row = document.createElement("tr");
+      row.appendChild(element("th", name));
+      row.appendChild(value === null ? element("td", "(hidden: a credential)", "muted") : element("td", value));
+      body.appendChild(row);
+    }
+  }
+
+  function describe(body) {
+    const kinds = { json: "JSON", text: "text", binary: "binary (not UTF-8; shown with \uFFFD for what is not text)", deflate: "raw DEFLATE" };
+    const size = body.kept < body.length ? `the first ${bytes(body.kept)} of ${bytes(body.length)}` : bytes(body.length);
+    return `${kinds[body.encoding] || body.encoding}, ${size}`;
+  }
+
+  function showBody(body) {
+    let note = describe(body);
+    if (body.encoding === "json") note += showExactBody ? ", as received" : ", pretty-printed";
+    if (body.encoding === "deflate") note += kind === "api" ? ": the batch's events are above" : "";
+    $("body-note").textContent = visible(note);
+    $("body").textContent = visible(body.encoding === "json" && !showExactBody ? body.pretty : (body.text || ""), true);
+    const toggle = $("body-raw");
+    toggle.hidden = body.encoding !== "json";
+    toggle.textContent = showExactBody ? "Show it pretty-printed" : "Show the exact bytes";
+  }
+
+  function showReplay(entry) {
+    $("replay-box").hidden = false;
+    $("replay").disabled = !entry.replayable;
+    $("replay-note").textContent = visible(entry.replayable
+      ? `sends these exact bytes and headers to ${entry.forward_to} again` : entry.not_replayable || "");
+    const results = $("replay-results");
+    results.replaceChildren();
+    for (const result of entry.replay_results) results.appendChild(element("li", replayText(result)));
+  }
+
+  function replayText(result) {
+    const answer = result.status !== null ? `${result.status} in ${milliseconds(result.latency_ms)}`
+      : `failed after ${milliseconds(result.latency_ms)}: ${result.error}`;
+    return `${result.time}: replayed, the handler answered ${answer}`;
+  }
+
+  function showBatch(entry) {
+    const box = $("batch-box");
+    const list = $("batch");
+    list.replaceChildren();
+    if (!entry.batch) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    $("batch-title").textContent = entry.batch.length < entry.batch_count
+      ? `Events (the first ${entry.batch.length} of ${entry.batch_count})` : `Events (${entry.batch_count})`;
+    for (const event of entry.batch) {
+      const item = document.createElement("details");
+      item.className = event.duplicate ? "event duplicate" : "event";
+      const name = event.event_name === null ? "(no event_name)" : event.event_name;
+      const id = event.event_id === null ? "(no event_id)" : event.event_id;
+      item.appendChild(element("summary", `${name}  ${id}  ${event.duplicate ? "duplicate" : "accepted"}`));
+      item.appendChild(element("pre", event.pretty, "payload"));
+      list.appendChild(item);
+    }
+  }
+
+  async function replay() {
+    const id = selected;
+    const button = $("replay");
+    button.disabled = true;
+    $("replay-note").textContent = "replaying…";
+    try {
+      const response = await fetch(`/api/${collection}/${id}/replay`, {
+        method: "POST",
+        headers: { "X-AppDNA-Inspector-Token": token },
+        cache: "no-store",
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
+    } catch (error) {
+      if (selected === id) $("replay-note").textContent = visible(`the replay failed: ${error.message}`);
+      button.disabled = false;
+      return;
+    }
+    if (selected === id) await select(id);
+  }
+
+  function toggleBody() {
+    showExactBody = !showExactBody;
+    if (shownDetail) showBody(shownDetail.body);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    buildHead();
+    $("replay").addEventListener("click", replay);
+    $("body-raw").addEventListener("click", toggleBody);
+    poll();
+  });
+})();
+
+"""#
+
+    /// inspector.css
+    static let style = #"""
+/* The appdna inspector page: system fonts only (it works offline), light and dark. */
+:root {
+  --background: #ffffff;
+  --panel: #f6f7f9;
+  --text: #1d2228;
+  --muted: #636c76;
+  --line: #d8dde3;
+  --accent: #2f5fd0;
+  --selected: #e3ebfb;
+  --good: #1a7f37;
+  --good-background: #dff3e4;
+  --bad: #c0272d;
+  --bad-background: #fbe3e4;
+  --mono: ui-monospace, "SFMono-Regular", "DejaVu Sans Mono", "Liberation Mono", Menlo, Consolas, monospace;
+  color-scheme: light dark;
+}
+
+@media (prefers-color-scheme: dark) {
+  :root {
+    --background: #16191d;
+    --panel: #1f2328;
+    --text: #e6e9ec;
+    --muted: #9aa4ae;
+    --line: #343a41;
+    --accent: #7aa2f7;
+    --selected: #26344f;
+    --good: #57c26f;
+    --good-background: #1d3325;
+    --bad: #f0777c;
+    --bad-background: #3d2225;
+  }
+}
+
+* { box-sizing: border-box; }
+
+body {
+  margin: 0;
+  background: var(--background);
+  color: var(--text);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Liberation Sans", sans-serif;
+}
+
+header {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: baseline;
+  gap: 0 1.5em;
+  padding: 0.8em 1.2em;
+  border-bottom: 1px solid var(--line);
+  background: var(--panel);
+}
+
+h1 { font-size: 1.15em; margin: 0; }
+h2 { font-size: 1.1em; margin: 0 0 0.3em; font-family: var(--mono); overflow-wrap: anywhere; }
+h3 { font-size: 0.95em; margin: 1.2em 0 0.4em; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
+
+#listener { margin: 0; color: var(--muted); font-family: var(--mono); font-size: 0.9em; }
+.live { margin: 0 0 0 auto; color: var(--good); font-size: 0.9em; }
+.live.down { color: var(--bad); }
+
+main {
+  display: grid;
+  grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr);
+  height: calc(100vh - 3.2em);
+}
+
+#list-pane { overflow: auto; border-right: 1px solid var(--line); }
+#detail { overflow: auto; padding: 1em 1.2em 2em; }
+
+table { border-collapse: collapse; width: 100%; }
+#list th {
+  position: sticky;
+  top: 0;
+  background: var(--panel);
+  text-align: left;
+  font-weight: 600;
+  padding: 0.45em 0.6em;
+  border-bottom: 1px solid var(--line);
+  white-space: nowrap;
+}
+#list td {
+  padding: 0.4em 0.6em;
+  border-bottom: 1px solid var(--line);
+  vertical-align: top;
+  max-width: 22em;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+}
+#list tbody tr { cursor: pointer; }
+#list tbody tr:hover { background: var(--panel); }
+#list tbody tr.selected { background: var(--selected); }
+#list tbody tr:focus { outline: 2px solid var(--accent); outline-offset: -2px; }
+
+.mono, #list td:nth-child(3) { font-family: var(--mono); font-size: 0.92em; }
+.muted, .why { color: var(--muted); }
+.status.ok { color: var(--good); font-weight: 600; }
+.status.bad { color: var(--bad); font-weight: 600; }
+
+.badge { display: inline-block; padding: 0 0.5em; border-radius: 0.7em; font-size: 0.85em; font-weight: 600; }
+.badge.valid { color: var(--good); background: var(--good-background); }
+.badge.invalid { color: var(--bad); background: var(--bad-background); }
+
+.empty, .kept { color: var(--muted); padding: 0.5em 1em; margin: 0; }
+
+.verdict { margin: 0.2em 0; padding: 0.4em 0.6em; border-radius: 4px; overflow-wrap: anywhere; }
+.verdict.valid { color: var(--good); background: var(--good-background); }
+.verdict.invalid { color: var(--bad); background: var(--bad-background); }
+.diagnoses { margin: 0.4em 0; padding-left: 1.4em; }
+
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 1em; margin: 0.8em 0; }
+.facts dt { color: var(--muted); }
+.facts dd { margin: 0; font-family: var(--mono); font-size: 0.92em; overflow-wrap: anywhere; }
+
+.replay { margin: 0.8em 0; }
+button {
+  font: inherit;
+  padding: 0.3em 1em;
+  border: 1px solid var(--accent);
+  border-radius: 4px;
+  background: var(--accent);
+  color: #ffffff;
+  cursor: pointer;
+}
+button:disabled { background: transparent; color: var(--muted); border-color: var(--line); cursor: default; }
+.toggles button { background: transparent; color: var(--accent); padding: 0.1em 0.6em; }
+.note { color: var(--muted); margin: 0.3em 0; }
+.replay .note { margin-left: 0.8em; }
+.results { margin: 0.4em 0; padding-left: 1.4em; font-family: var(--mono); font-size: 0.9em; }
+
+.headers th, .headers td {
+  text-align: left;
+  vertical-align: top;
+  padding: 0.2em 0.6em 0.2em 0;
+  font-family: var(--mono);
+  font-size: 0.9em;
+  border-bottom: 1px solid var(--line);
+  overflow-wrap: anywhere;
+}
+.headers th { font-weight: 600; white-space: nowrap; }
+
+pre {
+  margin: 0.3em 0;
+  padding: 0.6em 0.8em;
+  background: var(--panel);
+  border: 1px solid var(--line);
+  border-radius: 4px;
+  font: 0.9em/1.4 var(--mono);
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  max-height: 32em;
+  overflow: auto;
+}
+.command { user-select: all; }
+
+details.event { border: 1px solid var(--line); border-radius: 4px; margin: 0.3em 0; }
+details.event summary { padding: 0.3em 0.6em; font-family: var(--mono); font-size: 0.9em; cursor: pointer; }
+details.event.duplicate summary { color: var(--muted); }
+details.event pre { margin: 0; border: 0; border-top: 1px solid var(--line); border-radius: 0; }
+
+@media (max-width: 900px) {
+  main { display: block; height: auto; }
+  #list-pane { border-right: 0; border-bottom: 1px solid var(--line); max-height: 50vh; }
+}
+
+"""#
+}

@@ -1,0 +1,368 @@
+// The appdna inspector page: lists what the listener received (newest first), polls for more
+// every second, shows one entry in full, and replays a webhook delivery to the handler.
+//
+// Everything received is data, never markup: every value reaches the document through
+// textContent (or an attribute set with setAttribute), never innerHTML, so a delivery that
+// carries <script> or <img onerror=…> shows as those characters. Characters that would act
+// instead of showing (controls, bidi overrides) are made visible as \n, \u202E… as appdna's
+// text output makes them (VisibleText).
+"use strict";
+
+(function () {
+  const token = metaContent("appdna-inspector-token");
+  const kind = metaContent("appdna-inspector-kind") === "api" ? "api" : "webhook";
+  const collection = kind === "api" ? "requests" : "deliveries";
+  const pollMilliseconds = 1000;
+
+  const columns = kind === "api"
+    ? [["Time", timeCell], ["Request", requestCell], ["Endpoint", (e) => text(e.endpoint)], ["Status", statusCell],
+       ["Fault", (e) => text(e.fault || "")], ["Events", eventsCell]]
+    : [["Time", timeCell], ["Event", (e) => text(e.event)], ["Event id", (e) => text(e.event_id)],
+       ["Signature", verdictCell], ["Sender got", statusCell], ["Handler", handlerCell]];
+
+  let newest = 0;
+  let keep = 0;
+  let selected = null;
+  let showExactBody = false;
+  let shownDetail = null;
+  const rows = new Map();
+
+  const $ = (id) => document.getElementById(id);
+
+  function metaContent(name) {
+    const element = document.querySelector(`meta[name="${name}"]`);
+    return element ? element.getAttribute("content") : "";
+  }
+
+  // --- Text as a person reads it -------------------------------------------------------------
+
+  // Controls, bidi controls, line/paragraph separators and the noncharacters FDD0–FDEF, as in
+  // appdna's VisibleText; `keepLines` leaves line feeds and tabs alone (bodies, pretty JSON).
+  function visible(value, keepLines) {
+    const string = value === null || value === undefined ? "" : String(value);
+    let out = "";
+    for (const character of string) {
+      const code = character.codePointAt(0);
+      if (keepLines && (code === 0x0A || code === 0x09)) {
+        out += character;
+      } else if (code === 0x0A) {
+        out += "\\n";
+      } else if (code === 0x0D) {
+        out += "\\r";
+      } else if (code === 0x09) {
+        out += "\\t";
+      } else if (code < 0x20 || code === 0x7F) {
+        out += "\\x" + code.toString(16).toUpperCase().padStart(2, "0");
+      } else if ((code >= 0x80 && code <= 0x9F) || code === 0x061C || code === 0x200E || code === 0x200F ||
+                 (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069) ||
+                 code === 0x2028 || code === 0x2029 || (code >= 0xFDD0 && code <= 0xFDEF)) {
+        out += "\\u" + code.toString(16).toUpperCase().padStart(4, "0");
+      } else {
+        out += character;
+      }
+    }
+    return out;
+  }
+
+  // An element holding `value` as text.
+  function element(tag, value, className) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (value !== undefined && value !== null) node.textContent = visible(value, tag === "pre");
+    return node;
+  }
+
+  function text(value) { return element("span", value); }
+
+  function bytes(count) {
+    if (count < 1024) return `${count} byte${count === 1 ? "" : "s"}`;
+    if (count < 1024 * 1024) return `${(count / 1024).toFixed(1)} KiB (${count} bytes)`;
+    return `${(count / 1024 / 1024).toFixed(1)} MiB (${count} bytes)`;
+  }
+
+  function milliseconds(value) { return `${value} ms`; }
+
+  // --- The list ------------------------------------------------------------------------------
+
+  function timeCell(entry) {
+    const cell = text(String(entry.time).replace(/^.*T/, "").replace(/Z$/, ""));
+    cell.setAttribute("title", entry.time);
+    return cell;
+  }
+
+  function requestCell(entry) { return element("span", `${entry.method} ${entry.target}`, "mono"); }
+
+  function statusCell(entry) {
+    return element("span", String(entry.status), entry.status >= 200 && entry.status < 300 ? "status ok" : "status bad");
+  }
+
+  function verdictCell(entry) {
+    const cell = document.createElement("span");
+    cell.appendChild(element("span", entry.valid ? "valid" : "invalid", entry.valid ? "badge valid" : "badge invalid"));
+    if (!entry.valid) {
+      const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
+      cell.appendChild(element("span", " " + first, "why"));
+    }
+    return cell;
+  }
+
+  function handlerText(forward) {
+    if (!forward) return "not forwarded";
+    if (forward.status !== null) return `${forward.status} in ${milliseconds(forward.latency_ms)}`;
+    return `failed after ${milliseconds(forward.latency_ms)}: ${forward.error}`;
+  }
+
+  function handlerCell(entry) {
+    const good = entry.forward && entry.forward.status !== null && entry.forward.status < 300;
+    return element("span", handlerText(entry.forward), entry.forward ? (good ? "status ok" : "status bad") : "muted");
+  }
+
+  function eventsCell(entry) {
+    if (entry.endpoint !== "events" || entry.status !== 200) return text("");
+    return text(`${entry.events} accepted, ${entry.duplicates} duplicate${entry.duplicates === 1 ? "" : "s"}`);
+  }
+
+  function buildHead() {
+    const head = $("list-head");
+    for (const [title] of columns) head.appendChild(element("th", title));
+  }
+
+  function addRow(entry) {
+    const row = document.createElement("tr");
+    row.dataset.id = String(entry.id);
+    row.tabIndex = 0;
+    if (kind === "webhook") row.className = entry.valid ? "valid" : "invalid";
+    for (const [, cell] of columns) {
+      const td = document.createElement("td");
+      td.appendChild(cell(entry));
+      row.appendChild(td);
+    }
+    row.addEventListener("click", () => select(entry.id));
+    row.addEventListener("keydown", (event) => { if (event.key === "Enter") select(entry.id); });
+    const body = $("list-body");
+    body.insertBefore(row, body.firstChild);
+    rows.set(entry.id, row);
+    if (entry.id === selected) row.classList.add("selected");
+  }
+
+  // Drops the rows the server no longer keeps (the oldest), so the page is bounded as it is.
+  function trim() {
+    for (const id of [...rows.keys()].sort((a, b) => a - b)) {
+      if (rows.size <= keep) break;
+      rows.get(id).remove();
+      rows.delete(id);
+    }
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(`/api/${collection}?after=${newest}`, { cache: "no-store" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const page = await response.json();
+      keep = page.keep;
+      showListener(page.listener);
+      // Newest first: add the oldest first so that the newest ends on top.
+      const entries = page[collection].slice().reverse();
+      for (const entry of entries) {
+        if (entry.id > newest) {
+          addRow(entry);
+          newest = entry.id;
+        }
+      }
+      trim();
+      $("empty").hidden = rows.size > 0;
+      $("kept").textContent = rows.size > 0
+        ? `${rows.size} shown of ${page.received} received; the inspector keeps the last ${page.keep}.` : "";
+      $("live").textContent = `live: updated ${new Date().toLocaleTimeString()}`;
+      $("live").className = "live";
+      if (selected === null && location.hash.length > 1) select(Number(location.hash.slice(1)));
+    } catch (error) {
+      $("live").textContent = `not connected (${error.message}): retrying`;
+      $("live").className = "live down";
+    }
+    setTimeout(poll, pollMilliseconds);
+  }
+
+  function showListener(listener) {
+    $("title").textContent = kind === "api" ? "appdna api serve: requests" : "appdna webhook listen: deliveries";
+    let description = `listening on ${listener.address}`;
+    if (kind === "webhook") description += listener.forward_to ? `, forwarding to ${listener.forward_to}` : ", not forwarding (no --forward-to)";
+    $("listener").textContent = visible(description);
+  }
+
+  // --- One entry -----------------------------------------------------------------------------
+
+  async function select(id) {
+    if (!Number.isInteger(id) || id < 1) return;
+    selected = id;
+    showExactBody = false;
+    for (const [rowID, row] of rows) row.classList.toggle("selected", rowID === id);
+    if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
+    const response = await fetch(`/api/${collection}/${id}`, { cache: "no-store" });
+    if (selected !== id) return;
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+      showMissing(problem.error);
+      return;
+    }
+    showDetail(await response.json());
+  }
+
+  function showMissing(message) {
+    $("detail").hidden = false;
+    $("detail-title").textContent = visible(message);
+    for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
+    for (const id of ["detail-diagnoses", "detail-facts", "headers-body"]) $(id).replaceChildren();
+    for (const id of ["replay-box", "resend-box", "batch-box"]) $(id).hidden = true;
+  }
+
+  function fact(list, term, value) {
+    list.appendChild(element("dt", term));
+    list.appendChild(element("dd", value));
+  }
+
+  function showDetail(entry) {
+    shownDetail = entry;
+    $("detail").hidden = false;
+    const facts = $("detail-facts");
+    facts.replaceChildren();
+    const diagnoses = $("detail-diagnoses");
+    diagnoses.replaceChildren();
+    if (kind === "webhook") {
+      $("detail-title").textContent = visible(`${entry.event}  ${entry.event_id}`);
+      $("detail-verdict").textContent = visible(entry.verdict);
+      $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
+      for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
+      fact(facts, "Received", entry.time);
+      fact(facts, "From", entry.peer);
+      fact(facts, "Request", `${entry.method} ${entry.target}`);
+      fact(facts, "Sender got", String(entry.status));
+      fact(facts, "Handler", handlerText(entry.forward));
+      showReplay(entry);
+      $("resend-box").hidden = !entry.resend_command;
+      $("resend").textContent = visible(entry.resend_command || "");
+      $("batch-box").hidden = true;
+    } else {
+      $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
+      $("detail-verdict").textContent = visible(entry.note);
+      $("detail-verdict").className = entry.status < 300 ? "verdict valid" : "verdict invalid";
+      fact(facts, "Received", entry.time);
+      fact(facts, "From", entry.peer);
+      fact(facts, "Endpoint", entry.endpoint);
+      fact(facts, "Status", String(entry.status));
+      fact(facts, "Injected fault", entry.fault || "none");
+      if (entry.endpoint === "events") {
+        fact(facts, "Events accepted", String(entry.events));
+        fact(facts, "Duplicates", String(entry.duplicates));
+      }
+      $("replay-box").hidden = true;
+      $("resend-box").hidden = true;
+      showBatch(entry);
+    }
+    showHeaders(entry.headers);
+    showBody(entry.body);
+    $("answer-title").textContent = kind === "webhook" ? "What the sender was answered" : "Answer";
+    const answer = entry.answer;
+    $("answer-note").textContent = visible(`${answer.status}${answer.content_type ? ", " + answer.content_type : ""}, ${describe(answer.body)}`);
+    $("answer").textContent = visible(answer.body.pretty || answer.body.text || "", true);
+  }
+
+  function showHeaders(headers) {
+    const body = $("headers-body");
+    body.replaceChildren();
+    for (const [name, value] of headers) {
+      const row = document.createElement("tr");
+      row.appendChild(element("th", name));
+      row.appendChild(value === null ? element("td", "(hidden: a credential)", "muted") : element("td", value));
+      body.appendChild(row);
+    }
+  }
+
+  function describe(body) {
+    const kinds = { json: "JSON", text: "text", binary: "binary (not UTF-8; shown with \uFFFD for what is not text)", deflate: "raw DEFLATE" };
+    const size = body.kept < body.length ? `the first ${bytes(body.kept)} of ${bytes(body.length)}` : bytes(body.length);
+    return `${kinds[body.encoding] || body.encoding}, ${size}`;
+  }
+
+  function showBody(body) {
+    let note = describe(body);
+    if (body.encoding === "json") note += showExactBody ? ", as received" : ", pretty-printed";
+    if (body.encoding === "deflate") note += kind === "api" ? ": the batch's events are above" : "";
+    $("body-note").textContent = visible(note);
+    $("body").textContent = visible(body.encoding === "json" && !showExactBody ? body.pretty : (body.text || ""), true);
+    const toggle = $("body-raw");
+    toggle.hidden = body.encoding !== "json";
+    toggle.textContent = showExactBody ? "Show it pretty-printed" : "Show the exact bytes";
+  }
+
+  function showReplay(entry) {
+    $("replay-box").hidden = false;
+    $("replay").disabled = !entry.replayable;
+    $("replay-note").textContent = visible(entry.replayable
+      ? `sends these exact bytes and headers to ${entry.forward_to} again` : entry.not_replayable || "");
+    const results = $("replay-results");
+    results.replaceChildren();
+    for (const result of entry.replay_results) results.appendChild(element("li", replayText(result)));
+  }
+
+  function replayText(result) {
+    const answer = result.status !== null ? `${result.status} in ${milliseconds(result.latency_ms)}`
+      : `failed after ${milliseconds(result.latency_ms)}: ${result.error}`;
+    return `${result.time}: replayed, the handler answered ${answer}`;
+  }
+
+  function showBatch(entry) {
+    const box = $("batch-box");
+    const list = $("batch");
+    list.replaceChildren();
+    if (!entry.batch) {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    $("batch-title").textContent = entry.batch.length < entry.batch_count
+      ? `Events (the first ${entry.batch.length} of ${entry.batch_count})` : `Events (${entry.batch_count})`;
+    for (const event of entry.batch) {
+      const item = document.createElement("details");
+      item.className = event.duplicate ? "event duplicate" : "event";
+      const name = event.event_name === null ? "(no event_name)" : event.event_name;
+      const id = event.event_id === null ? "(no event_id)" : event.event_id;
+      item.appendChild(element("summary", `${name}  ${id}  ${event.duplicate ? "duplicate" : "accepted"}`));
+      item.appendChild(element("pre", event.pretty, "payload"));
+      list.appendChild(item);
+    }
+  }
+
+  async function replay() {
+    const id = selected;
+    const button = $("replay");
+    button.disabled = true;
+    $("replay-note").textContent = "replaying…";
+    try {
+      const response = await fetch(`/api/${collection}/${id}/replay`, {
+        method: "POST",
+        headers: { "X-AppDNA-Inspector-Token": token },
+        cache: "no-store",
+      });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
+    } catch (error) {
+      if (selected === id) $("replay-note").textContent = visible(`the replay failed: ${error.message}`);
+      button.disabled = false;
+      return;
+    }
+    if (selected === id) await select(id);
+  }
+
+  function toggleBody() {
+    showExactBody = !showExactBody;
+    if (shownDetail) showBody(shownDetail.body);
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    buildHead();
+    $("replay").addEventListener("click", replay);
+    $("body-raw").addEventListener("click", toggleBody);
+    poll();
+  });
+})();

@@ -1,0 +1,88 @@
+import AppDNACore
+import AppDNANet
+
+/// `webhook listen --inspect PORT`: what the inspector shows of a delivery, and its replay.
+enum DeliveryInspection {
+    /// Starts the inspector beside a listener on `host`:`port` (nil without `--inspect`).
+    static func start(_ invocation: Invocation, host: String, port: Int, target: String?, timeout: Double,
+                      client: HTTPClient, log: ListenLog) throws -> InspectorServer? {
+        let clock = invocation.io.clock
+        // What a person runs to send a delivery again: to this listener, on loopback when it
+        // listens on every interface.
+        let listener = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        var site = InspectorServer.Site(kind: "webhook", collection: "deliveries",
+                                        listener: ["address": .string("http://\(host):\(port)"), "forward_to": target.map { .string($0) } ?? .null])
+        site.record = record
+        site.detailFields = { entry, inspectorURL in
+            var fields: JSONObject = [:]
+            fields["forward_to"] = target.map { .string($0) } ?? .null
+            let refusal = replayRefusal(entry, target: target)
+            fields["replayable"] = .bool(refusal == nil)
+            fields["not_replayable"] = refusal.map { .string($0) } ?? .null
+            fields["resend_command"] = entry.body.isWhole ? .string(resendCommand(entry, inspectorURL: inspectorURL, listener: listener)) : .null
+            return fields
+        }
+        site.replay = { entry in
+            if let refusal = replayRefusal(entry, target: target) { return (409, ["error": .string(refusal)]) }
+            let outcome = WebhookListenCommand.forward(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
+                                                       to: target!, timeout: timeout, client: client)
+            log.note("replayed delivery \(entry.id) from the inspector: " + (outcome.status.map { "forwarded: \($0) in \(NumberText.milliseconds(outcome.milliseconds))" }
+                        ?? "forward failed after \(NumberText.milliseconds(outcome.milliseconds)): \(outcome.error ?? "")"))
+            var result: JSONObject = ["time": .string(Timestamp.iso8601(milliseconds: clock.wallMilliseconds()))]
+            result["status"] = outcome.status.map { .integer($0) } ?? .null
+            result["error"] = outcome.error.map { .string($0) } ?? .null
+            result["latency_ms"] = .decimal(NumberText.tenths(outcome.milliseconds))
+            result["answer"] = KeptBytes(outcome.answer?.body ?? [], limit: InspectorLog.answerBytes).json()
+            return (200, .object(result))
+        }
+        return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
+                                          site: site, noun: "deliveries", note: log.note)
+    }
+
+    /// Why `entry` cannot be forwarded again from the inspector; nil when it can.
+    static func replayRefusal(_ entry: InspectorEntry, target: String?) -> String? {
+        guard target != nil else { return "the listener has no --forward-to: there is no handler to replay to" }
+        guard entry.body.isWhole else {
+            return "the body (\(NumberText.binarySize(entry.body.length))) is larger than the \(NumberText.binarySize(InspectorLog.bodyBytes)) "
+                + "the inspector keeps: record deliveries with --record and re-send them with webhook trigger --replay"
+        }
+        return nil
+    }
+
+    /// The entry of one delivery: the list's fields as `webhook listen --json` names them
+    /// (the body's `id` as `event_id`), the verdict in words, what the sender got.
+    static func entry(time: String, request: HTTPServer.Request, check: DeliveryCheck, secrets: [WebhookSecret],
+                      response: HTTPServer.Response, forward: WebhookListenCommand.ForwardOutcome?) -> InspectorEntry {
+        var summary: JSONObject = [:]
+        summary["event"] = .string(check.event)
+        summary["event_id"] = .string(check.id)
+        summary["body_length"] = .integer(request.body.count)
+        summary["valid"] = .bool(check.isValid)
+        summary["verdict"] = .string(check.verdictText(secrets: secrets))
+        summary["problem"] = check.problem.map { .string($0) } ?? .null
+        summary["diagnoses"] = .array(check.diagnoses.map { ["id": .string($0.id), "message": .string($0.sentence)] })
+        summary["status"] = .integer(response.status)
+        summary["forward"] = forward.map { outcome -> JSONValue in
+            ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
+             "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds))]
+        } ?? .null
+        return InspectorEntry(time: time, request: request, answer: response, summary: summary)
+    }
+
+    /// The delivery as `--record` writes it, for `webhook trigger --replay`; nil when its body
+    /// was cut.
+    @Sendable static func record(_ entry: InspectorEntry) -> [UInt8]? {
+        guard entry.body.isWhole else { return nil }
+        let valid: Bool? = if case .bool(let valid)? = entry.summary["valid"] { valid } else { nil }
+        return RecordedDelivery(receivedAt: entry.time, method: entry.method, target: entry.target, headers: entry.headers,
+                                body: entry.body.bytes, valid: valid).jsonLine()
+    }
+
+    /// Fetches the delivery's record from the inspector and re-sends it, byte for byte, to the
+    /// listener (which checks it again and forwards it): two commands a shell runs as given.
+    static func resendCommand(_ entry: InspectorEntry, inspectorURL: String, listener: String) -> String {
+        let file = "delivery-\(entry.id).ndjson"
+        return ShellWord.line(["curl", "-sS", "-o", file, "\(inspectorURL)api/deliveries/\(entry.id)/record"]) + " && "
+            + ShellWord.line(["appdna", "webhook", "trigger", "--replay", file, "--to", listener + entry.target])
+    }
+}

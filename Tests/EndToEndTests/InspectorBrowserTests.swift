@@ -1,0 +1,310 @@
+import Foundation
+import LoopbackHTTPServer
+import TestSupport
+import XCTest
+
+/// The inspector page (`webhook listen --inspect`, `api serve --inspect`) in a real browser:
+/// headless Chromium (BrowserSession) loads it from the built binary, a real handler on
+/// 127.0.0.1 receives the forwarded and replayed deliveries, and `webhook trigger` sends them.
+final class InspectorBrowserTests: XCTestCase {
+    var directory: URL!
+    var secretPath = ""
+    var handler: LoopbackHTTPServer!
+    var listener: InspectedProcess?
+    var browser: BrowserSession?
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-inspector-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        secretPath = directory.appendingPathComponent("secret.txt").path
+        try Data("whsec_inspector_\(UUID().uuidString)\n".utf8).write(to: URL(fileURLWithPath: secretPath))
+        handler = try LoopbackHTTPServer { _, _ in .init(status: 200, headers: [("Content-Type", "application/json")], json: #"{"handled":true}"#) }
+    }
+
+    override func tearDownWithError() throws {
+        browser?.close()
+        listener?.stop()
+        handler?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `webhook listen --inspect 0` forwarding to the handler, and a browser on its page.
+    func startListenerAndBrowser(_ extra: [String] = []) throws -> (InspectedProcess, BrowserSession) {
+        let browser = try BrowserSession()
+        self.browser = browser
+        let listener = try InspectedProcess(["webhook", "listen", "--secret-file", secretPath, "--forward-to", handler.baseURL + "/hooks"] + extra,
+                                            in: directory)
+        self.listener = listener
+        try browser.open(listener.inspector + "/")
+        try browser.wait("#live", text: "live")
+        return (listener, browser)
+    }
+
+    func send(_ body: String, type: String = "subscription.renewed", to listener: InspectedProcess) throws {
+        try sendDelivery(Data(body.utf8), to: listener.listener + "/webhooks", secretPath: secretPath, type: type, in: directory)
+    }
+
+    /// Signed, then a newline added (what an editor does): invalid, with a diagnosis.
+    func sendWithNewlineAdded(_ body: String, to listener: InspectedProcess) throws {
+        let path = directory.appendingPathComponent("signed.json").path
+        try Data(body.utf8).write(to: URL(fileURLWithPath: path))
+        let signature = try Binary.run(["webhook", "sign", path, "--secret-file", secretPath]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Data((body + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let answer = try curl(listener.listener + "/webhooks", ["-X", "POST", "--data-binary", "@" + path, "-H", "Content-Type: application/json",
+                                                               "-H", "X-AppDNA-Signature: \(signature)"], in: directory)
+        XCTAssertEqual(answer.status, 401)
+    }
+
+    static func body(id: String, type: String = "subscription.renewed", data: String = #"{"user_id":"user_42"}"#) -> String {
+        #"{"id":"\#(id)","type":"\#(type)","created_at":"2026-02-19T10:00:00Z","data":\#(data)}"#
+    }
+
+    // MARK: - The list
+
+    func testTheListShowsDeliveriesNewestFirstAndUpdatesWhileOpen() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        try browser.wait("#empty", text: "Nothing received yet")
+        XCTAssertEqual(try browser.count("#list-body tr"), 0)
+        // Set in this document: still there after the rows arrive, so no reload brought them.
+        _ = try browser.script("window.sameDocument = 'yes'")
+
+        try send(Self.body(id: "evt_first", type: "payment.completed"), type: "payment.completed", to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        try sendWithNewlineAdded(Self.body(id: "evt_second"), to: listener)
+        try browser.wait("#list-body tr", count: 2)
+
+        XCTAssertEqual(try browser.script("return window.sameDocument") as? String, "yes")
+        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Event", "Event id", "Signature", "Sender got", "Handler"])
+        // Newest first: the invalid one, then the valid one.
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(3)"), ["evt_second", "evt_first"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(2)"), ["subscription.renewed", "payment.completed"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(4)"), ["invalid trailing-newline-added", "valid"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(5)"), ["401", "200"])
+        let handlerColumn = try browser.texts("#list-body tr td:nth-child(6)")
+        XCTAssertEqual(handlerColumn.first, "not forwarded")
+        XCTAssertTrue(handlerColumn.last?.hasPrefix("200 in ") == true, "\(handlerColumn)")
+        // Each row's time is the time of arrival (its full ISO 8601 form in the title).
+        let title = try browser.attribute("#list-body tr:first-child td:first-child span", "title") ?? ""
+        XCTAssertTrue(title.hasSuffix("Z") && title.contains("T"), title)
+        XCTAssertEqual(try browser.text("#kept"), "2 shown of 2 received; the inspector keeps the last 500.")
+        XCTAssertEqual(handler.requests.count, 1, "only the valid delivery reaches the handler")
+    }
+
+    // MARK: - One delivery
+
+    func testTheDetailViewShowsTheVerdictHeadersBodyAnswerAndAResendCommand() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        let json = Self.body(id: "evt_detail", data: #"{"user_id":"user_42","amount":1299,"tags":["a","b"]}"#)
+        try send(json, to: listener)
+        try sendWithNewlineAdded(Self.body(id: "evt_edited"), to: listener)
+        try browser.wait("#list-body tr", count: 2)
+
+        // The valid one: JSON pretty-printed, the exact bytes on request, the handler's answer.
+        try browser.click("#list-body tr:nth-child(2)")
+        try browser.wait("#detail-title", text: "evt_detail")
+        XCTAssertEqual(try browser.text("#detail-title"), "subscription.renewed  evt_detail")
+        XCTAssertTrue(try browser.text("#detail-verdict").hasPrefix("valid (secret 1 of 1, from --secret-file "))
+        let headers = try headerRows(browser)
+        let bodyPath = directory.appendingPathComponent("detail.json").path
+        try Data(json.utf8).write(to: URL(fileURLWithPath: bodyPath))
+        let signature = try Binary.run(["webhook", "sign", bodyPath, "--secret-file", secretPath]).text.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(headers["X-AppDNA-Signature"], signature)
+        XCTAssertEqual(headers["X-AppDNA-Event"], "subscription.renewed")
+        XCTAssertEqual(headers["Content-Length"], String(json.utf8.count))
+        XCTAssertEqual(try browser.text("#body-note"), "JSON, \(json.utf8.count) bytes, pretty-printed")
+        let pretty = try browser.text("#body")
+        XCTAssertTrue(pretty.contains("\n  \"data\": {\n    \"user_id\": \"user_42\",\n    \"amount\": 1299,"), pretty)
+        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSDictionary,
+                       try JSONSerialization.jsonObject(with: Data(json.utf8)) as? NSDictionary)
+        try browser.click("#body-raw")
+        try browser.wait("#body-note", text: "as received")
+        XCTAssertEqual(try browser.text("#body"), json)
+        XCTAssertEqual(try browser.text("#answer-note"), "200, application/json, JSON, 16 bytes")
+        XCTAssertEqual(try browser.text("#answer"), "{\n  \"handled\": true\n}")
+        let facts = try browser.texts("#detail-facts dd")
+        XCTAssertEqual(facts[2], "POST /webhooks")
+        XCTAssertEqual(facts[3], "200")
+        XCTAssertTrue(facts[4].hasPrefix("200 in "), facts[4])
+        let resend = try browser.text("#resend")
+        XCTAssertTrue(resend.hasPrefix("curl -sS -o delivery-1.ndjson \(listener.inspector)/api/deliveries/1/record && appdna webhook trigger --replay delivery-1.ndjson --to \(listener.listener)/webhooks"), resend)
+
+        // The invalid one: the verdict and each diagnosis, and the 401 the sender got.
+        try browser.click("#list-body tr:nth-child(1)")
+        try browser.wait("#detail-title", text: "evt_edited")
+        XCTAssertTrue(try browser.text("#detail-verdict").hasPrefix("invalid: the signature does not match"))
+        XCTAssertEqual(try browser.attribute("#detail-verdict", "class"), "verdict invalid")
+        let diagnoses = try browser.texts("#detail-diagnoses li")
+        XCTAssertEqual(diagnoses.count, 1)
+        XCTAssertTrue(diagnoses[0].hasPrefix("trailing-newline-added: "), "\(diagnoses)")
+        XCTAssertEqual(try browser.texts("#detail-facts dd")[4], "not forwarded")
+        XCTAssertTrue(try browser.text("#answer-note").hasPrefix("401, text/plain; charset=utf-8, text, "))
+    }
+
+    func testABodyThatIsNotJSONShowsAsTextWithItsByteCount() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        try send("plain text, not JSON\tline one\nline two", to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        try browser.click("#list-body tr")
+        try browser.wait("#body-note", text: "bytes")
+        XCTAssertEqual(try browser.text("#body-note"), "text, 38 bytes")
+        // Line feeds and tabs kept in the body; the button for JSON hidden.
+        XCTAssertEqual(try browser.text("#body"), "plain text, not JSON\tline one\nline two")
+        XCTAssertEqual(try browser.script("return document.getElementById('body-raw').hidden") as? Bool, true)
+    }
+
+    func headerRows(_ browser: BrowserSession) throws -> [String: String] {
+        let names = try browser.texts("#headers-body tr th")
+        let values = try browser.texts("#headers-body tr td")
+        XCTAssertEqual(names.count, values.count)
+        return Dictionary(zip(names, values), uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Payloads are data
+
+    func testMarkupInADeliveryShowsAsTextAndRunsNothing() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        let image = #"<img src=x onerror=\"document.body.dataset.pwned='id'\">"#
+        let script = #"<script>document.body.dataset.pwned='type'</script>"#
+        let svg = #"<svg onload=\"document.body.dataset.pwned='svg'\"></svg><iframe src=\"javascript:parent.document.body.dataset.pwned='frame'\"></iframe>"#
+        // A bidi override in the id: shown as \u202E, so it cannot reorder what is read.
+        let body = Self.body(id: "evt_\(image)\u{202E}gpj.exe", type: script, data: #"{"note":"\#(svg)"}"#)
+        let headerMarkup = #"<img src=x onerror="document.body.dataset.pwned='header'">"#
+        try send(body, type: headerMarkup, to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        try browser.click("#list-body tr")
+        try browser.wait("#body-note", text: "JSON")
+
+        let shownID = #"evt_<img src=x onerror="document.body.dataset.pwned='id'">\u202Egpj.exe"#
+        XCTAssertEqual(try browser.text("#list-body tr td:nth-child(3)"), shownID)
+        XCTAssertEqual(try browser.text("#list-body tr td:nth-child(2)"), headerMarkup)
+        XCTAssertEqual(try browser.text("#detail-title"), headerMarkup + "  " + shownID)
+        XCTAssertEqual(try headerRows(browser)["X-AppDNA-Event"], headerMarkup)
+        let shownBody = try browser.text("#body")
+        XCTAssertTrue(shownBody.contains(#""type": "<script>document.body.dataset.pwned='type'</script>""#), shownBody)
+        XCTAssertTrue(shownBody.contains("<svg onload="), shownBody)
+        try browser.click("#body-raw")
+        try browser.wait("#body-note", text: "as received")
+        XCTAssertTrue(try browser.text("#body").contains("<iframe src="))
+
+        // No element came from the payload, nothing ran, and nothing even tried (a CSP report
+        // would say so).
+        XCTAssertEqual(try browser.script("return document.querySelectorAll('img, svg, iframe, object, embed').length") as? Int, 0)
+        XCTAssertEqual(try browser.script("return [...document.scripts].map(s => s.getAttribute('src')).join(' ')") as? String, "/inspector.js")
+        XCTAssertNil(try browser.script("return document.body.dataset.pwned ?? null") as? String)
+        XCTAssertFalse(try browser.script("return document.body.innerText.includes('\u{202E}')") as? Bool ?? true)
+        let console = try browser.console()
+        XCTAssertFalse(console.contains { $0.contains("Content Security Policy") || $0.contains("pwned") }, "\(console)")
+    }
+
+    // MARK: - Replay
+
+    func testReplaySendsTheExactBytesAndSignatureToTheHandlerAgain() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        // Bytes a re-serialiser would change: spacing, escapes, a non-ASCII name, CRLF.
+        let body = "{\"id\": \"evt_replay\",  \"type\":\"subscription.renewed\",\"created_at\":\"2026-02-19T10:00:00Z\",\r\n\"data\":{\"name\":\"Zoë \\u00e9\",\"n\":1.50}}"
+        try send(body, to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        XCTAssertEqual(handler.requests.count, 1)
+        try browser.click("#list-body tr")
+        try browser.wait("#detail-title", text: "evt_replay")
+        XCTAssertEqual(try browser.attribute("#replay", "disabled"), nil)
+        try browser.click("#replay")
+        try browser.wait("#replay-results li", count: 1)
+        XCTAssertTrue(try browser.text("#replay-results li").contains(": replayed, the handler answered 200 in "))
+
+        let requests = handler.requests
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertEqual(requests[1].body, Array(body.utf8), "the replay carries the exact bytes received")
+        XCTAssertEqual(requests[1].body, requests[0].body)
+        XCTAssertNotNil(requests[0].header("X-AppDNA-Signature"))
+        XCTAssertEqual(requests[1].header("X-AppDNA-Signature"), requests[0].header("X-AppDNA-Signature"))
+        XCTAssertEqual(requests[1].header("X-AppDNA-Event"), "subscription.renewed")
+        XCTAssertEqual(requests[1].path, "/hooks")
+        XCTAssertTrue(listener.stderr.contains("replayed delivery 1 from the inspector: forwarded: 200 in "), listener.stderr)
+        // The list still holds one delivery: a replay is not a new one.
+        XCTAssertEqual(try browser.count("#list-body tr"), 1)
+    }
+
+    func testReplayIsRefusedWithoutTheTokenAndFromAnotherOrigin() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        try send(Self.body(id: "evt_guarded"), to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        let replay = "/api/deliveries/1/replay"
+
+        // From the page's own origin, a request without the token or with another one is 403.
+        let noToken = "fetch('\(replay)', {method: 'POST'}).then(r => arguments[0](r.status))"
+        XCTAssertEqual(try browser.asyncScript(noToken) as? Int, 403)
+        let wrongToken = "fetch('\(replay)', {method: 'POST', headers: {'X-AppDNA-Inspector-Token': 'f'.repeat(32)}}).then(r => arguments[0](r.status))"
+        XCTAssertEqual(try browser.asyncScript(wrongToken) as? Int, 403)
+        XCTAssertEqual(handler.requests.count, 1)
+
+        // Another origin (a page any site could serve; here another port of 127.0.0.1) tries
+        // both ways a page can: a plain cross-origin POST, and one with a token header.
+        let inspector = listener.inspector
+        let attacker = try LoopbackHTTPServer { _, _ in
+            let page = """
+            <!DOCTYPE html><title>elsewhere</title><body><script>
+            const target = '\(inspector)\(replay)';
+            Promise.allSettled([
+              fetch(target, {method: 'POST', mode: 'no-cors'}),
+              fetch(target, {method: 'POST', headers: {'X-AppDNA-Inspector-Token': 'guess'}}),
+            ]).then(results => { document.body.dataset.done = results.map(r => r.status).join(','); });
+            </script></body>
+            """
+            return .init(status: 200, headers: [("Content-Type", "text/html")], body: Array(page.utf8))
+        }
+        defer { attacker.stop() }
+        try browser.open(attacker.baseURL + "/")
+        try browser.wait("body[data-done]")
+        // The no-cors POST was sent and refused (403 for its foreign Origin); the one with a
+        // header was stopped at its preflight. Either way the handler saw nothing more.
+        XCTAssertEqual(handler.requests.count, 1)
+        let detail = try curl(listener.inspector + "/api/deliveries/1", in: directory).json
+        XCTAssertEqual(detail["replays"] as? Int, 0)
+
+        // The page itself replays with its token.
+        try browser.open(listener.inspector + "/#1")
+        try browser.wait("#detail-title", text: "evt_guarded")
+        try browser.click("#replay")
+        try browser.wait("#replay-results li", count: 1)
+        XCTAssertEqual(handler.requests.count, 2)
+    }
+
+    // MARK: - api serve
+
+    func testAPIServeListsRequestsWithFaultsAndEachEventOfABatch() throws {
+        let browser = try BrowserSession()
+        self.browser = browser
+        let bundle = repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path
+        let server = try InspectedProcess(["api", "serve", "--bundle", bundle, "--fail", "503:1"], in: directory)
+        listener = server
+        try browser.open(server.inspector + "/")
+        try browser.wait("#live", text: "live")
+        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events"])
+
+        let key = ["-H", "x-api-key: adn_test_browser"]
+        XCTAssertEqual(try curl(server.listener + "/api/v1/sdk/config-bundle/version", key, in: directory).status, 503)
+        let batch = try InspectorAPIEndToEndTests.deflatedBatch([1, 2], in: directory)
+        XCTAssertEqual(try curl(server.listener + "/api/v1/ingest/events", key + ["-H", "Content-Encoding: deflate", "--data-binary", "@" + batch],
+                                in: directory).status, 200)
+        let again = try InspectorAPIEndToEndTests.deflatedBatch([2, 3], in: directory)
+        XCTAssertEqual(try curl(server.listener + "/api/v1/ingest/events", key + ["-H", "Content-Encoding: deflate", "--data-binary", "@" + again],
+                                in: directory).status, 200)
+        try browser.wait("#list-body tr", count: 3)
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(3)"), ["events", "events", "version"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(4)"), ["200", "200", "503"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(5)"), ["", "", "injected by --fail"])
+        XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(6)"), ["1 accepted, 1 duplicate", "2 accepted, 0 duplicates", ""])
+
+        try browser.click("#list-body tr:first-child")
+        try browser.wait("#batch details", count: 2)
+        XCTAssertEqual(try browser.text("#batch-title"), "Events (2)")
+        XCTAssertEqual(try browser.texts("#batch summary"), ["app_open  \(TestEvents.id(2))  duplicate", "app_open  \(TestEvents.id(3))  accepted"])
+        try browser.click("#batch details:nth-child(2) summary")
+        XCTAssertTrue(try browser.text("#batch details:nth-child(2) pre").contains("\"event_id\": \"\(TestEvents.id(3))\""))
+        XCTAssertEqual(try headerRows(browser)["x-api-key"], "(hidden: a credential)")
+        XCTAssertFalse(try XCTUnwrap(browser.script("return document.body.textContent") as? String).contains("adn_test_browser"))
+        XCTAssertTrue(try browser.text("#body-note").hasPrefix("raw DEFLATE, "))
+        XCTAssertEqual(try browser.count("#replay-box:not([hidden])"), 0)
+    }
+}
