@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTPServer
 import XCTest
 import TestSupport
 
@@ -188,6 +189,44 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("webhook-trigger", ["webhook", "trigger", "user.created", "--to", hook, "--body", "big.json", "--json"] + secret)
         XCTAssertEqual(listener.stop(), 0, listener.stderr)
         outputs.append(Output(schema: "webhook-listen", command: "appdna webhook listen --json", text: listener.requestLines.joined(separator: "\n") + "\n", lines: true))
+        return outputs + (try inspectorOutputs(secret: secret))
+    }
+
+    /// The inspector's JSON API (`webhook listen --inspect`, `api serve --inspect`): the lists,
+    /// an entry of each kind in full, and a replay's answer.
+    func inspectorOutputs(secret: [String]) throws -> [Output] {
+        var outputs: [Output] = []
+        func get(_ schema: String, _ url: String, _ arguments: [String] = []) throws {
+            let answer = try curl(url, arguments, in: scratch)
+            XCTAssertEqual(answer.status, 200, "\(url): \(answer.text)")
+            outputs.append(Output(schema: schema, command: "curl \(arguments.joined(separator: " ")) \(url)", text: answer.text))
+        }
+        let handler = try LoopbackHTTPServer { _, _ in .init(status: 200, json: #"{"handled":true}"#) }
+        defer { handler.stop() }
+        let listener = try InspectedProcess(["webhook", "listen", "--forward-to", handler.baseURL + "/hooks"] + secret, in: scratch)
+        defer { listener.stop() }
+        let hook = listener.listener + "/webhooks"
+        _ = try run(["webhook", "trigger", "payment.completed", "--to", hook] + secret)
+        _ = try run(["webhook", "trigger", "user.created", "--to", hook, "--secret-file", "examples/webhook-secret.txt"])
+        try Data([0xFF, 0x00, 0x80, 0x7B]).write(to: scratch.appendingPathComponent("binary.bin"))
+        _ = try run(["webhook", "trigger", "user.created", "--to", hook, "--body", "binary.bin"] + secret)
+        try get("inspector-deliveries", listener.inspector + "/api/deliveries")
+        try get("inspector-deliveries", listener.inspector + "/api/deliveries?after=2")
+        let token = try inspectorToken(listener.inspector, in: scratch)
+        try get("inspector-replay", listener.inspector + "/api/deliveries/1/replay", ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(token)"])
+        for id in 1...3 { try get("inspector-delivery", listener.inspector + "/api/deliveries/\(id)") }
+
+        let server = try InspectedProcess(["api", "serve", "--bundle", "examples/bundles/appdna-config.json", "--fail", "503:1", "--fail-after", "1"],
+                                          in: scratch)
+        defer { server.stop() }
+        let key = ["-H", "x-api-key: adn_test_schema"]
+        _ = try curl(server.listener + "/api/v1/sdk/config-bundle", key, in: scratch)
+        _ = try curl(server.listener + "/api/v1/sdk/config-bundle/version", key, in: scratch)
+        let batch = try InspectorAPIEndToEndTests.deflatedBatch([1, 2, 1], in: scratch)
+        _ = try curl(server.listener + "/api/v1/ingest/events", key + ["-H", "Content-Encoding: deflate", "--data-binary", "@" + batch], in: scratch)
+        _ = try curl(server.listener + "/elsewhere", key, in: scratch)
+        try get("inspector-requests", server.inspector + "/api/requests")
+        for id in 1...4 { try get("inspector-request", server.inspector + "/api/requests/\(id)") }
         return outputs
     }
 

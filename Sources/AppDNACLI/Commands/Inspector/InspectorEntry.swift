@@ -30,9 +30,10 @@ struct InspectorEntry: Sendable {
     var batch: [(bytes: [UInt8], duplicate: Bool)]? = nil
     /// How many events the batch had (more than `batch` holds when they were cut).
     var batchCount = 0
-    /// What replays of it gave, the last `InspectorLog.replaysKept` (newest last).
+    /// How often it was replayed: nil for what cannot be replayed (`api serve`'s requests).
+    var replayCount: Int? = nil
+    /// What the replays gave, the last `InspectorLog.replaysKept` (newest last).
     var replays: [JSONValue] = []
-    var replayCount = 0
 
     init(time: String, request: HTTPServer.Request, answer: HTTPServer.Response, summary: JSONObject) {
         self.time = time
@@ -63,7 +64,7 @@ struct InspectorEntry: Sendable {
         var object: JSONObject = ["id": .integer(id), "time": .string(time), "peer": .string(peer), "method": .string(method),
                                   "target": .string(target)]
         for member in summary { object[member.key] = member.value }
-        object["replays"] = .integer(replayCount)
+        if let replayCount { object["replays"] = .integer(replayCount) }
         return object
     }
 
@@ -86,7 +87,7 @@ struct InspectorEntry: Sendable {
                         "pretty": .string(document.map { JSONWriter(indent: 2).writeString($0.root.value) } ?? String(decoding: event.bytes, as: UTF8.self))]
             })
         }
-        object["replay_results"] = .array(replays)
+        if replayCount != nil { object["replay_results"] = .array(replays) }
         return object
     }
 }

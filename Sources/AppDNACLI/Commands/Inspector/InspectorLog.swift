@@ -60,7 +60,7 @@ final class InspectorLog: @unchecked Sendable {
         lock.locked {
             guard isKept(id) else { return }
             let slot = (id - 1) % keep
-            slots[slot].replayCount += 1
+            slots[slot].replayCount = (slots[slot].replayCount ?? 0) + 1
             slots[slot].replays.append(result)
             if slots[slot].replays.count > Self.replaysKept { slots[slot].replays.removeFirst() }
         }

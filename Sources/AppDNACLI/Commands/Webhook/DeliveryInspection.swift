@@ -66,7 +66,9 @@ enum DeliveryInspection {
             ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
              "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds))]
         } ?? .null
-        return InspectorEntry(time: time, request: request, answer: response, summary: summary)
+        var entry = InspectorEntry(time: time, request: request, answer: response, summary: summary)
+        entry.replayCount = 0
+        return entry
     }
 
     /// The delivery as `--record` writes it, for `webhook trigger --replay`; nil when its body
