@@ -21,8 +21,8 @@ final class BrowserSession {
 
     init() throws {
         let why = "the inspector page is tested in a real browser"
-        let chromium = try requireTool("chromium", because: why)
-        let chromedriver = try requireTool("chromedriver", because: why)
+        let chromium = try Self.browser(because: why)
+        let chromedriver = try Self.driver(because: why)
         let python = try requirePythonModules(["selenium"], because: why)
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -40,6 +40,28 @@ final class BrowserSession {
     }
 
     deinit { close() }
+
+    /// Debian's chromium; on macOS, Google Chrome's or Chromium's app when no command is on PATH.
+    static func browser(because why: String) throws -> String {
+        if let path = findTool("chromium") ?? findTool("chromium-browser") { return path }
+        #if os(macOS)
+        for app in ["/Applications/Google Chrome.app/Contents/MacOS/Google Chrome", "/Applications/Chromium.app/Contents/MacOS/Chromium"]
+        where FileManager.default.isExecutableFile(atPath: app) {
+            return app
+        }
+        #endif
+        throw missing("chromium", because: why)
+    }
+
+    /// chromedriver on PATH, or where GitHub's runners keep it (CHROMEWEBDRIVER).
+    static func driver(because why: String) throws -> String {
+        if let path = findTool("chromedriver") { return path }
+        if let folder = ProcessInfo.processInfo.environment["CHROMEWEBDRIVER"],
+           FileManager.default.isExecutableFile(atPath: folder + "/chromedriver") {
+            return folder + "/chromedriver"
+        }
+        throw missing("chromedriver", because: why)
+    }
 
     /// Closes the browser and waits for it to go.
     func close() {

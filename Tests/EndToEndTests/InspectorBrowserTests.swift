@@ -270,6 +270,30 @@ final class InspectorBrowserTests: XCTestCase {
         XCTAssertEqual(handler.requests.count, 2)
     }
 
+    // MARK: - The docs' screenshot
+
+    /// scripts/inspector-screenshot, which took docs/images/inspector.png, still takes a
+    /// picture of the page with headless Chromium's --screenshot: a PNG of the window's size,
+    /// as the committed one is.
+    func testTheScreenshotScriptOfTheDocsTakesAPicture() throws {
+        let chromium = try BrowserSession.browser(because: "the docs' screenshot is taken with headless Chromium")
+        _ = try requireTool("curl", because: "the screenshot script sends its invalid delivery with curl")
+        let output = directory.appendingPathComponent("inspector.png").path
+        let result = try ProcessRunner.run("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/inspector-screenshot").path, output],
+                                           environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+                                                         "HOME": directory.path, "APPDNA": Binary.url.path, "CHROMIUM": chromium])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, output + "\n")
+        for png in [try Data(contentsOf: URL(fileURLWithPath: output)),
+                    try Data(contentsOf: repositoryRoot.appendingPathComponent("docs/images/inspector.png"))] {
+            XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG")
+            let size = png.subdata(in: 16..<24).map { UInt32($0) }
+            XCTAssertEqual(size[0] << 24 | size[1] << 16 | size[2] << 8 | size[3], 1400, "width")
+            XCTAssertEqual(size[4] << 24 | size[5] << 16 | size[6] << 8 | size[7], 860, "height")
+            XCTAssertGreaterThan(png.count, 40_000, "a page full of text, not an empty window")
+        }
+    }
+
     // MARK: - api serve
 
     func testAPIServeListsRequestsWithFaultsAndEachEventOfABatch() throws {

@@ -179,6 +179,7 @@ enum InspectorPage {
     if (!entry.valid) {
       const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
       cell.appendChild(element("span", " " + first, "why"));
+      cell.setAttribute("title", entry.verdict);
     }
     return cell;
   }
@@ -272,7 +273,6 @@ enum InspectorPage {
   async function select(id) {
     if (!Number.isInteger(id) || id < 1) return;
     selected = id;
-    showExactBody = false;
     for (const [rowID, row] of rows) row.classList.toggle("selected", rowID === id);
     if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
     const response = await fetch(`/api/${collection}/${id}`, { cache: "no-store" });
@@ -299,6 +299,8 @@ enum InspectorPage {
   }
 
   function showDetail(entry) {
+    // An invalid delivery's diagnosis is about its bytes: they come first.
+    if (!shownDetail || shownDetail.id !== entry.id) showExactBody = kind === "webhook" && !entry.valid;
     shownDetail = entry;
     $("detail").hidden = false;
     const facts = $("detail-facts");
@@ -307,7 +309,9 @@ enum InspectorPage {
     diagnoses.replaceChildren();
     if (kind === "webhook") {
       $("detail-title").textContent = visible(`${entry.event}  ${entry.event_id}`);
-      $("detail-verdict").textContent = visible(entry.verdict);
+      // The diagnoses go in the list below the verdict rather than in it twice.
+      const verdict = entry.valid || entry.diagnoses.length === 0 ? entry.verdict : `invalid: ${entry.problem}`;
+      $("detail-verdict").textContent = visible(verdict);
       $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
       for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
       fact(facts, "Received", entry.time);
@@ -510,7 +514,7 @@ h3 { font-size: 0.95em; margin: 1.2em 0 0.4em; color: var(--muted); text-transfo
 
 main {
   display: grid;
-  grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr);
+  grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr);
   height: calc(100vh - 3.2em);
 }
 
@@ -528,15 +532,18 @@ table { border-collapse: collapse; width: 100%; }
   border-bottom: 1px solid var(--line);
   white-space: nowrap;
 }
+#list { font-size: 0.93em; }
 #list td {
   padding: 0.4em 0.6em;
   border-bottom: 1px solid var(--line);
   vertical-align: top;
-  max-width: 22em;
+  max-width: 14em;
   overflow: hidden;
   text-overflow: ellipsis;
   white-space: nowrap;
 }
+/* A diagnosis goes under its badge rather than widening the list. */
+#list td .why { display: block; white-space: normal; font-size: 0.9em; overflow-wrap: anywhere; }
 #list tbody tr { cursor: pointer; }
 #list tbody tr:hover { background: var(--panel); }
 #list tbody tr.selected { background: var(--selected); }

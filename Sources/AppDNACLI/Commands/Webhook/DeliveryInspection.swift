@@ -32,7 +32,7 @@ enum DeliveryInspection {
             result["status"] = outcome.status.map { .integer($0) } ?? .null
             result["error"] = outcome.error.map { .string($0) } ?? .null
             result["latency_ms"] = .decimal(NumberText.tenths(outcome.milliseconds))
-            result["answer"] = KeptBytes(outcome.answer?.body ?? [], limit: InspectorLog.answerBytes).json()
+            result["answer"] = outcome.answer.map { KeptBytes($0.body, limit: InspectorLog.answerBytes).json() } ?? .null
             return (200, .object(result))
         }
         return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,

@@ -102,6 +102,7 @@
     if (!entry.valid) {
       const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
       cell.appendChild(element("span", " " + first, "why"));
+      cell.setAttribute("title", entry.verdict);
     }
     return cell;
   }
@@ -195,7 +196,6 @@
   async function select(id) {
     if (!Number.isInteger(id) || id < 1) return;
     selected = id;
-    showExactBody = false;
     for (const [rowID, row] of rows) row.classList.toggle("selected", rowID === id);
     if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
     const response = await fetch(`/api/${collection}/${id}`, { cache: "no-store" });
@@ -222,6 +222,8 @@
   }
 
   function showDetail(entry) {
+    // An invalid delivery's diagnosis is about its bytes: they come first.
+    if (!shownDetail || shownDetail.id !== entry.id) showExactBody = kind === "webhook" && !entry.valid;
     shownDetail = entry;
     $("detail").hidden = false;
     const facts = $("detail-facts");
@@ -230,7 +232,9 @@
     diagnoses.replaceChildren();
     if (kind === "webhook") {
       $("detail-title").textContent = visible(`${entry.event}  ${entry.event_id}`);
-      $("detail-verdict").textContent = visible(entry.verdict);
+      // The diagnoses go in the list below the verdict rather than in it twice.
+      const verdict = entry.valid || entry.diagnoses.length === 0 ? entry.verdict : `invalid: ${entry.problem}`;
+      $("detail-verdict").textContent = visible(verdict);
       $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
       for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
       fact(facts, "Received", entry.time);
