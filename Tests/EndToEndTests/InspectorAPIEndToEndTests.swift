@@ -222,13 +222,13 @@ final class InspectorAPIEndToEndTests: XCTestCase {
 
     // MARK: - Bounded
 
-    /// 10,000 deliveries on one keep-alive connection (signed by Python's hmac); the inspector
-    /// lists the last 100 of them and has forgotten the rest.
+    /// 10,000 deliveries on one keep-alive connection (Tests/Tools/send_deliveries.py, signed by
+    /// Python's hmac); the inspector lists the last 100 of them and has forgotten the rest.
     func testTheInspectorKeepsOnlyTheLastNOfTenThousandDeliveries() throws {
         let listener = try InspectedProcess(["webhook", "listen", "--secret-file", secretPath, "--inspect-keep", "100"], in: directory)
         processes.append(listener)
-        let sender = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", Self.sender, String(listener.listenerPort), secretPath, "10000"],
-                                           environment: nil)
+        let sender = try ProcessRunner.run("/usr/bin/env", ["python3", repositoryRoot.appendingPathComponent("Tests/Tools/send_deliveries.py").path,
+                                                            String(listener.listenerPort), secretPath, "10000"], environment: nil)
         XCTAssertEqual(sender.status, 0, sender.stderr)
         XCTAssertEqual(sender.stdout, "10000 answered 200\n")
 
@@ -247,33 +247,6 @@ final class InspectorAPIEndToEndTests: XCTestCase {
         XCTAssertEqual(listener.stdout.split(separator: "\n").count, 10_000, "every delivery was still logged")
     }
 
-    /// Sends N signed deliveries to 127.0.0.1:PORT over one keep-alive connection, each answer
-    /// read before the next; prints how many were answered 200.
-    static let sender = #"""
-import hashlib, hmac, socket, sys
-port, secret_path, count = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-secret = open(secret_path, 'rb').read().rstrip(b'\n')
-connection = socket.create_connection(('127.0.0.1', port))
-reader = connection.makefile('rb')
-ok = 0
-for n in range(1, count + 1):
-    body = b'{"id":"evt_%d","type":"subscription.renewed","created_at":"2026-02-19T10:00:00Z","data":{"n":%d}}' % (n, n)
-    signature = 'sha256=' + hmac.new(secret, body, hashlib.sha256).hexdigest()
-    connection.sendall(b'POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
-                       + b'X-AppDNA-Signature: ' + signature.encode() + b'\r\nContent-Length: %d\r\n\r\n' % len(body) + body)
-    status = int(reader.readline().split()[1])
-    length = 0
-    while True:
-        line = reader.readline()
-        if line in (b'\r\n', b''):
-            break
-        name, _, value = line.partition(b':')
-        if name.strip().lower() == b'content-length':
-            length = int(value)
-    reader.read(length)
-    ok += status == 200
-print(f'{ok} answered 200')
-"""#
 
     // MARK: - api serve
 
@@ -326,5 +299,16 @@ print(f'{ok} answered 200')
         XCTAssertTrue(result.stderr.contains("--inspect-keep goes with --inspect PORT"), result.stderr)
         let range = try Binary.run(["webhook", "listen", "--port", "0", "--inspect", "0", "--inspect-keep", "0", "--secret-file", secretPath])
         XCTAssertEqual(range.status, 64, range.stderr)
+    }
+
+    func testAnInspectorPortInUseIsSaidWithItsOwnFlag() throws {
+        let listener = try startListener()
+        let taken = try Binary.run(["webhook", "listen", "--port", "0", "--inspect", String(listener.inspectorPort), "--secret-file", secretPath])
+        XCTAssertEqual(taken.status, 69, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("--inspect: cannot listen on 127.0.0.1:\(listener.inspectorPort)"), taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("pick another with --inspect (0 picks a free one)"), taken.stderr)
+        let api = try Binary.run(["api", "serve", "--bundle", repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path,
+                                  "--port", "0", "--inspect", String(listener.inspectorPort)])
+        XCTAssertEqual(api.status, 69, api.stderr)
     }
 }

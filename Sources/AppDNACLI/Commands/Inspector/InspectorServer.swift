@@ -41,8 +41,15 @@ final class InspectorServer: @unchecked Sendable {
 
     /// Binds 127.0.0.1:`port` (0 picks a free port: `url` says which).
     init(port: Int, site: Site, log: InspectorLog) throws {
-        server = try HTTPServer(host: "127.0.0.1", port: port,
-                                limits: HTTPServer.Limits(maxBodyBytes: 64 << 10, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
+        do {
+            // The page asks a few things at a time (a poll, a detail, a replay): few workers.
+            server = try HTTPServer(host: "127.0.0.1", port: port,
+                                    limits: HTTPServer.Limits(maxBodyBytes: 64 << 10, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
+        } catch {
+            // Its own flag in the hint: the listener's --port is not the one to change.
+            throw Failure(error.kind, "--inspect: \(error.message)",
+                          hint: error.remedy == .otherPort ? "another program uses that port; pick another with --inspect (0 picks a free one)" : error.hint)
+        }
         self.site = site
         self.log = log
         guardian = InspectorGuard(port: server.port)

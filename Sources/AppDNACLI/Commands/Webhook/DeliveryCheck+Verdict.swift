@@ -16,4 +16,9 @@ extension DeliveryCheck {
         }
         return text
     }
+
+    /// `[{"id", "message"}…]`: the diagnoses as `--json` and the inspector give them.
+    var diagnosesJSON: JSONValue {
+        .array(diagnoses.map { ["id": .string($0.id), "message": .string($0.sentence)] })
+    }
 }

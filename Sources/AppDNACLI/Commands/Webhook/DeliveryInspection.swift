@@ -6,7 +6,6 @@ enum DeliveryInspection {
     /// Starts the inspector beside a listener on `host`:`port` (nil without `--inspect`).
     static func start(_ invocation: Invocation, host: String, port: Int, target: String?, timeout: Double,
                       client: HTTPClient, log: ListenLog) throws -> InspectorServer? {
-        let clock = invocation.io.clock
         // What a person runs to send a delivery again: to this listener, on loopback when it
         // listens on every interface.
         let listener = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
@@ -22,21 +21,43 @@ enum DeliveryInspection {
             fields["resend_command"] = entry.body.isWhole ? .string(resendCommand(entry, inspectorURL: inspectorURL, listener: listener)) : .null
             return fields
         }
-        site.replay = { entry in
-            if let refusal = replayRefusal(entry, target: target) { return (409, ["error": .string(refusal)]) }
-            let outcome = WebhookListenCommand.forward(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
-                                                       to: target!, timeout: timeout, client: client)
-            log.note("replayed delivery \(entry.id) from the inspector: " + (outcome.status.map { "forwarded: \($0) in \(NumberText.milliseconds(outcome.milliseconds))" }
-                        ?? "forward failed after \(NumberText.milliseconds(outcome.milliseconds)): \(outcome.error ?? "")"))
-            var result: JSONObject = ["time": .string(Timestamp.iso8601(milliseconds: clock.wallMilliseconds()))]
-            result["status"] = outcome.status.map { .integer($0) } ?? .null
-            result["error"] = outcome.error.map { .string($0) } ?? .null
-            result["latency_ms"] = .decimal(NumberText.tenths(outcome.milliseconds))
-            result["answer"] = outcome.answer.map { KeptBytes($0.body, limit: InspectorLog.answerBytes).json() } ?? .null
-            return (200, .object(result))
-        }
+        let replayer = Replayer(target: target, timeout: timeout, client: client, log: log, clock: invocation.io.clock)
+        site.replay = { entry in replayer.replay(entry) }
         return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
                                           site: site, noun: "deliveries", note: log.note)
+    }
+
+    /// The inspector's Replay: the delivery forwarded again through the listener's own path.
+    struct Replayer: Sendable {
+        let target: String?
+        let timeout: Double
+        let client: HTTPClient
+        let log: ListenLog
+        let clock: any Clock
+
+        /// 200 and what the handler answered (noted on stderr too), or 409 and why not.
+        func replay(_ entry: InspectorEntry) -> (status: Int, result: JSONValue) {
+            guard let target else { return (409, ["error": "the listener has no --forward-to: there is no handler to replay to"]) }
+            if let refusal = replayRefusal(entry, target: target) { return (409, ["error": .string(refusal)]) }
+            let outcome = WebhookListenCommand.forward(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
+                                                       to: target, timeout: timeout, client: client)
+            let latency = NumberText.milliseconds(outcome.milliseconds)
+            let said: String
+            if let status = outcome.status {
+                said = "forwarded: \(status) in \(latency)"
+            } else {
+                said = "forward failed after \(latency): \(outcome.error ?? "")"
+            }
+            log.note("replayed delivery \(entry.id) from the inspector: \(said)")
+            var result: JSONObject = ["time": .string(Timestamp.iso8601(milliseconds: clock.wallMilliseconds()))]
+            for field in outcome.fields { result[field.key] = field.value }
+            if let answer = outcome.answer {
+                result["answer"] = KeptBytes(answer.body, limit: InspectorLog.answerBytes).json()
+            } else {
+                result["answer"] = .null
+            }
+            return (200, .object(result))
+        }
     }
 
     /// Why `entry` cannot be forwarded again from the inspector; nil when it can.
@@ -60,12 +81,9 @@ enum DeliveryInspection {
         summary["valid"] = .bool(check.isValid)
         summary["verdict"] = .string(check.verdictText(secrets: secrets))
         summary["problem"] = check.problem.map { .string($0) } ?? .null
-        summary["diagnoses"] = .array(check.diagnoses.map { ["id": .string($0.id), "message": .string($0.sentence)] })
+        summary["diagnoses"] = check.diagnosesJSON
         summary["status"] = .integer(response.status)
-        summary["forward"] = forward.map { outcome -> JSONValue in
-            ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
-             "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds))]
-        } ?? .null
+        summary["forward"] = forward.map { .object($0.fields) } ?? .null
         var entry = InspectorEntry(time: time, request: request, answer: response, summary: summary)
         entry.replayCount = 0
         return entry

@@ -154,12 +154,9 @@ enum WebhookListenCommand {
             object["valid"] = .bool(check.isValid)
             object["matched_secret"] = check.matchedSecret.map { VerifyReport.secretJSON($0, secrets) } ?? .null
             object["problem"] = check.problem.map { .string($0) } ?? .null
-            object["diagnoses"] = .array(check.diagnoses.map { ["id": .string($0.id), "message": .string($0.sentence)] })
+            object["diagnoses"] = check.diagnosesJSON
             object["status"] = .integer(response.status)
-            object["forward"] = forward.map { outcome -> JSONValue in
-                ["status": outcome.status.map { .integer($0) } ?? .null, "error": outcome.error.map { .string($0) } ?? .null,
-                 "latency_ms": .decimal(NumberText.tenths(outcome.milliseconds)), "answer_cut": .bool(answerCut)]
-            } ?? .null
+            object["forward"] = forward.map { .object($0.fields) } ?? .null
             line = JSONWriter().writeString(.object(object))
         } else {
             let verdict = check.verdictText(secrets: secrets)
@@ -188,6 +185,14 @@ enum WebhookListenCommand {
         var timedOut = false
         var milliseconds: Double
         var status: Int? { answer?.status }
+
+        /// `status` (null without an answer), `error` (null with one), `latency_ms`,
+        /// `answer_cut` (more than `relayedAnswerBytes` came back): as `--json` and the
+        /// inspector report a forward.
+        var fields: JSONObject {
+            ["status": status.map { .integer($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
+             "latency_ms": .decimal(NumberText.tenths(milliseconds)), "answer_cut": .bool(answer?.bodyWasCut ?? false)]
+        }
     }
 
     /// Sends a delivery (as received from `peer`) on to the handler at `target`, as a proxy
