@@ -110,7 +110,7 @@ def main():
     browser = None
     try:
         browser = start(chromium, chromedriver, profile)
-        browser.set_script_timeout(20)
+        browser.set_script_timeout(60)
         print(json.dumps({"ok": True, "version": browser.capabilities.get("browserVersion")}), flush=True)
         for line in sys.stdin:
             if not line.strip():

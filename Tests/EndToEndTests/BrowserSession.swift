@@ -103,8 +103,9 @@ final class BrowserSession {
 
     func open(_ url: String) throws { try send(["open": url]) }
 
-    /// Until an element matches `css` (with `text` in its textContent, or `count` of them).
-    func wait(_ css: String, text: String? = nil, count: Int? = nil, timeout: Double = 20) throws {
+    /// Until an element matches `css` (with `text` in its textContent, or `count` of them); the
+    /// bound only ends a wait that would never succeed (a loaded CI machine is slow, not wrong).
+    func wait(_ css: String, text: String? = nil, count: Int? = nil, timeout: Double = 60) throws {
         var command: [String: Any] = ["wait": css, "timeout": timeout]
         if let text { command["text"] = text }
         if let count { command["count"] = count }
