@@ -100,10 +100,10 @@ public struct CurlTransport: HTTPTransport {
         try options.set("CURLOPT_CONNECTTIMEOUT_MS", APPDNA_CURLOPT_CONNECTTIMEOUT_MS, connectMS)
         try options.set("CURLOPT_ACCEPT_ENCODING", APPDNA_CURLOPT_ACCEPT_ENCODING, pointer: "")
         try options.set("CURLOPT_USERAGENT", APPDNA_CURLOPT_USERAGENT, pointer: userAgent)
-        if let host = HTTPURL(request.url)?.host, Self.isLoopback(host) {
+        if HTTPURL(request.url)?.isLoopback == true {
             // A proxy's 127.0.0.1 is the proxy itself: a loopback destination (webhook listen's
-            // handler, api serve) is never reached through http_proxy. "" disables the proxy
-            // for this transfer whatever the environment says.
+            // handler, api serve; localhost, 127.0.0.0/8, ::1) is never reached through
+            // http_proxy. "" disables the proxy for this transfer whatever the environment says.
             try options.set("CURLOPT_PROXY", APPDNA_CURLOPT_PROXY, pointer: "")
         }
         if let file = trust.certificateFile { try options.set("CURLOPT_CAINFO", APPDNA_CURLOPT_CAINFO, pointer: file) }
@@ -164,11 +164,6 @@ public struct CurlTransport: HTTPTransport {
                                     url: request.url, redirectURL: redirect.map { String(cString: $0) })
         response.bodyWasCut = request.keepBodyBytes != nil && body.pointee.over_limit != 0
         return response
-    }
-
-    /// 127.0.0.1, localhost and ::1.
-    static func isLoopback(_ host: String) -> Bool {
-        host == "127.0.0.1" || host == "localhost" || host == "::1"
     }
 
     /// Refuses a request that the wire could not carry as it is: a method that is not a token,

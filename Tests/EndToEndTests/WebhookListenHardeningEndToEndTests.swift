@@ -55,6 +55,30 @@ extension WebhookListenEndToEndTests {
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "kept\n")
     }
 
+    /// A refused record file is refused unopened (opening a device is itself an act: a watchdog
+    /// starts counting). The witness is a FIFO with a reader: on Linux its reader's poll reports
+    /// a hang-up once a writer has opened and closed it, and never before.
+    func testARefusedRecordFileIsNeverOpened() throws {
+        let fifo = path("watched.fifo")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        func aWriterCameAndWent() -> Bool {
+            var descriptor = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLHUP) != 0
+        }
+        for command in [["webhook", "listen", "--secret-file", secretPath], ["api", "serve", "--bundle", try write("bundle.json", Data(#"{"bundle_version": 1}"#.utf8))]] {
+            let result = try runBounded(command + ["--port", "0", "--record", fifo], seconds: 10)
+            XCTAssertEqual(result.status, 73, "\(command[0]): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("is a FIFO, not a regular file"), result.stderr)
+            XCTAssertFalse(aWriterCameAndWent(), "\(command[0]) --record opened the FIFO it refused")
+        }
+        // The witness works: a writer that comes and goes is seen.
+        close(open(fifo, O_WRONLY | O_NONBLOCK))
+        XCTAssertTrue(aWriterCameAndWent())
+    }
+
     func testRecordCreatesANewFile0600AndLeavesAnExistingFilesModeAlone() throws {
         let fresh = path("fresh.ndjson")
         let existing = try write("existing.ndjson", Data())
@@ -139,7 +163,7 @@ extension WebhookListenEndToEndTests {
 
     // MARK: - 8. Forwarding goes where it is told
 
-    func testForwardsToLoopbackNeverGoThroughHTTPProxyAndGetNoAddedContentType() throws {
+    func testForwardsToLoopbackNeverGoThroughHTTPProxy() throws {
         let proxy = try LoopbackHTTPServer { _, _ in .init(status: 502, body: Array("via proxy".utf8)) }
         defer { proxy.stop() }
         let handler = try LoopbackHTTPServer { _, _ in .init(status: 200, body: Array("handled".utf8)) }
@@ -149,18 +173,31 @@ extension WebhookListenEndToEndTests {
         for host in ["127.0.0.1", "localhost"] {
             let listener = try startListener(["--secret-file", secretPath, "--forward-to", "http://\(host):\(handler.port)/hook"],
                                              environment: ["http_proxy": proxy.baseURL, "HTTPS_PROXY": proxy.baseURL, "ALL_PROXY": proxy.baseURL])
-            // No Content-Type from the sender: none may reach the handler.
-            let answer = try curl(["-X", "POST", "--data-binary", "@" + body, "-H", "Content-Type:", "-H", "X-AppDNA-Signature: \(signature)", listener.url])
+            let answer = try post(listener, bodyPath: body, signature: signature)
             XCTAssertEqual(answer.status, 200, host)
             XCTAssertEqual(answer.body, "handled", host)
             XCTAssertEqual(listener.stop(), 0)
         }
         XCTAssertEqual(proxy.requests.count, 0, "a forward went through the proxy: \(proxy.requests.map(\.path))")
         XCTAssertEqual(handler.requests.count, 2)
-        for request in handler.requests {
-            XCTAssertNil(request.header("Content-Type"), "curl's default type was added: \(request.headers)")
-            XCTAssertEqual(request.header("X-AppDNA-Signature"), signature)
+        XCTAssertTrue(handler.requests.allSatisfy { $0.header("X-AppDNA-Signature") == signature })
+    }
+
+    func testAForwardCarriesTheSendersContentTypeAndNoneWhenItSentNone() throws {
+        let handler = try LoopbackHTTPServer { _, _ in .init(status: 200) }
+        defer { handler.stop() }
+        let listener = try startListener(["--secret-file", secretPath, "--forward-to", handler.baseURL + "/hook"])
+        let body = try demoBody("content-type")
+        let signature = try pythonSignature(bodyPath: body, keyPath: secretPath)
+        for type in ["", "text/plain; charset=utf-8"] {
+            // curl -H 'Content-Type:' sends none (it would add application/x-www-form-urlencoded).
+            let answer = try curl(["-X", "POST", "--data-binary", "@" + body, "-H", type.isEmpty ? "Content-Type:" : "Content-Type: \(type)", "-H", "X-AppDNA-Signature: \(signature)", listener.url])
+            XCTAssertEqual(answer.status, 200, type)
         }
+        XCTAssertEqual(listener.stop(), 0)
+        XCTAssertEqual(handler.requests.count, 2)
+        XCTAssertEqual(handler.requests.map { $0.header("Content-Type") }, [nil, "text/plain; charset=utf-8"],
+                       "the forwards' Content-Type differs from what the sender sent")
     }
 
     // MARK: - 7 and 9. Answers: capped, no secret paths, no body for HEAD
@@ -234,21 +271,29 @@ extension WebhookListenEndToEndTests {
 
     // MARK: - 4 and 9. Stalled senders hold no slot and cannot hold a stop
 
+    /// `count` connections to `port` that stop half way, every other one in the head and the
+    /// rest in the body (`Content-Length: 100`, 6 bytes sent), held open by a python3 helper
+    /// until the test ends.
+    func holdStalledSenders(port: Int, count: Int, target: String = "/webhooks") throws -> Process {
+        let hold = """
+        import socket,sys,time
+        port,count,target=int(sys.argv[1]),int(sys.argv[2]),sys.argv[3].encode(); held=[]
+        for i in range(count):
+            s=socket.create_connection(('127.0.0.1',port))
+            s.sendall(b'POST '+target+b' HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{"id":' if i%2 else b'POST '+target+b' HTTP/1.1\\r\\nHost: x\\r\\nX-Sl')
+            held.append(s)
+        print('held', flush=True); time.sleep(120)
+        """
+        let (helper, output) = try startPython(hold, [String(port), String(count), target])
+        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
+        return helper
+    }
+
     func testStalledBodiesHoldNoSlotAndSIGTERMStopsPromptly() throws {
         // One slot, minute-long timeouts: a stalled body holding the slot would keep the delivery
         // waiting (and the stop) for a minute.
         let listener = try startListener(["--secret-file", secretPath, "--max-connections", "1", "--header-timeout", "60", "--idle-timeout", "60"])
-        let hold = """
-        import socket,sys,time
-        port,count=int(sys.argv[1]),int(sys.argv[2]); held=[]
-        for i in range(count):
-            s=socket.create_connection(('127.0.0.1',port))
-            s.sendall(b'POST /webhooks HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{"id":' if i%2 else b'POST /webhooks HTTP/1.1\\r\\nHost: x\\r\\nX-Sl')
-            held.append(s)
-        print('held', flush=True); time.sleep(120)
-        """
-        let (helper, output) = try startPython(hold, [String(listener.port), "20"])
-        XCTAssertEqual(String(decoding: output.readData(ofLength: 5), as: UTF8.self), "held\n")
+        let helper = try holdStalledSenders(port: listener.port, count: 20)
         let body = try demoBody("beside-stalled")
         // curl gives up after 20 s; the stalled bodies' timeouts are a minute away.
         XCTAssertEqual(try post(listener, bodyPath: body, signature: try pythonSignature(bodyPath: body, keyPath: secretPath)).status, 200)
@@ -260,6 +305,26 @@ extension WebhookListenEndToEndTests {
         XCTAssertEqual(listener.stop(), 0)
         print("stopped \(Int(Date().timeIntervalSince(stopping) * 1000)) ms after SIGTERM with 20 stalled senders")
         XCTAssertTrue(listener.stderr.contains("1 received, 1 valid"), listener.stderr)
+        helper.terminate()
+    }
+
+    /// The same for `api serve` (64 slots, a 30 s idle timeout): 200 ingest requests that stop
+    /// half way (100 of them in the body, more than the slots) do not keep the SDK's bundle
+    /// request waiting, and SIGTERM still stops it.
+    func testAPIServeStalledBodiesHoldNoSlot() throws {
+        let bundle = try write("served.json", Data(#"{"bundle_version": 7}"#.utf8))
+        let server = try APIServeProcess(["--bundle", bundle])
+        let port = Int(server.baseURL.split(separator: ":").last!)!
+        let helper = try holdStalledSenders(port: port, count: 200, target: "/api/v1/ingest/events")
+        // curl gives up after 20 s; the stalled requests' idle timeout is 30 s away.
+        let answer = try curl(["-H", "x-api-key: adn_test_serve0000000000000001", server.baseURL + "/api/v1/sdk/config-bundle/version"])
+        XCTAssertEqual(answer.status, 200, "the bundle request waited behind the stalled senders")
+        XCTAssertTrue(answer.body.hasPrefix(#"{"bundle_version":7"#), answer.body)
+        kill(server.process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(10)
+        while server.process.isRunning && Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(server.process.isRunning, "SIGTERM did not stop api serve with stalled senders")
+        server.stop()
         helper.terminate()
     }
 }

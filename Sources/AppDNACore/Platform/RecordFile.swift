@@ -7,13 +7,21 @@ public enum RecordFile {
     /// Opens `path` for appending; the descriptor is blocking and closed on exec. Refusals and
     /// failures are `cannotCreateOutput` (73), saying why.
     public static func openForAppending(_ path: String) throws(Failure) -> Int32 {
+        // Looked at before it is opened: opening is itself an act on a device (a watchdog
+        // starts counting, a tape drive rewinds when closed) and on a FIFO (its reader sees a
+        // writer come and go), so what is not a regular file is refused unopened. A path that
+        // does not exist yet is created below; if the path changes in between, the open's own
+        // checks (no link followed, a regular file by fstat) still refuse it.
+        if let existing = try? FileStatus.ofLink(path: path), existing.kind != .regular {
+            throw existing.kind == .symbolicLink ? linkRefusal(path) : refusal(path, "is \(existing.kindName), not a regular file")
+        }
         let fd: Int32
         do {
             // Non-blocking only for the open: a FIFO would otherwise wait here for a reader.
             fd = try SystemFile.open(path, [.write, .create, .append, .noFollow, .nonBlocking], permissions: 0o600)
         } catch {
             switch error {
-            case .symbolicLinkLoop: throw refusal(path, "is a symbolic link; record to the file it points to, by its own path")
+            case .symbolicLinkLoop: throw linkRefusal(path)
             case .noReader: throw refusal(path, "is a FIFO (or another special file), not a regular file")
             default: throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)")
             }
@@ -31,6 +39,10 @@ public enum RecordFile {
         }
         SystemFile.setNonBlocking(fd, false)
         return fd
+    }
+
+    static func linkRefusal(_ path: String) -> Failure {
+        refusal(path, "is a symbolic link; record to the file it points to, by its own path")
     }
 
     static func refusal(_ path: String, _ what: String) -> Failure {
