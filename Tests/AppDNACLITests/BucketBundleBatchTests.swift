@@ -50,11 +50,12 @@ final class BucketBundleBatchTests: XCTestCase {
             let setups = try Self.setups(context: context)
             XCTAssertEqual(setups.count, 9)
             for format in ["tsv", "csv", "ndjson"] {
+                // Made once for both thread counts: in a debug build it is most of the test's time.
+                let expected = Self.reference(ids: ids, setups: setups, format: format)
                 for threads in ["1", "3"] {
                     let run = runCLIBytes(["bucket", "-", "--bundle", bundlePath, "--format", format] + context,
                                           environment: [BatchRunner.threadsVariable: threads], stdin: corpus)
                     XCTAssertEqual(run.status, 65, "the corpus has lines that are not UTF-8")
-                    let expected = Self.reference(ids: ids, setups: setups, format: format)
                     let actual = Array(run.stdout.utf8)
                     if actual != expected {
                         let index = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(actual.count, expected.count)

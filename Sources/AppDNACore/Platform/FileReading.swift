@@ -95,7 +95,7 @@ public enum FileReading {
             capacity *= 2
             buffer.reserveCapacity(capacity)
             let chunk = capacity - filled
-            buffer.append(contentsOf: repeatElement(0, count: chunk))
+            buffer.append(contentsOf: [UInt8](repeating: 0, count: chunk))  // not `repeatElement`: see LineReader
             let got = buffer.withUnsafeMutableBytes { raw -> Int in
                 var got = 0
                 while got < chunk {

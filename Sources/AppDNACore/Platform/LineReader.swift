@@ -38,7 +38,9 @@ public struct LineReader {
         var skippedLastByte: UInt8 = 0
         while !stopped {
             if filled == buffer.count {
-                buffer.append(contentsOf: repeatElement(0, count: buffer.count))
+                // An array, not `repeatElement`: unspecialised (a debug build), appending a
+                // `Repeated` goes element by element, seconds for the megabytes of a long line.
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
             }
             let got = buffer.withUnsafeMutableBytes { raw -> Int in
                 while true {
