@@ -9,7 +9,8 @@ import TestSupport
 /// other bundle versions, missing and paused experiments, failing platform / country / app
 /// version / traffic allocation with SDK versions old and new, NFC and NFD variant ids, quotes
 /// and backslashes, blank user ids that fall back to the anonymous id, events without ids, an
-/// experiment whose salt is `'); DROP TABLE exposures; --`). The queue's counts of exposures
+/// experiment whose salt is `'); DROP TABLE exposures; --` and whose id and variant hold bidi
+/// and C1 controls). The queue's counts of exposures
 /// repeated within a session equal those of `warehouse duplicates`.
 enum ExposureAuditCases {
     static let events = 3_000  // about 6,000 exposures, 4,500 of them disagreeing
@@ -44,7 +45,7 @@ enum ExposureAuditCases {
  "traits": {"salt": "tr", "status": "running", "variants": [{"id": "a", "weight": 0.5}, {"id": "b", "weight": 0.5}],
    "targeting": {"user_traits": [{"trait": "plan", "operator": "eq", "value": "pro"}], "new_users_only": true}, "started_at_ms": 1700000000000},
  "bad-targeting": {"salt": "x", "status": "running", "targeting": {"countries": "US"}, "variants": [{"id": "a", "weight": 1}]},
- "inj'\\": {"salt": "'); DROP TABLE exposures; --", "status": "running", "variants": [{"id": "a", "weight": 0.5}, {"id": "b'\\", "weight": 0.5}]}
+ "inj'\\\u202e\u009b": {"salt": "'); DROP TABLE exposures; --", "status": "running", "variants": [{"id": "a", "weight": 0.5}, {"id": "b'\\\u2066", "weight": 0.5}]}
 }}
 """#
 
@@ -59,7 +60,7 @@ def audit_case(engine, tmp, appdna, bundle, dialect, events_count):
     ALL_CAUSES = ["blank-salt-old-ios", "user-id-not-normalised", "bundle-version", "experiment-missing", "experiment-not-running", "not-eligible", "unexplained"]
     rng = random.Random(26)
     experiments = ["checkout", "blank", "spaces", "ta-ios", "ünï🚀", "paused", "no-variants", "traits", "bad-targeting", "missing'exp\\", "cafe\u0301",
-                   "inj'\\"]
+                   "inj'\\\u202e\u009b"]
     def plain_variant(exp, salt, user, weights):  # the SDK formula, eligibility aside (for planting)
         bucket = mmh3.hash(f"{exp}.{salt}.{user}".encode(), 0, signed=False) % 10000
         upper = 0
@@ -104,7 +105,7 @@ def audit_case(engine, tmp, appdna, bundle, dialect, events_count):
                 elif choice < 0.3: variant = plain_variant(exp, salt, unicodedata.normalize("NFC", hashed.strip()), weights)  # the normalised id
                 else: variant = plain_variant(exp, salt, hashed, weights)  # usually what devices assign
             else:
-                variant = rng.choice(["a", "b", "c", "ä", "a\u0308", "x'\\", "b'\\", None])
+                variant = rng.choice(["a", "b", "c", "ä", "a\u0308", "x'\\", "b'\\\u2066", None])
             exposure = {"exp": exp}
             if variant is not None: exposure["variant"] = variant
             exposures.append(exposure)

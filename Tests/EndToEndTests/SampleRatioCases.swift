@@ -6,7 +6,8 @@ import TestSupport
 /// flagged, a fair sample is not, and every chi-square and p-value agrees with an independent
 /// computation (scipy's `chi2.sf`) — the p-value within 5 % wherever it is under 0.05, and
 /// within [0, 1] where the sample is exactly fair (the erfc fit overshoots 1 there).
-/// `warehouse duplicates` against the same counts computed in Python.
+/// `warehouse duplicates` against the same counts computed in Python. An experiment id and a
+/// variant hold bidi and C1 controls (escaped in each engine's literals).
 enum SampleRatioCases {
     static func cases(bundle: String, engine: String) -> [EngineCase] {
         [EngineCase(name: "srm", python: script, function: "srm_case", arguments: [Binary.url.path, bundle, engine]) { output, file, line in
@@ -23,7 +24,7 @@ enum SampleRatioCases {
       "skewed": {"status": "running", "salt": "s", "variants": [{"id": "control", "weight": 0.5}, {"id": "b", "weight": 0.5}]},
       "three": {"status": "running", "salt": "t", "variants": [{"id": "a", "weight": 0.57}, {"id": "b", "weight": 0.33}, {"id": "c", "weight": 0.1}]},
       "four": {"status": "running", "salt": "q", "variants": [{"id": "a", "weight": 0.25}, {"id": "b", "weight": 0.25}, {"id": "c", "weight": 0.25}, {"id": "d", "weight": 0.25}]},
-      "quote'exp\\": {"status": "running", "salt": "x", "variants": [{"id": "v'1", "weight": 0.5}, {"id": "v\\2", "weight": 0.5}]},
+      "quote'exp\\\u202e\u009b": {"status": "running", "salt": "x", "variants": [{"id": "v'1\u2066", "weight": 0.5}, {"id": "v\\2", "weight": 0.5}]},
       "paused": {"status": "paused", "salt": "p", "variants": [{"id": "a", "weight": 0.5}, {"id": "b", "weight": 0.5}]},
       "exact": {"status": "running", "salt": "e", "variants": [{"id": "a", "weight": 0.5}, {"id": "b", "weight": 0.5}]}
     }}
@@ -38,10 +39,10 @@ enum SampleRatioCases {
       plan = {  # experiment: {variant: distinct users}
           "fair": {"control": 20000 + rng.randint(-150, 150), "b": 0}, "skewed": {"control": 20800, "b": 19200},
           "three": {"a": 5640, "b": 3350, "c": 1010}, "four": {"a": 2500, "b": 2550, "c": 2450, "d": 2600},
-          "quote'exp\\": {"v'1": 1000, "v\\2": 1000}, "paused": {"a": 10, "b": 90}, "exact": {"a": 500, "b": 500},
+          "quote'exp\\\u202e\u009b": {"v'1\u2066": 1000, "v\\2": 1000}, "paused": {"a": 10, "b": 90}, "exact": {"a": 500, "b": 500},
       }
       plan["fair"]["b"] = 40000 - plan["fair"]["control"]
-      shares = {"fair": [0.5, 0.5], "skewed": [0.5, 0.5], "three": [0.5699, 0.33, 0.1001], "four": [0.25] * 4, "quote'exp\\": [0.5, 0.5],
+      shares = {"fair": [0.5, 0.5], "skewed": [0.5, 0.5], "three": [0.5699, 0.33, 0.1001], "four": [0.25] * 4, "quote'exp\\\u202e\u009b": [0.5, 0.5],
                 "exact": [0.5, 0.5]}
       rows, n = [], 0
       for exp, variants in plan.items():
@@ -88,7 +89,7 @@ enum SampleRatioCases {
       rng = random.Random(11)
       rows = []
       for i in range(3000):
-          exp = rng.choice(["fair", "skewed", "three", "quote'exp\\", "not-in-bundle"])
+          exp = rng.choice(["fair", "skewed", "three", "quote'exp\\\u202e\u009b", "not-in-bundle"])
           user, session = f"u{rng.randint(0, 400)}", f"s{rng.randint(0, 900)}"
           for _ in range(rng.choice([1, 1, 1, 2, 5])):
               rows.append({"user_id": user, "session_id": session, "experiment": exp, "variant": "x"})

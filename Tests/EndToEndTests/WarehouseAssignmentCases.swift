@@ -10,8 +10,9 @@ import TestSupport
 /// sides as sorted lines), 0 disagreements, both schemes, on a bundle built to be hostile
 /// (weights that truncate, sum under and over 1, negative, as strings, absent; no variants;
 /// blank and whitespace salts; quotes, backslashes and an injection attempt in ids and salts;
-/// non-ASCII; traffic allocation 0 / 0.333 / 1 / text; paused and completed; every targeting
-/// rule well-formed and malformed).
+/// non-ASCII; C1 and bidi controls in an experiment id, its salt and its variants (escaped in
+/// each engine's literals); traffic allocation 0 / 0.333 / 1 / text; paused and completed;
+/// every targeting rule well-formed and malformed).
 enum WarehouseAssignmentCases {
     static let users = 10_000
     static let experiments = 39
@@ -39,7 +40,7 @@ enum WarehouseAssignmentCases {
  "blank": {"salt": "", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "spaces": {"salt": " \t\u3000", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "exp'quote\\": {"salt": "'); DROP TABLE users; --", "status": "running", "variants": [{"id":"c'\\","weight":0.5},{"id":"t\"","weight":0.5}]},
- "ünï🚀": {"salt": "sälz\\x41\\u0041", "status": "running", "variants": [{"id":"ä","weight":0.5},{"id":"b","weight":0.5}]},
+ "ünï🚀\u009b\u202e": {"salt": "sälz\\x41\\u0041\u2066\u0085\u2028", "status": "running", "variants": [{"id":"ä\u202a","weight":0.5},{"id":"b\u009b","weight":0.5}]},
  "ta0": {"salt": "a0", "status": "running", "traffic_allocation": 0, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "ta333": {"salt": "a3", "status": "running", "traffic_allocation": 0.333, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "ta1": {"salt": "a1", "status": "running", "traffic_allocation": 1, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
@@ -84,7 +85,7 @@ enum WarehouseAssignmentCases {
     /// engine, runs `warehouse assignment` there and compares.
     static let script = #"""
 def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
-    import subprocess
+    import re, subprocess
     count = int(count)
     # Context groups: (platform, country, app_version, installed_at, {trait: value}); None = not given.
     # Platforms are what devices report (bucket refuses others); the bundle's names vary in case.
@@ -110,9 +111,10 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
             if n == 0: break
         if i % 1000 == 7: return "é🚀x" * 4300 + s + str(i % 4)  # 30 KB: the hash reads it in time linear in its length
         return "u" + s + str(i % 7)
-    def unescape(field):  # appdna's TSV: a tab, CR, LF or backslash in a field is \t, \r, \n, \\
+    def unescape(field):  # appdna's TSV: \\ \t \r \n, \xHH (C0, DEL), \uXXXX (C1, bidi), \UXXXXXXXX
         if "\\" not in field: return field
-        return field.replace("\\\\", "\0").replace("\\t", "\t").replace("\\r", "\r").replace("\\n", "\n").replace("\0", "\\")
+        named = {"\\": "\\", "t": "\t", "r": "\r", "n": "\n"}
+        return re.sub(r"\\(\\|t|r|n|x[0-9A-F]{2}|u[0-9A-F]{4}|U[0-9A-F]{8})", lambda m: named.get(m[1]) or chr(int(m[1][1:], 16)), field)
     # Both sides become lines "user US experiment US bucket US variant US eligible" (US = \x1f), '-' for no variant.
     expected, rows = [], []
     for g, ctx in enumerate(groups):

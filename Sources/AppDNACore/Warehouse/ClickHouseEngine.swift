@@ -5,8 +5,9 @@ public struct ClickHouseEngine: SQLEngine {
 
     public var name: String { "clickhouse" }
 
-    /// A backslash escapes inside single quotes; a control character is `\xHH`.
-    public func literal(_ text: String) -> String { SQLQuoting.backslashLiteral(text) { "\\x" + QuotedLiteral.hex($0, digits: 2) } }
+    /// A backslash escapes inside single quotes; a control, C1 or bidi character is `\xHH`
+    /// per UTF-8 byte (ClickHouse has no `\u`; its strings are bytes).
+    public func literal(_ text: String) -> String { SQLQuoting.backslashLiteral(text, escape: SQLQuoting.utf8ByteEscapes) }
 
     public var nullText: String { "CAST(NULL AS Nullable(String))" }
     public func integer(_ value: String) -> String { "toInt64(\(value))" }

@@ -5,8 +5,8 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
 
     public var name: String { "duckdb" }
 
-    /// Standard SQL: a quote is doubled, a backslash is itself; a control character is
-    /// concatenated as `chr(n)` (a standard literal has no escape for it).
+    /// Standard SQL: a quote is doubled, a backslash is itself; a control, C1 or bidi
+    /// character is concatenated as `chr(n)` (a standard literal has no escape for it).
     public func literal(_ text: String) -> String { SQLQuoting.standardLiteral(text) }
 
     public var nullText: String { "CAST(NULL AS VARCHAR)" }

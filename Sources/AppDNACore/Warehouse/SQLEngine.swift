@@ -13,7 +13,8 @@ public protocol SQLEngine: Sendable {
     // MARK: Literals and types
 
     /// `text` as a string literal whose value has exactly the UTF-8 bytes of `text`; a bundle
-    /// value such as `'); DROP TABLE x; --` stays one literal (see `SQLQuoting`).
+    /// value such as `'); DROP TABLE x; --` stays one literal, and no character of
+    /// `SQLQuoting.mustEscape` (controls, C1, bidi) appears raw in the query text (see `SQLQuoting`).
     func literal(_ text: String) -> String
     /// NULL, typed as text (a UNION ALL branch with no variant still has a text column).
     var nullText: String { get }

@@ -5,20 +5,21 @@
 /// `'); DROP TABLE x; --` must become a literal whose bytes are exactly the salt's, never more
 /// SQL. Every literal is built here, in one of the two ways engines read them.
 public enum SQLQuoting {
-    /// A literal where a backslash escapes (`\\`, `\'`), with `control` spelling a control
-    /// character (ClickHouse `\xHH`, Spark `\uXXXX`). Non-ASCII passes through as UTF-8;
-    /// control characters are escaped so the query stays one readable line per value.
-    static func backslashLiteral(_ text: String, control: (UInt32) -> String) -> String {
-        QuotedLiteral.quoted(text, quote: "'", escapes: ["\\": "\\\\", "'": "\\'"], control: control)
+    /// A literal where a backslash escapes (`\\`, `\'`), with `escape` spelling a character
+    /// that must not appear raw (`mustEscape`: ClickHouse `\xHH` per UTF-8 byte, Spark
+    /// `\uXXXX`). Other non-ASCII passes through as UTF-8.
+    static func backslashLiteral(_ text: String, escape: (UInt32) -> String) -> String {
+        QuotedLiteral.quoted(text, quote: "'", escapes: ["\\": "\\\\", "'": "\\'"], invisible: true, control: escape)
     }
 
-    /// Standard SQL: a quote is doubled, a backslash is itself; a control character
-    /// is concatenated as `chr(n)` because a standard literal has no escape for it.
+    /// Standard SQL: a quote is doubled, a backslash is itself; a character that must not
+    /// appear raw (`mustEscape`) is concatenated as `chr(n)` because a standard literal has no
+    /// escape for it.
     static func standardLiteral(_ text: String) -> String {
         var parts: [String] = []
         var run = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7f {
+            if mustEscape(scalar.value) {
                 if !run.isEmpty { parts.append("'" + run + "'"); run = "" }
                 parts.append("chr(\(scalar.value))")
             } else if scalar == "'" {
@@ -29,6 +30,21 @@ public enum SQLQuoting {
         }
         if !run.isEmpty || parts.isEmpty { parts.append("'" + run + "'") }
         return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: " || ") + ")"
+    }
+
+    /// Whether a character of a bundle value is escaped in a literal: the C0 controls and DEL
+    /// (a line feed would split the query's lines) and what `VisibleText` escapes in text
+    /// output — C1 controls such as U+009B (a terminal's CSI), bidi controls (U+202A–U+202E,
+    /// U+2066–U+2069, which reorder what a reviewer sees), line separators. The query lands in
+    /// CI logs and review diffs; escaped, it reads as it runs, with the same bytes.
+    public static func mustEscape(_ scalar: UInt32) -> Bool {
+        scalar < 0x20 || scalar == 0x7F || VisibleText.mustEscape(scalar)
+    }
+
+    /// `\xHH` for each UTF-8 byte of `scalar` (ClickHouse's escape: it reads bytes).
+    static func utf8ByteEscapes(_ scalar: UInt32) -> String {
+        guard let value = Unicode.Scalar(scalar) else { return "" }
+        return String(value).utf8.map { "\\x" + QuotedLiteral.hex(UInt32($0), digits: 2) }.joined()
     }
 
     /// Whether `name` is a plain identifier, optionally qualified (`db.table`): ASCII letters,

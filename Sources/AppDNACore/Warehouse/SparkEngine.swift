@@ -8,8 +8,9 @@ public struct SparkEngine: SQLMurmurPrimitives {
     public var name: String { "spark" }
 
     /// A backslash escapes inside single quotes (unless spark.sql.parser.escapedStringLiterals
-    /// is on, which is not the default); a control character is `\uXXXX` (Spark has no `\x`).
-    public func literal(_ text: String) -> String { SQLQuoting.backslashLiteral(text) { "\\u" + QuotedLiteral.hex($0, digits: 4) } }
+    /// is on, which is not the default); a control, C1 or bidi character is `\uXXXX` (Spark
+    /// has no `\x`; every such character is in the BMP).
+    public func literal(_ text: String) -> String { SQLQuoting.backslashLiteral(text, escape: { "\\u" + QuotedLiteral.hex($0, digits: 4) }) }
 
     public var nullText: String { "CAST(NULL AS STRING)" }
     public func integer(_ value: String) -> String { "CAST(\(value) AS BIGINT)" }
