@@ -84,7 +84,27 @@ final class ModeConflictTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThanOrEqual(walked, 140, "the walk covers the conflicts (140 when written)")
+        XCTAssertGreaterThanOrEqual(walked, 138, "the walk covers the conflicts (138 when --max-size joined the fetch modes)")
+    }
+
+    /// The other direction: a flag of a multi-mode command that no mode reads is refused
+    /// everywhere, so it is dead (a flag added to the table but not to a mode's list —
+    /// `bundle fetch --max-size` once was).
+    func testEveryFlagIsReadBySomeMode() throws {
+        var readByCommand: [String: Set<String>] = [:]  // not an id: ASCII command and flag names
+        var flagsByCommand: [String: [FlagSpec]] = [:]  // not an id: ASCII command names
+        for mode in Self.modes {
+            let (command, parsed) = try Self.parse(mode.arguments)
+            let rules = try mode.decide(parsed)
+            flagsByCommand[command.path.joined(separator: " ")] = command.flags
+            readByCommand[command.path.joined(separator: " "), default: []].formUnion(command.flags.filter(rules.reads).map(\.long))
+        }
+        for (command, flags) in flagsByCommand.sorted(by: { $0.key < $1.key }) {
+            for flag in flags where !(flag.hidden && Self.retired.contains(flag.long)) {
+                XCTAssertTrue(readByCommand[command, default: []].contains(flag.long) || Self.selectors.contains(flag.long),
+                              "\(command) --\(flag.long): no mode reads it, so every line with it is refused")
+            }
+        }
     }
 
     /// The conflicts the issue found, as a user meets them: each is 64 and names both sides.

@@ -21,7 +21,7 @@ final class SourceIdentityTests: XCTestCase {
         "AppDNACore/Codegen/CodegenModel.swift",
         "AppDNACore/Warehouse/AssignmentSQL.swift", "AppDNACore/Warehouse/SQLEligibility.swift", "AppDNACore/Warehouse/SampleRatioSQL.swift", "AppDNACore/Warehouse/DuplicateExposuresSQL.swift",
         "AppDNACore/Warehouse/ExposureAuditSQL.swift", "AppDNACore/Warehouse/ExposuresTable.swift",
-        "AppDNACore/Warehouse/WarehouseColumns.swift", "AppDNACLI/Commands/Shared/WarehouseFlags.swift",
+        "AppDNACore/Warehouse/WarehouseColumns.swift", "AppDNACLI/Commands/Warehouse/WarehouseFlags.swift",
     ]
 
     /// What is not allowed in those files, with why.

@@ -354,18 +354,25 @@ final class BundleFetchEndToEndTests: XCTestCase {
     }
 
     func testHTTPProxyVariableIsHonoured() throws {
-        // The proxy is the loopback server; the API host (127.0.0.2:9) is never contacted directly.
-        let proxy = try LoopbackHTTPServer { request, _ in
-            request.path.hasSuffix("/api/v1/sdk/config-bundle") ? .init(json: Self.apiBundle()) : .init(status: 404)
-        }
-        let result = try fetch(nil, [], environment: ["http_proxy": proxy.baseURL], url: "http://127.0.0.2:9")
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(proxy.requests.first?.path, "http://127.0.0.2:9/api/v1/sdk/config-bundle")
-        XCTAssertEqual(proxy.requests.first?.header("x-api-key"), Self.key)
-        let bypassed = try fetch(nil, ["--force", "--retries", "0"], environment: ["http_proxy": proxy.baseURL, "no_proxy": "127.0.0.2"],
-                                 url: "http://127.0.0.2:9")
-        XCTAssertEqual(bypassed.status, 69, "no_proxy: connected directly, and nothing listens there")
+        // Plain http goes only to loopback hosts (HTTPURL.checkedForAPI), and a loopback
+        // destination bypasses the proxy (CurlTransport); so the proxy carries https: the
+        // loopback server plays the proxy and refuses the tunnel. The API host, a name that
+        // resolves nowhere, is never contacted directly, and the key stays inside the tunnel.
+        let proxy = try LoopbackHTTPServer { _, _ in .init(status: 502) }
+        let api = "https://api.appdna-proxied.invalid"
+        let tunnelled = try fetch(nil, ["--retries", "0"], environment: ["https_proxy": proxy.baseURL], url: api)
+        XCTAssertEqual(tunnelled.status, 69, tunnelled.stderr)
+        XCTAssertEqual(proxy.requests.first?.method, "CONNECT")
+        XCTAssertEqual(proxy.requests.first?.path, "api.appdna-proxied.invalid:443")
+        XCTAssertNil(proxy.requests.first?.header("x-api-key"), "the key was shown to the proxy")
+        XCTAssertFalse(tunnelled.stderr.contains(Self.key), tunnelled.stderr)
+        let bypassed = try fetch(nil, ["--retries", "0"], environment: ["https_proxy": proxy.baseURL, "no_proxy": "api.appdna-proxied.invalid"],
+                                 url: api)
+        XCTAssertEqual(bypassed.status, 69, "no_proxy: resolved directly, and the name resolves nowhere")
         XCTAssertEqual(proxy.requests.count, 1)
+        let loopback = try fetch(nil, ["--retries", "0"], environment: ["http_proxy": proxy.baseURL], url: "http://127.0.0.2:9")
+        XCTAssertEqual(loopback.status, 69, "a loopback API host is reached directly, and nothing listens there")
+        XCTAssertEqual(proxy.requests.count, 1, "a loopback destination went through http_proxy")
     }
 
     // MARK: - configuration (78) before any request

@@ -30,7 +30,7 @@ enum BundleFetchMode: Equatable {
     var flags: ModeFlags {
         let fetching = [BundleFetchFlags.output.spec] + APIFlags.wholeCommand
             + [BundleFetchFlags.force.spec, BundleFetchFlags.raw.spec, BundleFetchFlags.noValidate.spec, BundleFetchFlags.requireLive.spec,
-               BundleFetchFlags.minVersion.spec, BundleFetchFlags.json.spec]
+               BundleFetchFlags.minVersion.spec, BundleFetchFlags.maxSize.spec, BundleFetchFlags.json.spec]
         switch self {
         case .fetch: return ModeFlags("a fetch", reads: fetching)
         case .fetchKeepingOnFailure: return ModeFlags("--keep-on-failure", reads: fetching + [BundleFetchFlags.keepOnFailure.spec])
@@ -39,7 +39,7 @@ enum BundleFetchMode: Equatable {
             return ModeFlags("--check", reads: [BundleFetchFlags.output.spec] + APIFlags.wholeCommand
                                  + [BundleFetchFlags.requireLive.spec, BundleFetchFlags.check.spec, BundleFetchFlags.json.spec],
                              instead: [BundleFetchFlags.force.spec, BundleFetchFlags.raw.spec, BundleFetchFlags.noValidate.spec,
-                                       BundleFetchFlags.keepOnFailure.spec].map { ($0, nothingDownloaded) }
+                                       BundleFetchFlags.keepOnFailure.spec, BundleFetchFlags.maxSize.spec].map { ($0, nothingDownloaded) }
                                  + [(BundleFetchFlags.minVersion.spec, "it compares with the live version exactly")])
         }
     }
