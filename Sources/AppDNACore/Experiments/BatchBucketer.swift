@@ -5,14 +5,17 @@
 public struct BatchBucketer {
     public let scheme: BucketingScheme
     public let allocation: VariantAllocation?
+    // Inlinable per-user calls (`hash`, `bucket`, `variantIndex`) read these in place: called
+    // from another module without inlining, the caller copied the whole bucketer (retaining
+    // each of its arrays) for every call, which cost the --bundle batch more than hashing.
     /// Hash state after the prefix's whole blocks, and the prefix's length.
-    private let prefixState: UInt32
-    private let prefixCount: Int
+    @usableFromInline let prefixState: UInt32
+    @usableFromInline let prefixCount: Int
     /// The prefix's last `prefixCount % 4` bytes, then room for the user id, then the suffix.
-    private let scratch: Scratch
-    private let suffix: [UInt8]
+    @usableFromInline let scratch: Scratch
+    @usableFromInline let suffix: [UInt8]
     /// Variant index of each bucket (empty without variants, or with more than 255 variants).
-    private let variantOfBucket: [UInt8]
+    @usableFromInline let variantOfBucket: [UInt8]
 
     /// `variantTable: false` skips the table of every bucket's variant (10,000 bytes, made
     /// up front): for a bucketer kept per experiment of a whole bundle, as the exposure audit
@@ -55,52 +58,60 @@ public struct BatchBucketer {
         return (hash, bucket, variantIndex(bucket))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func hash(_ user: UnsafeRawBufferPointer) -> UInt32 {
         let leading = scratch.leadingCount
         let needed = leading + user.count + suffix.count
-        if needed > scratch.capacity { scratch.grow(to: needed * 2) }
-        let base = scratch.base
+        guard needed <= scratch.capacity else { return hashLong(user) }
+        return Self.hash(user, suffix: suffix, in: scratch.base, leading: leading, prefixState: prefixState, prefixCount: prefixCount)
+    }
+
+    /// An id too long for the scratch memory (no real one is): hashed in memory of its own.
+    @usableFromInline func hashLong(_ user: UnsafeRawBufferPointer) -> UInt32 {
+        let leading = scratch.leadingCount
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: leading + user.count + suffix.count, alignment: 8)
+        defer { memory.deallocate() }
+        memory.copyMemory(from: scratch.base, byteCount: leading)
+        return Self.hash(user, suffix: suffix, in: memory, leading: leading, prefixState: prefixState, prefixCount: prefixCount)
+    }
+
+    /// Hashes the prefix's last bytes (already at `base`), the user id and the suffix.
+    @inlinable @inline(__always)
+    static func hash(_ user: UnsafeRawBufferPointer, suffix: [UInt8], in base: UnsafeMutableRawPointer, leading: Int,
+                     prefixState: UInt32, prefixCount: Int) -> UInt32 {
         if let start = user.baseAddress { (base + leading).copyMemory(from: start, byteCount: user.count) }
         if !suffix.isEmpty {
             suffix.withUnsafeBytes { (base + leading + user.count).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         }
         return MurmurHash3.x86_32(resuming: prefixState, totalCount: prefixCount + user.count + suffix.count,
-                                  UnsafeRawBufferPointer(start: base, count: needed))
+                                  UnsafeRawBufferPointer(start: base, count: leading + user.count + suffix.count))
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func bucket(_ hash: UInt32) -> UInt32 {
         // The SDK's 10,000 as a constant lets the compiler divide by multiplying.
         scheme.bucketCount == 10_000 ? hash % 10_000 : hash % scheme.bucketCount
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func variantIndex(_ bucket: UInt32) -> Int? {
         if !variantOfBucket.isEmpty { return Int(variantOfBucket[Int(bucket)]) }
         return allocation?.variantIndex(forBucket: bucket)
     }
 
     /// Raw memory for the hashed string; a class so that copies of the bucketer share it and
-    /// hashing needs no exclusive access.
-    private final class Scratch {
-        private(set) var base: UnsafeMutableRawPointer
-        private(set) var capacity: Int
-        let leadingCount: Int
+    /// hashing needs no exclusive access. Its fields never change: read from code inlined into
+    /// another module, a variable field would be checked for exclusive access on every id.
+    @usableFromInline final class Scratch {
+        @usableFromInline let base: UnsafeMutableRawPointer
+        @usableFromInline let capacity: Int
+        @usableFromInline let leadingCount: Int
 
         init(leading: [UInt8], capacity: Int) {
             leadingCount = leading.count
             self.capacity = leading.count + capacity
             base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
             if !leading.isEmpty { leading.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
-        }
-
-        func grow(to count: Int) {
-            let fresh = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 8)
-            fresh.copyMemory(from: base, byteCount: leadingCount)
-            base.deallocate()
-            base = fresh
-            capacity = count
         }
 
         deinit { base.deallocate() }

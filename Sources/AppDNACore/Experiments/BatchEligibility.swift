@@ -11,27 +11,33 @@ public struct BatchEligibility {
     }
 
     /// The context rules' kind: a failed one decides for every user.
-    private let contextKind: Kind
-    /// Traffic allocation, when the experiment has it and no context rule failed.
-    private let allocation: (share: Double, hasher: BatchBucketer, platform: String?, sdkVersion: String?)?
+    @usableFromInline let contextKind: Kind
+    /// Whether traffic allocation is judged per user: the experiment has it and no context
+    /// rule failed. The fields are plain (no optional tuple): reading them per user copies
+    /// nothing.
+    @usableFromInline let hashesUsers: Bool
+    /// Buckets below it are inside the share (`AssignmentChange.allocationThreshold`).
+    @usableFromInline let threshold: UInt32
+    /// Whether devices in this context apply traffic allocation (`appliesTrafficAllocation`).
+    @usableFromInline let applied: Bool?
+    @usableFromInline let hasher: BatchBucketer
 
     /// Not shared between threads: the allocation hasher has scratch memory (make one per thread).
     public init(_ experiment: ExperimentDefinition, context: UserContext) {
         let kind = Self.kind(EligibilityVerdict(Eligibility.contextRules(experiment, context: context)))
         contextKind = kind
-        if kind != .notEligible, let share = experiment.trafficAllocation {
-            allocation = (share, .trafficAllocation(experiment: experiment.id, salt: experiment.salt), context.platform?.lowercased(), context.sdkVersion)
-        } else {
-            allocation = nil
-        }
+        hashesUsers = kind != .notEligible && experiment.trafficAllocation != nil
+        threshold = UInt32(AssignmentChange.allocationThreshold(experiment.trafficAllocation))
+        applied = Eligibility.appliesTrafficAllocation(platformLowercased: context.platform?.lowercased(), sdkVersion: context.sdkVersion)
+        hasher = .trafficAllocation(experiment: experiment.id, salt: experiment.salt)
     }
 
-    /// The verdict's kind for the user whose id these UTF-8 bytes are.
-    @inline(__always)
+    /// The verdict's kind for the user whose id these UTF-8 bytes are (inlinable: see
+    /// `BatchBucketer.hash`).
+    @inlinable @inline(__always)
     public func kind(_ user: UnsafeRawBufferPointer) -> Kind {
-        guard let allocation else { return contextKind }
-        let bucket = allocation.hasher.bucket(allocation.hasher.hash(user))
-        switch Eligibility.allocationState(share: allocation.share, bucket: bucket, platformLowercased: allocation.platform, sdkVersion: allocation.sdkVersion) {
+        guard hashesUsers else { return contextKind }
+        switch Eligibility.allocationState(bucket: hasher.bucket(hasher.hash(user)), threshold: threshold, applied: applied) {
         case .failed: return .notEligible
         case .unknown: return .unknown
         case .passed: return contextKind

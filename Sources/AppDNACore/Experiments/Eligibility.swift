@@ -201,9 +201,17 @@ public enum Eligibility {
     /// The traffic allocation verdict for a user whose allocation bucket is known (the audit
     /// hashes without making Strings); `platformLowercased` is the context's platform, lowercased.
     public static func allocationState(share: Double, bucket: UInt32, platformLowercased: String?, sdkVersion: String? = nil) -> RuleState {
-        let inside = share.isFinite && bucket < UInt32(AssignmentChange.allocationThreshold(share))
-        if inside { return .passed }
-        switch appliesTrafficAllocation(platformLowercased: platformLowercased, sdkVersion: sdkVersion) {
+        allocationState(bucket: bucket, threshold: UInt32(AssignmentChange.allocationThreshold(share)),
+                        applied: appliesTrafficAllocation(platformLowercased: platformLowercased, sdkVersion: sdkVersion))
+    }
+
+    /// The same from what does not depend on the user, worked out once per context (the batch
+    /// asks this for every user): the share's `AssignmentChange.allocationThreshold` (0 for a
+    /// share that is not a finite number) and `appliesTrafficAllocation`'s answer.
+    @inlinable
+    public static func allocationState(bucket: UInt32, threshold: UInt32, applied: Bool?) -> RuleState {
+        if bucket < threshold { return .passed }
+        switch applied {
         case false?: return .passed
         case nil: return .unknown
         case true?: return .failed

@@ -4,9 +4,6 @@
 /// Ports that got this wrong in the wild (signed tail bytes, UTF-16 input, signed modulo) are
 /// modelled separately in `PortabilityHazards`; this is the one correct function.
 public enum MurmurHash3 {
-    private static let c1: UInt32 = 0xcc9e_2d51
-    private static let c2: UInt32 = 0x1b87_3593
-
     /// Hashes `bytes` with `seed`.
     @inlinable
     public static func x86_32<Bytes: Collection>(_ bytes: Bytes, seed: UInt32 = 0) -> UInt32 where Bytes.Element == UInt8 {
@@ -38,12 +35,14 @@ public enum MurmurHash3 {
 
     /// Finishes a hash begun with `state(afterBlocksOf:)`: `rest` is everything after the
     /// prefix's whole blocks, and `totalCount` the length of the whole hashed string.
+    /// Inlinable: the batch calls it for every id from another module (`BatchBucketer.hash`).
+    @inlinable
     public static func x86_32(resuming state: UInt32, totalCount: Int, _ rest: UnsafeRawBufferPointer) -> UInt32 {
         finish(mixBlocks(rest, into: state), tailOf: rest, totalCount: totalCount)
     }
 
     /// Mixes every whole 4-byte block of `data` into `hash`.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func mixBlocks(_ data: UnsafeRawBufferPointer, into hash: UInt32) -> UInt32 {
         var h1 = hash
         let blockCount = data.count / 4
@@ -60,7 +59,7 @@ public enum MurmurHash3 {
     }
 
     /// Mixes the last `data.count % 4` bytes and the length, and applies the final mix.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func finish(_ hash: UInt32, tailOf data: UnsafeRawBufferPointer, totalCount: Int) -> UInt32 {
         var h1 = hash
         let tail = data.count & ~3
@@ -82,15 +81,17 @@ public enum MurmurHash3 {
         return finalMix(h1)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func mixKey(_ key: UInt32) -> UInt32 {
-        var k = key &* c1
+        // The constants are literals: a static property would be reached through its
+        // initialiser's once-check from inlined code in other modules.
+        var k = key &* 0xcc9e_2d51
         k = (k << 15) | (k >> 17)
-        return k &* c2
+        return k &* 0x1b87_3593
     }
 
     /// fmix32: forces every input bit to affect every output bit.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func finalMix(_ hash: UInt32) -> UInt32 {
         var h = hash
         h ^= h >> 16

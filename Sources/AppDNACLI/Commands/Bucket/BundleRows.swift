@@ -85,6 +85,7 @@ struct BundleRows: BatchRows {
                 rows.uncheckedCopy(pieces[Self.rowStart])
                 rows.uncheckedCopyShort(UnsafeRawPointer(rows.base + userStart), userCount)
             }
+            // By index, with the per-user calls inlined: the experiment is read in place.
             let hash = experiments[index].bucketer.hash(user)
             let bucket = experiments[index].bucketer.bucket(hash)
             let kind = experiments[index].eligibility.kind(user)

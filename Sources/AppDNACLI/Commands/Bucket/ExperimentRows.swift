@@ -59,7 +59,8 @@ struct ExperimentRows: BatchRows {
         let hash = bucketer.hash(user)
         let bucket = bucketer.bucket(hash)
         var variant = bucketer.variantIndex(bucket)
-        if let eligibility, !eligibility.kind(user).mayAssign {
+        // Optional chaining reads the stored value in place (binding it would copy it per id).
+        if eligibility?.kind(user).mayAssign == false {
             variant = nil
             ineligible += 1
         }
