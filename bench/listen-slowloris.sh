@@ -12,9 +12,12 @@
 #  4. A 500 MiB handler answer through `webhook listen --forward-to`: the listener's peak RSS.
 #  5. 40 deliveries of a 950 KB body, signed right, then signed wrong: the listener's CPU time
 #     for each batch, and their ratio.
+#  6. SIGTERM to a listener holding 1,000 stalled connections (half in the head, half in the
+#     body; timeouts a minute away): the time until it has exited.
 # Targets: the delivery answered within 1 s with either group held; listener RSS < 64 MB while
 # held; descriptors after = at rest; every bomb answered/failed within its cap (RSS < 200 MB);
-# the 500 MiB answer relayed cut, listener RSS < 100 MB; wrong/right CPU ratio < 2.
+# the 500 MiB answer relayed cut, listener RSS < 100 MB; wrong/right CPU ratio < 2; exited
+# within 2 s of SIGTERM.
 # Run by hand: bash bench/listen-slowloris.sh   (APPDNA_BIN=.build/debug/appdna to measure a
 # debug build; APPDNA_BENCH_HELD=N to hold another number of connections). Linux (/proc).
 set -euo pipefail
@@ -246,4 +249,44 @@ right, wrong = run(right_signature), run(wrong_signature)
 print(f"950 KB body x 40            listener CPU: right signature {right:.2f} s, wrong {wrong:.2f} s, ratio {wrong / max(right, 0.01):.2f} (target < 2)")
 PY
 
-echo "result                    " "$( [[ $slow_ok == 0 ]] && echo "slow senders PASS" || echo "slow senders MISS" )"
+kill "$PID"
+
+# ---- 6. SIGTERM with stalled connections ------------------------------------------------------
+start_server "$OUT/sigterm-listen" webhook listen --secret-file "$SECRET" --header-timeout 60 --idle-timeout 60
+set +e
+python3 - "$PORT" "$HELD" "$PID" <<'PY'
+import os, resource, signal, socket, sys, time
+port, held, pid = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, held + 512), hard))
+def descriptors():
+    return len(os.listdir(f"/proc/{pid}/fd"))
+def exited():
+    # The listener is the shell's child: once it has exited it is a zombie until reaped.
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+at_rest = descriptors()
+sockets = []
+for i in range(held):
+    s = socket.create_connection(("127.0.0.1", port), timeout=2)
+    s.sendall(b'POST /webhooks HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"id":' if i % 2 else b"POST /webhooks HTTP/1.1\r\nHost: x\r\nX-Sl")
+    sockets.append(s)
+deadline = time.monotonic() + 10
+while descriptors() < at_rest + held and time.monotonic() < deadline:
+    time.sleep(0.05)
+holding = descriptors() - at_rest
+started = time.monotonic()
+os.kill(pid, signal.SIGTERM)
+while not exited() and time.monotonic() < started + 60:
+    time.sleep(0.005)
+elapsed = time.monotonic() - started
+print(f"SIGTERM, {holding} stalled    listener exited {elapsed * 1000:.0f} ms after SIGTERM (target < 2000 ms; timeouts 60 s)")
+sys.exit(0 if exited() and holding == held and elapsed < 2 else 1)
+PY
+sigterm_ok=$?
+set -e
+
+echo "result                    " "$( [[ $slow_ok == 0 ]] && echo "slow senders PASS" || echo "slow senders MISS" )" \
+    "$( [[ $sigterm_ok == 0 ]] && echo "SIGTERM PASS" || echo "SIGTERM MISS" )"
