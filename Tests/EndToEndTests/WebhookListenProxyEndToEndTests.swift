@@ -90,18 +90,19 @@ extension WebhookListenEndToEndTests {
     }
 }
 
-/// Out of descriptors, the listener makes room by closing the oldest connection still waiting
-/// for its head, so a new client is still served.
+/// Out of descriptors, the listener makes room by closing the stalest connection, whether it
+/// stopped in its head or in its body, so a new client is still served.
 extension WebhookListenEndToEndTests {
     func testPastTheDescriptorLimitTheOldestWaitingConnectionIsClosedFirst() throws {
         let listener = try startListener(["--secret-file", secretPath], openFiles: 48)
-        // 80 half-sent request lines, more than the listener has descriptors for; then, after the
-        // delivery below, which of them the listener closed.
+        // 80 connections that stop half way, every other one in the body, more than the listener
+        // has descriptors for; then, after the delivery below, which of them the listener closed.
         let hold = """
         import socket,sys,time
         held=[]
-        for _ in range(80):
-            s=socket.create_connection(('127.0.0.1',int(sys.argv[1]))); s.sendall(b'POST /webhooks HT'); held.append(s)
+        for i in range(80):
+            s=socket.create_connection(('127.0.0.1',int(sys.argv[1])))
+            s.sendall(b'POST /webhooks HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 100\\r\\n\\r\\n{"id":' if i%2 else b'POST /webhooks HT'); held.append(s)
         print('held', flush=True)
         time.sleep(2)
         closed=[]
