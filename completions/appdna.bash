@@ -56,10 +56,10 @@ _appdna() {
         esac
     done
 
-    # `appdna help …`: command paths only.
+    # `appdna help …`: command paths, and the help topics after `help` itself.
     if (( help_topic )); then
         case "$path" in
-            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api warehouse completions manpage" -- "$cur") ;;
+            "") _appdna_reply < <(compgen -W "bucket bundle webhook queue api warehouse completions manpage environment" -- "$cur") ;;
             "bundle") _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 @testable import AppDNACLI
 
 /// Ids that differ only in Unicode normalisation, through the commands a user runs: the diff
@@ -49,6 +50,26 @@ final class ByteIdentityCommandTests: XCTestCase {
         XCTAssertEqual(a.status, 0)
         XCTAssertEqual(b.status, 0)
         XCTAssertNotEqual(a.stdout, b.stdout)
+    }
+
+    /// 34.8: a misspelt experiment gets a "did you mean", as `warehouse --experiment` does (one
+    /// wording, BundleExperiments.notFound); among ids that read alike the suggestion says which
+    /// form it is, and an id that is another normalisation of one is told so, not "corrected".
+    func testBucketSuggestsTheExperimentAMisspeltIdMeant() throws {
+        let examples = repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path
+        let typo = runCLI(["bucket", "user_1", "onbaording-v2", "--bundle", examples])
+        XCTAssertEqual(typo.status, 64)
+        XCTAssertEqual(typo.stderr, "appdna: \(examples): no experiment 'onbaording-v2' in the bundle; "
+                       + "it has onboarding-v2, paywall-price, pro-upsell, dark-mode; did you mean 'onboarding-v2'?\n")
+        let far = runCLI(["bucket", "user_1", "checkout", "--bundle", examples])
+        XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+
+        let both = try file(bundle([Self.nfc, Self.nfd], version: 1)), one = try file(bundle([Self.nfc], version: 1))
+        let plain = runCLI(["bucket", "u1", "cafe", "--bundle", both])
+        XCTAssertTrue(plain.stderr.hasSuffix("did you mean 'café (NFC)'?\n"), plain.stderr)
+        let other = runCLI(["bucket", "u1", Self.nfd, "--bundle", one])
+        XCTAssertTrue(other.stderr.contains("only in Unicode normalisation: NFD vs NFC"), other.stderr)
+        XCTAssertFalse(other.stderr.contains("did you mean"), other.stderr)
     }
 
     func testValidateWarnsAboutLookalikeIds() throws {

@@ -69,6 +69,33 @@ final class HelpGoldenTests: XCTestCase {
         }
     }
 
+    /// 34.8: `appdna --help` is about commands; the environment variables (20 rows, most of
+    /// its lines) are a help topic it names in one line, `appdna help environment`.
+    func testTheEnvironmentIsAHelpTopicNotPartOfTheToolsHelp() {
+        let tool = runCLI(["--help"])
+        XCTAssertEqual(tool.status, 0)
+        let rows = tool.stdout.split(separator: "\n").map(String.init)
+        for variable in table.environment {
+            XCTAssertFalse(rows.contains { $0.hasPrefix("  \(variable.name)") }, "\(variable.name) is back in appdna --help")
+        }
+        XCTAssertTrue(tool.stdout.contains("\n  environment  "), tool.stdout)
+        XCTAssertLessThan(tool.stdout.split(separator: "\n").count, 70, "appdna --help is a page about commands")
+
+        let topic = runCLI(["help", "environment"])
+        XCTAssertEqual(topic.status, 0, topic.stderr)
+        XCTAssertEqual(topic.stderr, "")
+        XCTAssertGreaterThanOrEqual(table.environment.count, 20)
+        for variable in table.environment {
+            XCTAssertTrue(topic.stdout.contains("\n  \(variable.name)"), variable.name)
+        }
+        // A command's help still lists what it reads.
+        XCTAssertTrue(runCLI(["bundle", "fetch", "--help"]).stdout.contains("Environment:\n  APPDNA_SDK_KEY"))
+
+        let misspelt = runCLI(["help", "enviroment"])
+        XCTAssertEqual(misspelt.status, 64)
+        XCTAssertTrue(misspelt.stderr.contains("did you mean 'environment'"), misspelt.stderr)
+    }
+
     func testFindingCodesAreInValidateHelpAndTheManPage() {
         let help = HelpRenderer(table: table).render(path: ["bundle", "validate"])
         let page = ManPageRenderer(table: table).render()
@@ -88,12 +115,13 @@ extension GeneratedFilesTests {
         let goldenDirectory = repositoryRoot.appendingPathComponent("Tests/AppDNACLITests/Golden/help")
         let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
         var expectedFiles: Set<String> = []
-        for path in HelpGoldenTests.helpPaths(.appdna) {
+        let pages = HelpGoldenTests.helpPaths(.appdna).map { $0 + ["--help"] } + HelpTopic.allCases.map { ["help", $0.rawValue] }
+        for arguments in pages {
             // Through the real runner, as a user gets it.
-            let run = runCLI(path + ["--help"])
+            let run = runCLI(arguments)
             XCTAssertEqual(run.status, 0)
             XCTAssertEqual(run.stderr, "")
-            let name = (["appdna"] + path).joined(separator: "-") + ".txt"
+            let name = (["appdna"] + arguments.filter { $0 != "--help" }).joined(separator: "-") + ".txt"
             expectedFiles.insert(name)
             let url = goldenDirectory.appendingPathComponent(name)
             if update {

@@ -195,14 +195,14 @@ final class APIServeEndToEndTests: XCTestCase {
         XCTAssertEqual(fetch.status, 0, fetch.stderr)
         XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).contains("\"messages\""), "written in the SDK's shape")
         let check = try appdna(["bundle", "fetch", "--check", "-o", output], server: server)
-        XCTAssertEqual(check.text, "up to date (42)\n")
+        XCTAssertEqual(check.text, "up to date (bundle_version 42)\n")
         let same = try appdna(["bundle", "diff", "--stat", output, "@remote"], server: server)
         XCTAssertEqual(same.status, 0, same.stderr + same.text)
 
         _ = try bundle(version: 43, wrapped: true)
         let behind = try appdna(["bundle", "fetch", "--check", "-o", output], server: server)
         XCTAssertEqual(behind.status, 1)
-        XCTAssertEqual(behind.text, "behind: file 42, live 43\n")
+        XCTAssertEqual(behind.text, "behind: file bundle_version 42, live bundle_version 43\n")
 
         let queue = try scratch.file("pending_events.json", Array((1...5).map { TestEvents.stored($0, ts: 1_771_400_000_000) + "\n" }.joined().utf8))
         let replay = try appdna(["queue", "replay", queue, "--now", "2026-02-19T10:00:00Z", "--yes"], server: server)

@@ -36,7 +36,7 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         let server = try FakeBundleAPI.serving(version: 42)
         let result = try check(server)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.text, "up to date (42)\n")
+        XCTAssertEqual(result.text, "up to date (bundle_version 42)\n")
         XCTAssertEqual(result.stderr, "")
         assertOnlyVersionRequested(server)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), bytes)
@@ -48,7 +48,7 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         let server = try FakeBundleAPI.serving(version: 42)
         let result = try check(server)
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.text, "behind: file 41, live 42\n")
+        XCTAssertEqual(result.text, "behind: file bundle_version 41, live bundle_version 42\n")
         XCTAssertTrue(result.stderr.hasPrefix("appdna: "), result.stderr)
         assertOnlyVersionRequested(server)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), bytes)
@@ -59,7 +59,7 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         let server = try FakeBundleAPI.serving(version: 42)
         let result = try check(server)
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.text, "behind: file missing, live 42\n")
+        XCTAssertEqual(result.text, "behind: file missing, live bundle_version 42\n")
         assertOnlyVersionRequested(server)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
@@ -71,7 +71,7 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         let result = try check(server)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.text.hasPrefix("behind: file invalid (not JSON: "), result.text)
-        XCTAssertTrue(result.text.hasSuffix("), live 42\n"), result.text)
+        XCTAssertTrue(result.text.hasSuffix("), live bundle_version 42\n"), result.text)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), notJSON)
 
         // Valid JSON that breaks a bundle rule (weights summing to 0.9) is not a usable bundle either.
@@ -83,12 +83,27 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), badWeights)
     }
 
+    /// 34.8: the JSON's `file` names the version as its schema (and the text) do,
+    /// `bundle_version 41`, not a bare "41" that reads like a count.
+    func testTheJSONNamesTheFilesVersionAsTheTextDoes() throws {
+        try FakeBundleAPI.bundleFile(version: 41).write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let result = try check(server, ["--json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        XCTAssertEqual(report["file"] as? String, "bundle_version 41")
+        XCTAssertEqual(report["file_version"] as? Int, 41)
+        XCTAssertEqual(report["live_version"] as? Int, 42)
+        XCTAssertEqual(report["up_to_date"] as? Bool, false)
+        XCTAssertTrue(result.stderr.contains("is not the live bundle (bundle_version 42)"), result.stderr)
+    }
+
     func testAFileNewerThanTheLiveBundleIsNotUpToDate() throws {
         try FakeBundleAPI.bundleFile(version: 43).write(to: URL(fileURLWithPath: output))
         let server = try FakeBundleAPI.serving(version: 42)
         let result = try check(server)
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertEqual(result.text, "behind: file 43, live 42\n")
+        XCTAssertEqual(result.text, "behind: file bundle_version 43, live bundle_version 42\n")
         assertOnlyVersionRequested(server)
     }
 

@@ -160,13 +160,13 @@ final class CISnippetEndToEndTests: XCTestCase {
         XCTAssertEqual(try fileBytes(), current)
         let check = try runGitHub(step: Self.checkStep, api: server.baseURL, ref: "refs/tags/v1.2.0")
         XCTAssertEqual(check.status, 0, check.stderr)
-        XCTAssertEqual(check.stdout, "up to date (42)\n")
+        XCTAssertEqual(check.stdout, "up to date (bundle_version 42)\n")
 
         // A release tagged with a stale committed bundle fails; a branch build refreshes it.
         let stale = try writeBundle(version: 41)
         let gate = try runGitHub(step: Self.checkStep, api: server.baseURL, ref: "refs/tags/v1.2.1")
         XCTAssertEqual(gate.status, 1, gate.stderr)
-        XCTAssertEqual(gate.stdout, "behind: file 41, live 42\n")
+        XCTAssertEqual(gate.stdout, "behind: file bundle_version 41, live bundle_version 42\n")
         XCTAssertEqual(try fileBytes(), stale)
         let refresh = try runGitHub(step: Self.fetchStep, api: server.baseURL, ref: "refs/heads/main")
         XCTAssertEqual(refresh.status, 0, refresh.stderr)

@@ -174,13 +174,13 @@ final class GitHubActionEndToEndTests: XCTestCase {
         inputs["check"] = "true"
         let check = try runAction(inputs, environment: environment)
         XCTAssertEqual(check.status, 0, check.log)
-        XCTAssertTrue(check.log.contains("up to date (42)"), check.log)
+        XCTAssertTrue(check.log.contains("up to date (bundle_version 42)"), check.log)
 
         let newer = try FakeBundleAPI.serving(version: 43)
         defer { newer.stop() }
         let behind = try runAction(inputs, environment: ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": newer.baseURL])
         XCTAssertEqual(behind.status, 1, behind.log)
-        XCTAssertTrue(behind.log.contains("behind: file 42, live 43"), behind.log)
+        XCTAssertTrue(behind.log.contains("behind: file bundle_version 42, live bundle_version 43"), behind.log)
         XCTAssertEqual(try String(contentsOfFile: workspace + "/MyApp/appdna-config.json", encoding: .utf8), written, "--check writes nothing")
     }
 

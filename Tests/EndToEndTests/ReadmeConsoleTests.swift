@@ -134,15 +134,25 @@ final class ReadmeConsoleTests: XCTestCase {
     /// Every block of a document in order, in one fresh scratch copy of `examples/` (removed
     /// after); each block's commands' outputs.
     func runAll(_ blocks: [Block], of document: String, report: Bool) throws -> [[String]] {
+        var leftovers: [String] = []
+        return try runAll(blocks, of: document, report: report, leftovers: &leftovers)
+    }
+
+    /// The same, with the files the blocks added to the scratch checkout or changed in it
+    /// (sorted paths).
+    func runAll(_ blocks: [Block], of document: String, report: Bool, leftovers: inout [String]) throws -> [[String]] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         try FileManager.default.copyItem(at: Self.repository.appendingPathComponent("examples"),
                                          to: scratch.appendingPathComponent("examples"))
-        return try blocks.map { block in
+        let before = Self.files(under: scratch)
+        let outputs = try blocks.map { block in
             XCTAssertFalse(block.commands.isEmpty, "\(document):\(block.startLine): a console block without a `$ ` command")
             return try check(block, of: document, in: scratch, report: report)
         }
+        leftovers = Self.files(under: scratch).filter { before[$0.key] != $0.value }.keys.sorted()
+        return outputs
     }
 
     /// The documents' examples can be run again and again: the same output each time (the
@@ -158,11 +168,26 @@ final class ReadmeConsoleTests: XCTestCase {
         let before = try status()
         for document in try Self.documents() {
             let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8))
-            let first = try runAll(blocks, of: document, report: false).map { $0.map(Self.masked) }
+            var leftovers: [String] = []
+            let first = try runAll(blocks, of: document, report: false, leftovers: &leftovers).map { $0.map(Self.masked) }
             let second = try runAll(blocks, of: document, report: false).map { $0.map(Self.masked) }
             XCTAssertEqual(first, second, document)
+            // A reader runs the blocks in a checkout: what they write, they remove (or write
+            // outside it), so that `git status` stays clean after following the document.
+            XCTAssertEqual(leftovers, [], "\(document): its blocks leave these behind in the checkout")
         }
         XCTAssertEqual(try status(), before, "running the documents' blocks changed the checkout")
+    }
+
+    /// Every file under `directory` (relative path) with its contents.
+    static func files(under directory: URL) -> [String: Data] {
+        var files: [String: Data] = [:]
+        let base = directory.resolvingSymlinksInPath().path + "/"
+        guard let walk = FileManager.default.enumerator(at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isRegularFileKey]) else { return [:] }
+        for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            files[String(url.resolvingSymlinksInPath().path.dropFirst(base.count))] = FileManager.default.contents(atPath: url.path) ?? Data()
+        }
+        return files
     }
 
     /// Runs the block and compares (when `report`); returns each command's output as the

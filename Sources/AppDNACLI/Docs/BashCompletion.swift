@@ -66,13 +66,13 @@ struct BashCompletion {
                 esac
             done
 
-            # `appdna help …`: command paths only.
+            # `appdna help …`: command paths, and the help topics after `help` itself.
             if (( help_topic )); then
                 case "$path" in
 
         """
         for path in [[]] + model.paths {
-            let children = model.children(of: path).map(\.word).filter { $0 != "help" }
+            let children = path.isEmpty ? model.helpWords.map(\.word) : model.children(of: path).map(\.word).filter { $0 != "help" }
             guard !children.isEmpty else { continue }
             out += "            \"\(path.joined(separator: " "))\") \(words(children)) ;;\n"
         }

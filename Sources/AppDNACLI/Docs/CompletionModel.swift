@@ -23,6 +23,12 @@ struct CompletionModel {
             .map { ($0.path.last!, $0.summary) }
     }
 
+    /// The words that may follow `appdna help`: the top-level commands and groups, and the
+    /// help topics.
+    var helpWords: [(word: String, summary: String)] {
+        table.topLevelWords + HelpTopic.allCases.map { ($0.rawValue, $0.summary) }
+    }
+
     /// Every spelling of a flag that takes a value, anywhere in the table: when completing, the
     /// word after one of these is a value, not a command word.
     var valueFlagSpellings: [String] {

@@ -19,8 +19,8 @@ struct FishCompletion {
             }
         }
         // `appdna help …`: the words after help are a command path.
-        let topWords = model.children(of: []).map(\.word).filter { $0 != "help" }
-        for child in model.children(of: []) where child.word != "help" {
+        let topWords = model.helpWords.map(\.word)
+        for child in model.helpWords {
             out += "complete -c \(name) -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(topWords.joined(separator: " "))' -a \(child.word) -d \(quote(child.summary))\n"
         }
         for command in table.visibleCommands {

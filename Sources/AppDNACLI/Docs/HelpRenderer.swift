@@ -6,9 +6,11 @@ public struct HelpRenderer {
         self.table = table
     }
 
-    /// Help for a path: the tool (empty), a group (`bundle`) or a command (`bundle fetch`).
+    /// Help for a path: the tool (empty), a group (`bundle`), a command (`bundle fetch`) or a
+    /// topic (`environment`).
     public func render(path: [String]) -> String {
         if let command = table.command(path) { return commandHelp(command) }
+        if let topic = HelpTopic.named(path, in: table) { return topicHelp(topic) }
         if path.count == 1, table.group(path[0]) != nil { return groupHelp(path[0]) }
         return toolHelp()
     }
@@ -24,16 +26,27 @@ public struct HelpRenderer {
         var lines = ["\(table.programName) \(table.version) - \(table.summary)", "",
                      "Usage: \(table.programName) [GLOBAL OPTIONS] COMMAND [ARGS...]", "", "Commands:"]
         lines += TextWrapping.table(table.topLevelWords.map { ($0.word, $0.summary) }
-                                    + [("help", "Show help for a command (same as COMMAND --help)")])
+                                    + [("help", "Show help for a command (same as COMMAND --help) or a topic")])
         lines += ["", "Global options (before or after the command):"]
         lines += flagRows(table.globalFlags)
         lines += ["", "Durations and sizes (every flag that takes one):"]
         lines += TextWrapping.wrap(UnitText.note, indent: 2)
-        lines += ["", "Environment:"]
-        lines += TextWrapping.table(table.environment.map { ($0.name, $0.summary) })
+        lines += ["", "Help topics ('\(table.programName) help TOPIC'):"]
+        lines += TextWrapping.table(HelpTopic.allCases.map { ($0.rawValue, $0.summary) })
         lines += ["", "Exit status (the same for every command):"]
         lines += TextWrapping.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }, maxTermWidth: 4)
         lines += ["", "Run '\(table.programName) help COMMAND' for more about a command."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func topicHelp(_ topic: HelpTopic) -> String {
+        var lines = ["\(table.programName) help \(topic.rawValue) - \(topic.title)", ""]
+        switch topic {
+        case .environment:
+            lines += ["Environment:"]
+            lines += TextWrapping.table(table.environment.map { ($0.name, $0.summary) })
+            lines += ["", "Each command's help ('\(table.programName) help COMMAND') lists the variables that command reads."]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

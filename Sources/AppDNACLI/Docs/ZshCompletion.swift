@@ -48,7 +48,7 @@ struct ZshCompletion {
     private func helpFunction() -> String {
         let name = functionName(["help"])
         var out = "\(name)() {\n  local -a subcommands\n  case $CURRENT in\n"
-        out += "    2) subcommands=(\(describe(model.children(of: []).filter { $0.word != "help" }))) ;;\n"
+        out += "    2) subcommands=(\(describe(model.helpWords))) ;;\n"
         out += "    3)\n      case $words[2] in\n"
         for path in model.paths where path.count == 1 {
             let children = model.children(of: path)

@@ -167,19 +167,20 @@ public struct ArgumentParser {
     }
 
     private func checkHelpTopic(_ topic: [String]) throws(Failure) {
-        if topic.isEmpty || table.command(topic) != nil { return }
+        if topic.isEmpty || table.command(topic) != nil || HelpTopic.named(topic, in: table) != nil { return }
         if table.commands.contains(where: { $0.path.starts(with: topic) }) { return }
-        throw unknownCommand(topic)
+        throw unknownCommand(topic, topics: topic.count == 1 ? HelpTopic.allCases.map(\.rawValue) : [])
     }
 
     func usageLine(_ command: CommandSpec) -> String {
         HelpRenderer(table: table).usage(for: command)
     }
 
-    private func unknownCommand(_ path: [String]) -> Failure {
+    /// `topics`: the help topics that may stand where the word is (after `appdna help`).
+    private func unknownCommand(_ path: [String], topics: [String] = []) -> Failure {
         let known = path.dropLast()
         let siblings = Set(table.visibleCommands.filter { $0.path.count > known.count && $0.path.starts(with: known) }
-            .map { $0.path[known.count] }).sorted()
+            .map { $0.path[known.count] } + topics).sorted()
         let word = path.last!
         let prefix = known.isEmpty ? "" : known.joined(separator: " ") + " "
         // `appdna version`: the word names a global switch, which is spelled as a flag.

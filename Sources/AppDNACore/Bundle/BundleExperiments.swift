@@ -33,13 +33,22 @@ public enum BundleExperiments {
             throw Failure(.malformedInput, "\(file): the bundle has no experiments")
         }
         guard let node = experiments[id], node.kind == .object else {
-            let known = experiments.members.map(\.key)
-            let lookalike = lookalikeNote(id, among: known)
-            let shown = ByteIdentity.labelled(Array(known.prefix(10)))
-            let listing = known.isEmpty ? "it has none" : "it has " + shown.joined(separator: ", ") + (known.count > 10 ? ", …" : "")
-            throw Failure(.usage, "\(file): no experiment '\(id)' in the bundle\(lookalike); \(listing)")
+            throw notFound(id, among: experiments.members.map(\.key), file: file)
         }
         return ExperimentDefinition(id: id, node: node)
+    }
+
+    /// The one wording of an experiment id the bundle does not have (`bucket`, `warehouse
+    /// --experiment`): "FILE: no experiment 'ID' in the bundle; it has A, B, …; did you mean
+    /// 'A'?". An id that differs from one of `known` only in Unicode normalisation says so
+    /// instead of suggesting it, and ids that read alike are labelled (café (NFC), café (NFD)).
+    public static func notFound(_ id: String, among known: [String], file: String) -> Failure {
+        let lookalike = lookalikeNote(id, among: known)
+        let labelled = ByteIdentity.labelled(known)
+        let shown = labelled.prefix(10)
+        let listing = known.isEmpty ? "it has none" : "it has " + shown.joined(separator: ", ") + (known.count > 10 ? ", …" : "")
+        let suggestion = lookalike.isEmpty ? Suggestions.closestIndices(to: id, among: known).first.map { "; did you mean '\(labelled[$0])'?" } : nil
+        return Failure(.usage, "\(file): no experiment '\(id)' in the bundle\(lookalike); \(listing)\(suggestion ?? "")")
     }
 
     /// Ids are looked up by bytes: for an id that reads like one of `known` but is another

@@ -22,15 +22,15 @@ enum BundleFetchCheck {
             BundleFetchCommand.report(invocation, ["path": .string(output), "up_to_date": .bool(file == .valid(version: live)),
                                                    "live_version": .integer(live), "file_version": fileVersion, "file": .string(file.description)])
             return file == .valid(version: live) ? .success
-                : BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (\(live)); appdna bundle fetch -o \(output) updates it")
+                : BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
         }
         if file == .valid(version: live) {
-            invocation.stdout.writeLine("up to date (\(live))")
+            invocation.stdout.writeLine("up to date (bundle_version \(live))")
             return .success
         }
         // A file newer than the live bundle is not what the app would get from the server
         // either (the server may have rolled a bad bundle back): fetch would replace it too.
-        invocation.stdout.writeLine("behind: file \(file.description), live \(live)")
-        return BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (\(live)); appdna bundle fetch -o \(output) updates it")
+        invocation.stdout.writeLine("behind: file \(file.description), live bundle_version \(live)")
+        return BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
     }
 }

@@ -42,8 +42,9 @@ enum BundleFetchCommand {
     retried. When CONFIGURATION is Release (an Xcode \
     build phase) and the key is a sandbox (adn_test_) key, a warning is printed in Xcode's \
     format; --require-live makes it an error.
-    --check asks only the version endpoint and compares: 0 and "up to date (42)" when the \
-    file has the live bundle_version, 1 and "behind: file 41, live 42" otherwise (also when \
+    --check asks only the version endpoint and compares: 0 and "up to date (bundle_version \
+    42)" when the file has the live bundle_version, 1 and "behind: file bundle_version 41, \
+    live bundle_version 42" otherwise (also when \
     the file is missing or invalid); nothing is downloaded or written.
     --keep-on-failure: when the API cannot be reached (network error, 5xx, timeout) and the \
     file is a valid bundle, it is kept, one warning in the CI's format names its \

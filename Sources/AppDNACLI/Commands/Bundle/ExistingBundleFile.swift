@@ -45,12 +45,14 @@ enum ExistingBundleFile: Equatable {
         self = .valid(version: version)
     }
 
-    /// "41", "missing", "invalid (not JSON: …)": how `--check` names the file's side.
+    /// "bundle_version 41", "missing", "invalid (not JSON: …)": how `--check` names the file's
+    /// side, in its text and in the `file` field of its JSON (one wording for a version:
+    /// `bundle_version N`, as fetch's "up to date (bundle_version N)" says it).
     var description: String {
         switch self {
         case .missing: return "missing"
         case let .invalid(reason): return "invalid (\(reason))"
-        case let .valid(version): return String(version)
+        case let .valid(version): return "bundle_version \(version)"
         }
     }
 }

@@ -70,10 +70,7 @@ enum WarehouseFlags {
         if wanted.isEmpty { return all }
         return try wanted.map { id in
             guard let found = all.first(where: { ByteIdentity.same($0.id, id) }) else {
-                let ids = all.map(\.id)
-                let lookalike = BundleExperiments.lookalikeNote(id, among: ids)
-                throw Failure(.usage, "\(path): no experiment '\(id)' in the bundle"
-                              + (lookalike.isEmpty ? Suggestions.phrase(for: id, among: ids) : lookalike))
+                throw BundleExperiments.notFound(id, among: all.map(\.id), file: path)
             }
             return found
         }

@@ -1,23 +1,33 @@
-/// "Did you mean …?" for mistyped commands and flags.
-enum Suggestions {
+/// "Did you mean …?" for mistyped commands, flags, choices and ids (an experiment the bundle
+/// does not have).
+public enum Suggestions {
     /// The candidates closest to `word`, best first: those within a small edit distance
     /// (transpositions count as one edit) or that `word` is a prefix of.
-    static func closest(to word: String, among candidates: [String]) -> [String] {
+    public static func closest(to word: String, among candidates: [String]) -> [String] {
+        closestIndices(to: word, among: candidates).map { candidates[$0] }
+    }
+
+    /// The same, as indexes into `candidates` (two ids may read alike, NFC beside NFD, and
+    /// only their place tells them apart).
+    public static func closestIndices(to word: String, among candidates: [String]) -> [Int] {
         let limit = max(1, min(3, word.count / 3))
-        var scored: [(String, Int)] = []
-        for candidate in candidates {
+        var scored: [(index: Int, distance: Int)] = []
+        for (index, candidate) in candidates.enumerated() {
             let distance = editDistance(word, candidate)
             if distance <= limit {
-                scored.append((candidate, distance))
+                scored.append((index, distance))
             } else if word.count >= 2 && candidate.hasPrefix(word) {
-                scored.append((candidate, limit + 1))
+                scored.append((index, limit + 1))
             }
         }
-        return scored.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }.map(\.0)
+        return scored.sorted {
+            $0.distance != $1.distance ? $0.distance < $1.distance
+                : candidates[$0.index] != candidates[$1.index] ? candidates[$0.index] < candidates[$1.index] : $0.index < $1.index
+        }.map(\.index)
     }
 
     /// Optimal string alignment distance over Unicode scalars.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let s = Array(a.unicodeScalars), t = Array(b.unicodeScalars)
         if s.isEmpty { return t.count }
         if t.isEmpty { return s.count }
@@ -38,8 +48,8 @@ enum Suggestions {
         return previous[t.count]
     }
 
-    /// " (did you mean 'x'?)" or "" when nothing is close.
-    static func phrase(for word: String, among candidates: [String], prefix: String = "") -> String {
+    /// "; did you mean 'x'?" or "" when nothing is close.
+    public static func phrase(for word: String, among candidates: [String], prefix: String = "") -> String {
         guard let best = closest(to: word, among: candidates).first else { return "" }
         return "; did you mean '\(prefix)\(best)'?"
     }
