@@ -13,14 +13,14 @@ import TestSupport
 /// single-thread run (`APPDNA_THREADS=1`) reads the file line by line (`LineReader`); the
 /// parallel one reads a pipe fed in uneven writes, in chunks (`LineChunkReader`), so the two
 /// share none of the reading. Outputs go to files and are compared there (hundreds of MB).
+/// The built binary runs them (the chunk sizes the corpus aims at are read from this build's
+/// code): the optimised one `.ci/run` names, so the suite's debug-built tests still read the
+/// full million quickly.
 final class BucketBatchParallelTests: XCTestCase {
-    #if DEBUG
-    // A debug build is ~20 times slower: fewer ids keep a local `swift test` quick. The suite
-    // (.ci/run) builds optimised and reads the full million.
-    static let count = 200_000
-    #else
-    static let count = 1_000_000
-    #endif
+    /// Without an optimised binary (a local `swift test` with no release build newer than the
+    /// debug one) the debug binary reads fewer ids: it is ~20 times slower.
+    static let binary = BuiltBinary.optimised ?? BuiltBinary.url
+    static let count = BuiltBinary.optimised == nil ? 200_000 : 1_000_000
     static let variants = ["--variants", "control=0.5,b=0.3,c\tt=0.2"]
     static let bundle = """
     {"bundle_version": 1, "experiments": {"experiments": {
@@ -99,21 +99,29 @@ final class BucketBatchParallelTests: XCTestCase {
         let stderr: String
     }
 
-    /// One in-process run with stdout to a file; with more than one thread, stdin is a pipe
-    /// fed from `input` in writes of uneven sizes (reads then return partial chunks).
+    /// One run of the binary with stdout and stderr to files; with more than one thread, stdin
+    /// is a pipe fed from `input` in writes of uneven sizes (reads then return partial chunks).
     private func run(_ arguments: [String], input: String, threads: Int, scratch: ScratchDirectory) throws -> Run {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: Self.binary.path), "no built binary at \(Self.binary.path)")
         let outPath = scratch.url.appendingPathComponent("out-\(threads).bin").path
-        let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        XCTAssertGreaterThanOrEqual(outFD, 0)
-        defer { close(outFD) }
-        var stdinFD = open(input, O_RDONLY)
-        var feeder: Thread?
+        let errPath = scratch.url.appendingPathComponent("err-\(threads).txt").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: outPath, contents: nil))
+        XCTAssertTrue(FileManager.default.createFile(atPath: errPath, contents: nil))
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", BatchRunner.threadsVariable: String(threads)]
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        defer { try? out.close(); try? err.close() }
+        process.standardOutput = out
+        process.standardError = err
+        let fed = DispatchSemaphore(value: 0)
         if threads > 1 {
-            var ends: [Int32] = [0, 0]
-            XCTAssertEqual(pipe(&ends), 0)
+            let pipe = Pipe()
             let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
-            let writeEnd = ends[1]
-            feeder = Thread {
+            let writeEnd = pipe.fileHandleForWriting.fileDescriptor
+            let feeder = Thread {
                 var offset = 0
                 var size = 1
                 bytes.withUnsafeBytes { raw in
@@ -124,25 +132,31 @@ final class BucketBatchParallelTests: XCTestCase {
                         offset += n
                     }
                 }
-                close(writeEnd)
+                try? pipe.fileHandleForWriting.close()
+                fed.signal()
             }
-            feeder!.start()
-            close(stdinFD)
-            stdinFD = ends[0]
+            process.standardInput = pipe
+            try process.run()
+            // Only the child reads: with our read end open, a child that stopped reading would
+            // leave the feeder blocked instead of failing its write.
+            try? pipe.fileHandleForReading.close()
+            feeder.start()
+        } else {
+            let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+            defer { try? file.close() }
+            process.standardInput = file
+            try process.run()
+            fed.signal()
         }
-        defer { close(stdinFD) }
-        let out = OutputSink(fileDescriptor: outFD)
-        let err = OutputSink(capturingAsTerminal: false)
-        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: stdinFD, stdinIsTerminal: false,
-                           environment: [BatchRunner.threadsVariable: String(threads)])
-        let status = Runner.run(arguments, table: .appdna, io: io)
-        out.flush()
+        process.waitUntilExit()
+        fed.wait()
         var info = stat()
         XCTAssertEqual(stat(outPath, &info), 0)
         let kept = scratch.url.appendingPathComponent("out-\(threads)-kept.bin").path
         try? FileManager.default.removeItem(atPath: kept)
         try FileManager.default.moveItem(atPath: outPath, toPath: kept)
-        return Run(status: status, stdoutPath: kept, stdoutBytes: Int(info.st_size), stderr: err.capturedText)
+        return Run(status: process.terminationStatus, stdoutPath: kept, stdoutBytes: Int(info.st_size),
+                   stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
     }
 
     /// The first byte offset where two files differ, or nil when they are equal.

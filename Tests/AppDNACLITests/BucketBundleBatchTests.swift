@@ -49,9 +49,11 @@ final class BucketBundleBatchTests: XCTestCase {
         for context in Self.contexts {
             let setups = try Self.setups(context: context)
             XCTAssertEqual(setups.count, 9)
+            // Worked out once per context for every format and thread count: in a debug build
+            // the one-user functions are most of the test's time.
+            let rows = Self.referenceRows(ids: ids, setups: setups)
             for format in ["tsv", "csv", "ndjson"] {
-                // Made once for both thread counts: in a debug build it is most of the test's time.
-                let expected = Self.reference(ids: ids, setups: setups, format: format)
+                let expected = Self.reference(rows, format: format)
                 for threads in ["1", "3"] {
                     let run = runCLIBytes(["bucket", "-", "--bundle", bundlePath, "--format", format] + context,
                                           environment: [BatchRunner.threadsVariable: threads], stdin: corpus)
@@ -82,36 +84,54 @@ final class BucketBundleBatchTests: XCTestCase {
         }
     }
 
-    /// The rows as the one-user functions give them, a String and a JSON object per row.
-    static func reference(ids: [[UInt8]], setups: [BucketSetup], format: String) -> [UInt8] {
-        var out: [UInt8] = format == "csv" ? Array("user,experiment,hash,bucket,variant,eligible\n".utf8) : []
-        for bytes in ids {
+    /// One row as the one-user functions give it.
+    struct ReferenceRow {
+        let user: String
+        let experiment: String
+        let hash: UInt32
+        let bucket: UInt32
+        let variant: String?
+        let verdict: EligibilityVerdict
+    }
+
+    /// Every id's row for every experiment, in output order, from the one-user functions.
+    static func referenceRows(ids: [[UInt8]], setups: [BucketSetup]) -> [ReferenceRow] {
+        ids.flatMap { bytes -> [ReferenceRow] in
             let user = String(decoding: bytes, as: UTF8.self)
-            for setup in setups {
+            return setups.map { setup in
                 let assignment = setup.scheme.assign(user: user, experiment: setup.experiment, salt: setup.salt)
                 let verdict = Eligibility.verdict(setup.definition!, userID: user, context: setup.context).verdict
                 let variant = verdict.mayAssign ? setup.allocation?.variant(forBucket: assignment.bucket) : nil
-                let eligible: (text: String, json: JSONValue)
-                switch verdict {
-                case .eligible: eligible = ("yes", .bool(true))
-                case .notEligible: eligible = ("no", .bool(false))
-                case .unknown: eligible = ("unknown", .string("unknown"))
-                }
-                switch format {
-                case "ndjson":
-                    let object: JSONObject = ["user": .string(user), "experiment": .string(setup.experiment),
-                                              "hash": .integer(assignment.hash), "bucket": .integer(assignment.bucket),
-                                              "variant": variant.map(JSONValue.string) ?? .null, "eligible": eligible.json]
-                    out += JSONWriter().write(.object(object))
-                case "csv":
-                    let fields = [csv(user), csv(setup.experiment), "\(assignment.hash)", "\(assignment.bucket)", variant.map(csv) ?? "", eligible.text]
-                    out += Array(fields.joined(separator: ",").utf8)
-                default:
-                    let fields = [tsv(user), tsv(setup.experiment), "\(assignment.hash)", "\(assignment.bucket)", variant.map(tsv) ?? "-", eligible.text]
-                    out += Array(fields.joined(separator: "\t").utf8)
-                }
-                out.append(10)
+                return ReferenceRow(user: user, experiment: setup.experiment, hash: assignment.hash, bucket: assignment.bucket,
+                                    variant: variant, verdict: verdict)
             }
+        }
+    }
+
+    /// The rows written out, a String and a JSON object per row.
+    static func reference(_ rows: [ReferenceRow], format: String) -> [UInt8] {
+        var out: [UInt8] = format == "csv" ? Array("user,experiment,hash,bucket,variant,eligible\n".utf8) : []
+        for row in rows {
+            let eligible: (text: String, json: JSONValue)
+            switch row.verdict {
+            case .eligible: eligible = ("yes", .bool(true))
+            case .notEligible: eligible = ("no", .bool(false))
+            case .unknown: eligible = ("unknown", .string("unknown"))
+            }
+            switch format {
+            case "ndjson":
+                let object: JSONObject = ["user": .string(row.user), "experiment": .string(row.experiment),
+                                          "hash": .integer(row.hash), "bucket": .integer(row.bucket),
+                                          "variant": row.variant.map(JSONValue.string) ?? .null, "eligible": eligible.json]
+                out += JSONWriter().write(.object(object))
+            case "csv":
+                let fields = [csv(row.user), csv(row.experiment), "\(row.hash)", "\(row.bucket)", row.variant.map(csv) ?? "", eligible.text]
+                out += Array(fields.joined(separator: ",").utf8)
+            default:
+                let fields = [tsv(row.user), tsv(row.experiment), "\(row.hash)", "\(row.bucket)", row.variant.map(tsv) ?? "-", eligible.text]
+                out += Array(fields.joined(separator: "\t").utf8)
+            }
+            out.append(10)
         }
         return out
     }

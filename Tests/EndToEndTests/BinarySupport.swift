@@ -2,23 +2,10 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// Runs the built `appdna` binary: the one `APPDNA_TEST_BINARY` names (`.ci/run` names the
-/// release binary it built, the one that ships), else the one `swift test` built beside the
-/// test bundle.
+/// Runs the built `appdna` binary (`BuiltBinary.url`: the one `APPDNA_TEST_BINARY` names, else
+/// the one `swift test` built beside the test bundle).
 enum Binary {
-    static let url: URL = {
-        if let path = ProcessInfo.processInfo.environment["APPDNA_TEST_BINARY"], !path.isEmpty {
-            return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).absoluteURL
-        }
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = testBinary.deletingLastPathComponent()
-        // On macOS the runner lives inside an .xctest bundle; on Linux beside it.
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("appdna").path),
-              directory.path != "/" {
-            directory = directory.deletingLastPathComponent()
-        }
-        return directory.appendingPathComponent("appdna")
-    }()
+    static let url: URL = BuiltBinary.url
 
     struct Result {
         let status: Int32
