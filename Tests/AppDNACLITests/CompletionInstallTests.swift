@@ -29,7 +29,7 @@ final class CompletionInstallTests: XCTestCase {
         XCTAssertEqual(bash.status, 0, bash.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.path + "/.local/share/bash-completion/completions/appdna"))
         XCTAssertEqual(try String(contentsOfFile: home.path + "/.local/share/bash-completion/completions/appdna", encoding: .utf8),
-                       CompletionScripts.render(shell: "bash", table: .appdna))
+                       CompletionShell.bash.script(for: .appdna))
         XCTAssertTrue(bash.stdout.contains("nothing to add"), bash.stdout)
         XCTAssertEqual(install("bash", environment: ["XDG_DATA_HOME": home.path + "/data"]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: home.path + "/data/bash-completion/completions/appdna"))

@@ -21,8 +21,8 @@ final class GeneratedFilesTests: XCTestCase {
     }
 
     func testCompletionsAreUpToDate() throws {
-        for shell in CompletionScripts.shells {
-            try check(CompletionScripts.committedPath(shell: shell), CompletionScripts.render(shell: shell, table: .appdna))
+        for shell in CompletionShell.allCases {
+            try check(shell.committedPath, shell.script(for: .appdna))
         }
     }
 
@@ -32,8 +32,8 @@ final class GeneratedFilesTests: XCTestCase {
 
     func testGenerationIsDeterministic() {
         XCTAssertEqual(ManPageRenderer(table: .appdna).render(), ManPageRenderer(table: .appdna).render())
-        for shell in CompletionScripts.shells {
-            XCTAssertEqual(CompletionScripts.render(shell: shell, table: .appdna), CompletionScripts.render(shell: shell, table: .appdna))
+        for shell in CompletionShell.allCases {
+            XCTAssertEqual(shell.script(for: .appdna), shell.script(for: .appdna))
         }
     }
 }

@@ -5,15 +5,15 @@ import TestSupport
 
 /// The committed completion scripts, loaded into real shells and asked to complete.
 final class ShellCompletionTests: XCTestCase {
-    func path(_ shell: String) -> String {
-        repositoryRoot.appendingPathComponent(CompletionScripts.committedPath(shell: shell)).path
+    func path(_ shell: CompletionShell) -> String {
+        repositoryRoot.appendingPathComponent(shell.committedPath).path
     }
 
     /// Runs the bash completion function for a command line ending at the cursor.
     func bashComplete(_ line: String) throws -> [String] {
         let bash = try requireTool("bash", because: "runs the completion script")
         let script = """
-        source '\(path("bash"))'
+        source '\(path(.bash))'
         read -r -a COMP_WORDS <<< "$LINE"
         [[ "$LINE" == *" " ]] && COMP_WORDS+=("")
         COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
@@ -42,7 +42,7 @@ final class ShellCompletionTests: XCTestCase {
 
     func fishComplete(_ line: String) throws -> [String] {
         let fish = try requireTool("fish", because: "runs the completion script")
-        let result = try runProgram(fish, ["--no-config", "-c", "source '\(path("fish"))'; complete -C '\(line)'"],
+        let result = try runProgram(fish, ["--no-config", "-c", "source '\(path(.fish))'; complete -C '\(line)'"],
                                     currentDirectory: repositoryRoot)
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
@@ -68,7 +68,7 @@ final class ShellCompletionTests: XCTestCase {
             _arguments() { printf '%s\\n' "$@" }
             _describe() { :; }
             compdef() { :; }
-            source '\(path("zsh"))'
+            source '\(path(.zsh))'
             \(function)
             """
             let result = try runProgram(zsh, ["-f", "-c", script])
@@ -84,7 +84,7 @@ final class ShellCompletionTests: XCTestCase {
 
     func testBashScriptPassesShellcheck() throws {
         let shellcheck = try requireTool("shellcheck", because: "lints the completion script")
-        let result = try runProgram(shellcheck, ["-s", "bash", path("bash")])
+        let result = try runProgram(shellcheck, ["-s", "bash", path(.bash)])
         XCTAssertEqual(result.status, 0, result.stdout)
     }
 }

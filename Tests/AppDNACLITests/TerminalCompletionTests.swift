@@ -19,8 +19,8 @@ final class TerminalCompletionTests: XCTestCase {
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
     }
 
-    func script(_ shell: String) -> String {
-        repositoryRoot.appendingPathComponent(CompletionScripts.committedPath(shell: shell)).path
+    func script(_ shell: CompletionShell) -> String {
+        repositoryRoot.appendingPathComponent(shell.committedPath).path
     }
 
     // MARK: - bash
@@ -32,7 +32,7 @@ final class TerminalCompletionTests: XCTestCase {
         try """
         PS1='$ '
         [ -r /usr/share/bash-completion/bash_completion ] && . /usr/share/bash-completion/bash_completion
-        . '\(script("bash"))'
+        . '\(script(.bash))'
         bind 'set bell-style none'
         """.write(to: rc, atomically: false, encoding: .utf8)
         return try TerminalSession(test: self, command: [bash, "--noprofile", "--rcfile", rc.path, "-i"], directory: workDirectory)
@@ -87,7 +87,7 @@ final class TerminalCompletionTests: XCTestCase {
         let zsh = try requireTool("zsh", because: "the completion is typed into it")
         let functions = workDirectory.appendingPathComponent("zfunctions")
         try FileManager.default.createDirectory(at: functions, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: script("zsh"), toPath: functions.appendingPathComponent("_appdna").path)
+        try FileManager.default.copyItem(atPath: script(.zsh), toPath: functions.appendingPathComponent("_appdna").path)
         // As a user installs it: _appdna in $fpath, then compinit.
         try """
         PS1='%% '
@@ -136,7 +136,7 @@ final class TerminalCompletionTests: XCTestCase {
         return try TerminalSession(
             test: self,
             command: [fish, "--no-config", "-i", "-C",
-                      "function fish_prompt; echo -n '> '; end; set -g fish_greeting; source '\(script("fish"))'"],
+                      "function fish_prompt; echo -n '> '; end; set -g fish_greeting; source '\(script(.fish))'"],
             directory: workDirectory, prompt: "> ")
     }
 

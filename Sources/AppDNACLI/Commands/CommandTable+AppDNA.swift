@@ -249,7 +249,7 @@ extension CommandTable {
                 ~/.config/fish/completions), and prints what, if anything, to add to the shell's startup \
                 file. --shell chooses the shell (default: the one SHELL names).
                 """,
-                operands: [OperandSpec("SHELL", "bash, zsh or fish; or install", completion: .choices(["bash", "zsh", "fish", "install"]))],
+                operands: [OperandSpec("SHELL", "bash, zsh or fish; or install", completion: .choices(CompletionShell.allCases.map(\.rawValue) + ["install"]))],
                 flags: CompletionsFlags.all,
                 examples: [
                     ExampleSpec("appdna completions install", "Install completions for your shell, and see what to add to its rc file."),

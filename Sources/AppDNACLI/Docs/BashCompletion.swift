@@ -8,7 +8,7 @@ struct BashCompletion {
         let table = model.table
         let name = table.programName
         let paths = model.paths.map { "\"" + $0.joined(separator: " ") + "\"" }.joined(separator: "|")
-        var out = model.generatedNotice(shell: "bash") + """
+        var out = model.generatedNotice(shell: .bash) + """
 
         # Fills COMPREPLY from standard input, one candidate per line.
         _\(name)_reply() {

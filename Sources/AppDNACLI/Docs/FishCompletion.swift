@@ -5,7 +5,7 @@ struct FishCompletion {
     func render() -> String {
         let table = model.table
         let name = table.programName
-        var out = model.generatedNotice(shell: "fish")
+        var out = model.generatedNotice(shell: .fish)
         out += "complete -c \(name) -f\n\n"
         for flag in CompletionModel.visible(table.globalFlags) {
             out += line(flag, condition: nil)

@@ -6,7 +6,7 @@ struct ZshCompletion {
     func render() -> String {
         let table = model.table
         let name = table.programName
-        var out = "#compdef \(name)\n" + model.generatedNotice(shell: "zsh") + "\n"
+        var out = "#compdef \(name)\n" + model.generatedNotice(shell: .zsh) + "\n"
         out += "_\(name)_globals=(\n"
         for flag in CompletionModel.visible(table.globalFlags) {
             out += "  \(spec(flag))\n"

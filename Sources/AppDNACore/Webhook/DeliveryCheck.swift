@@ -47,9 +47,15 @@ public struct DeliveryCheck: Sendable {
             senderProblem = problem
             return
         }
-        let verification = body.withUnsafeBytes { bytes in
-            // `secrets` is never empty here: the command refuses to start without one.
-            try! WebhookVerifier.verify(body: bytes, signature: signature, secrets: secrets)
+        // The verifier throws only for an empty list of secrets. `webhook listen` refuses to
+        // start without one, but this is public API: with nothing to check against, the
+        // delivery is not valid, and the verdict says why instead of trapping (issue 35.4).
+        guard let verification = body.withUnsafeBytes({ bytes in
+            try? WebhookVerifier.verify(body: bytes, signature: signature, secrets: secrets)
+        }) else {
+            (matchedSecret, problem, diagnoses) = (nil, SecretError.none.message, [])
+            senderProblem = "the receiver has no secret to check the signature with"
+            return
         }
         if let index = verification.matchedSecretIndex {
             (matchedSecret, problem, senderProblem, diagnoses) = (index, nil, nil, [])

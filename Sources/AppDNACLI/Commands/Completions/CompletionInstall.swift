@@ -10,7 +10,7 @@ import AppDNACore
 /// - fish: `${XDG_CONFIG_HOME:-~/.config}/fish/completions`, read by every fish.
 enum CompletionInstall {
     struct Plan: Equatable {
-        let shell: String
+        let shell: CompletionShell
         let path: String
         /// Lines for the rc file (empty when nothing is needed) and which file.
         let rcLines: [String]
@@ -18,22 +18,21 @@ enum CompletionInstall {
         let note: String
     }
 
-    static func shell(given: String?, environment: [String: String]) throws -> String {
+    static func shell(given: CompletionShell?, environment: [String: String]) throws -> CompletionShell {
         if let given { return given }
-        let login = environment["SHELL"].map { String($0.split(separator: "/").last ?? "") } ?? ""
-        guard CompletionScripts.shells.contains(login) else {
+        guard let login = environment["SHELL"].flatMap(CompletionShell.init(loginShell:)) else {
             throw Failure(.usage, "cannot tell which shell to install for (SHELL is '\(environment["SHELL"] ?? "")'): give --shell bash, zsh or fish")
         }
         return login
     }
 
-    static func plan(shell: String, environment: [String: String]) throws -> Plan {
+    static func plan(shell: CompletionShell, environment: [String: String]) throws -> Plan {
         guard let home = environment["HOME"], !home.isEmpty else {
             throw Failure(.configuration, "HOME is not set: completions install writes under the home directory")
         }
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         switch shell {
-        case "zsh":
+        case .zsh:
             let zdot = variable("ZDOTDIR") ?? home
             let exported = (variable("FPATH") ?? "").split(separator: ":").map(String.init)
             if let writable = exported.first(where: { ($0 == home || $0.hasPrefix(home + "/")) && isWritableDirectory($0) }) {
@@ -44,15 +43,15 @@ enum CompletionInstall {
             return Plan(shell: shell, path: directory + "/_appdna",
                         rcLines: ["fpath=(\(directory) $fpath)", "autoload -Uz compinit && compinit"], rcFile: zdot + "/.zshrc",
                         note: "the fpath line goes before compinit; leave out the second line if your .zshrc already runs compinit")
-        case "fish":
+        case .fish:
             let config = variable("XDG_CONFIG_HOME") ?? home + "/.config"
             return Plan(shell: shell, path: config + "/fish/completions/appdna.fish", rcLines: [], rcFile: config + "/fish/config.fish",
                         note: "fish reads this directory by itself: a new fish completes appdna")
-        default:
+        case .bash:
             let directory = variable("BASH_COMPLETION_USER_DIR").map { $0 + "/completions" }
                 ?? (variable("XDG_DATA_HOME") ?? home + "/.local/share") + "/bash-completion/completions"
             let path = directory + "/appdna"
-            return Plan(shell: "bash", path: path, rcLines: [], rcFile: home + "/.bashrc",
+            return Plan(shell: shell, path: path, rcLines: [], rcFile: home + "/.bashrc",
                         note: "bash-completion loads it on demand (Debian: apt-get install bash-completion); without that package, add to \(home)/.bashrc: [ -r \(path) ] && . \(path)")
         }
     }
@@ -75,13 +74,13 @@ enum CompletionInstall {
     }
 
     static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let shell = try shell(given: invocation.arguments[CompletionsFlags.shell]?.rawValue, environment: invocation.io.environment)
+        let shell = try shell(given: invocation.arguments[CompletionsFlags.shell], environment: invocation.io.environment)
         let plan = try plan(shell: shell, environment: invocation.io.environment)
         let directory = String(plan.path[..<plan.path.lastIndex(of: "/")!])
         try makeDirectories(directory)
-        try AtomicFile.replace(path: plan.path, with: Array(CompletionScripts.render(shell: plan.shell, table: .appdna).utf8))
+        try AtomicFile.replace(path: plan.path, with: Array(plan.shell.script(for: .appdna).utf8))
         let out = invocation.stdout
-        out.writeLine("installed \(plan.shell) completions: \(plan.path)")
+        out.writeLine("installed \(plan.shell.rawValue) completions: \(plan.path)")
         if plan.rcLines.isEmpty {
             out.writeLine("nothing to add to your shell's startup file; \(plan.note)")
         } else {
@@ -94,9 +93,7 @@ enum CompletionInstall {
 }
 
 enum CompletionsFlags {
-    enum Shell: String, CaseIterable, Sendable { case bash, zsh, fish }
-
-    static let shell = Flag.optional("shell", value: "SHELL", "With install: the shell to install for (default: the one SHELL names)", .choice(Shell.self))
+    static let shell = Flag.optional("shell", value: "SHELL", "With install: the shell to install for (default: the one SHELL names)", .choice(CompletionShell.self))
 
     static let all: [FlagSpec] = [shell.spec]
 }

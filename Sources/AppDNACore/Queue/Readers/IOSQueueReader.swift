@@ -165,10 +165,10 @@ struct IOSQueueReader {
         } catch {
             // A crash cut this line off and a later append continued on the same line:
             // the complete event at the end of the line is still there.
-            if let start = Self.recoverableSuffix(bytes) {
+            if let (start, complete) = Self.recoverableSuffix(bytes) {
                 guard emit(.problem(QueueProblem(.malformed, QueueLocation(path: path, line: number),
                                                  "a cut-off event (\(start) bytes) followed by a complete one on the same line; the cut-off part skipped"))) else { return false }
-                return event(try! JSONDocument(bytes: Array(bytes[start...])), line: number, cancelled: cancelled, emit: emit)
+                return event(complete, line: number, cancelled: cancelled, emit: emit)
             }
             pending = (number, bytes.count, Self.relocate(error, line: number))
             return true
@@ -207,8 +207,9 @@ struct IOSQueueReader {
         }
     }
 
-    /// The offset of a `{` after which the rest of the line is a complete event object.
-    static func recoverableSuffix(_ bytes: [UInt8]) -> Int? {
+    /// The offset of a `{` after which the rest of the line is a complete event object, and
+    /// that object (parsed once, here).
+    static func recoverableSuffix(_ bytes: [UInt8]) -> (start: Int, event: JSONDocument)? {
         var tries = 0
         var index = 1
         while index < bytes.count, tries < 16 {
@@ -216,7 +217,7 @@ struct IOSQueueReader {
                 tries += 1
                 if let document = try? JSONDocument(bytes: Array(bytes[index...])), document.root.kind == .object,
                    document.root["event_id"] != nil {
-                    return index
+                    return (index, document)
                 }
             }
             index += 1
