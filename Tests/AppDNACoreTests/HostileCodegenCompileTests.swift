@@ -54,7 +54,7 @@ final class HostileCodegenCompileTests: XCTestCase {
         let file = try scratch.file("AppDNAConfig.kt", Array(generated.utf8))
         // Into a directory, so each class is written as its own file (long names would fail here).
         let classes = scratch.url.appendingPathComponent("classes").path
-        let compile = try ProcessRunner.run(kotlinc, [file, "-d", classes, "-nowarn"], environment: nil)
+        let compile = try ProcessRunner.run(kotlinc, ShortLivedJVM.kotlincOptions + [file, "-d", classes, "-nowarn"], environment: nil)
         XCTAssertEqual(compile.status, 0, String(compile.stderr.prefix(6000)))
     }
 }

@@ -60,9 +60,9 @@ final class KotlinAccessorCompileTests: XCTestCase {
         let accessors = try scratch.file("Accessors.kt", Array(generated.utf8))
         let main = try scratch.file("Main.kt", Array(Self.program.utf8))
         let jar = scratch.url.appendingPathComponent("reader.jar").path
-        let compile = try ProcessRunner.run(kotlinc, [accessors, main, "-include-runtime", "-d", jar, "-nowarn"], environment: nil)
+        let compile = try ProcessRunner.run(kotlinc, ShortLivedJVM.kotlincOptions + [accessors, main, "-include-runtime", "-d", jar, "-nowarn"], environment: nil)
         XCTAssertEqual(compile.status, 0, compile.stderr + "\n" + String(generated.prefix(3000)))
-        let run = try ProcessRunner.run(java, ["-cp", jar, "MainKt"], environment: nil)
+        let run = try ProcessRunner.run(java, ShortLivedJVM.options + ["-cp", jar, "MainKt"], environment: nil)
         XCTAssertEqual(run.status, 0, run.stderr)
         XCTAssertEqual(run.stdout, """
         true false false c 7 1.5 dot uni empty {"a":{"b":[1,2]}} ["x"] null q"\\ 9007199254740993 0 499 null null

@@ -34,7 +34,7 @@ final class SQLEngineCompletenessTests: XCTestCase {
         let plantedFile = try scratch.file("Planted.swift", Array(planted.joined(separator: "\n").utf8))
         let core = try FileManager.default.subpathsOfDirectory(atPath: Self.sources.appendingPathComponent("AppDNACore").path)
             .filter { $0.hasSuffix(".swift") }.map { Self.sources.appendingPathComponent("AppDNACore/\($0)").path }
-        let result = try ProcessRunner.run(swiftc, ["-typecheck", "-parse-as-library", "-diagnostic-style", "llvm", "-module-name", "AppDNACore", "-I", scratch.url.path]
+        let result = try ProcessRunner.run(swiftc, ["-typecheck", "-wmo", "-parse-as-library", "-diagnostic-style", "llvm", "-module-name", "AppDNACore", "-I", scratch.url.path]
                                            + core + [plantedFile], environment: nil)
         let errors = result.stderr.split(separator: "\n").filter { $0.contains("error:") }
         XCTAssertFalse(errors.contains { $0.contains("PlantedComplete") }, "a complete engine compiles: \(errors.prefix(5))")
