@@ -211,7 +211,7 @@ extension CommandTable {
                 summary: "SQL that buckets every user of a table: variant and eligibility per experiment",
                 discussion: WarehouseCommand.assignmentDiscussion,
                 operands: [WarehouseCommand.bundleOperand],
-                flags: WarehouseCommand.Kind.assignment.flags,
+                flags: WarehouseQuery.assignment.flags,
                 examples: WarehouseCommand.assignmentExamples,
                 run: WarehouseCommand.assignment),
             CommandSpec(
@@ -219,7 +219,7 @@ extension CommandTable {
                 summary: "SQL that lists the recorded exposures that disagree with the bundle, with the likely cause",
                 discussion: WarehouseCommand.auditDiscussion,
                 operands: [WarehouseCommand.bundleOperand],
-                flags: WarehouseCommand.Kind.audit.flags,
+                flags: WarehouseQuery.audit.flags,
                 examples: WarehouseCommand.auditExamples,
                 run: WarehouseCommand.audit),
             CommandSpec(
@@ -227,7 +227,7 @@ extension CommandTable {
                 summary: "SQL that tests each running experiment's exposures for a sample-ratio mismatch",
                 discussion: WarehouseCommand.srmDiscussion,
                 operands: [WarehouseCommand.bundleOperand],
-                flags: WarehouseCommand.Kind.srm.flags,
+                flags: WarehouseQuery.srm.flags,
                 examples: WarehouseCommand.srmExamples,
                 run: WarehouseCommand.srm),
             CommandSpec(
@@ -235,7 +235,7 @@ extension CommandTable {
                 summary: "SQL that counts exposures repeated within a session, per experiment",
                 discussion: WarehouseCommand.duplicatesDiscussion,
                 operands: [WarehouseCommand.bundleOperand],
-                flags: WarehouseCommand.Kind.duplicates.flags,
+                flags: WarehouseQuery.duplicates.flags,
                 examples: WarehouseCommand.duplicatesExamples,
                 run: WarehouseCommand.duplicates),
             CommandSpec(

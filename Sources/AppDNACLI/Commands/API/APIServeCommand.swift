@@ -93,22 +93,8 @@ enum APIServeCommand {
         return nil
     }
 
-    /// A response and what the request line says about it.
-    struct Answer {
-        var response: HTTPServer.Response
-        /// The endpoint's short name in the line and the summary (`bundle`, `version`, `events`).
-        var endpoint: String
-        var note: String
-        var injected = false
-        var refusedKey = false
-        var events = 0
-        var duplicates = 0
-        /// A batch's events as sent, and which were duplicates (for `--inspect`).
-        var batch: [(bytes: [UInt8], duplicate: Bool)]? = nil
-    }
-
     static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,
-                        ingest: IngestEndpoint, log: ServeLog) -> Answer {
+                        ingest: IngestEndpoint, log: ServeLog) -> ServeAnswer {
         let path = String(request.head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         let endpoint: String
         let method: String
@@ -117,31 +103,31 @@ enum APIServeCommand {
         case AppDNAAPI.bundleVersionPath: (endpoint, method) = ("version", "GET")
         case AppDNAAPI.ingestPath: (endpoint, method) = ("events", "POST")
         default:
-            return Answer(response: jsonError(404, "no such endpoint: \(path)"), endpoint: "other", note: "not an AppDNA API path")
+            return ServeAnswer(response: ServeAnswer.jsonError(404, "no such endpoint: \(path)"), endpoint: "other", note: "not an AppDNA API path")
         }
         guard request.head.method == method || (method == "GET" && request.head.method == "HEAD") else {
-            var response = jsonError(405, "\(path) takes \(method)")
+            var response = ServeAnswer.jsonError(405, "\(path) takes \(method)")
             response.headers.append(("Allow", method))
-            return Answer(response: response, endpoint: endpoint, note: "wrong method")
+            return ServeAnswer(response: response, endpoint: endpoint, note: "wrong method")
         }
         let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
         if key.isEmpty || (requiredKey != nil && key != requiredKey!) {
             let why = key.isEmpty ? "missing x-api-key" : "x-api-key is not the key this server was given"
-            var answer = Answer(response: jsonError(401, why), endpoint: endpoint, note: why)
+            var answer = ServeAnswer(response: ServeAnswer.jsonError(401, why), endpoint: endpoint, note: why)
             answer.refusedKey = true
             return answer
         }
         if let status = faults.takeFailure() {
-            var response = jsonError(status, "injected by --fail")
+            var response = ServeAnswer.jsonError(status, "injected by --fail")
             response.headers += faults.retryAfterHeader
-            var answer = Answer(response: response, endpoint: endpoint, note: "injected by --fail")
+            var answer = ServeAnswer(response: response, endpoint: endpoint, note: "injected by --fail")
             answer.injected = true
             return answer
         }
         switch endpoint {
         case "events":
             if let limit = faults.maxEventBody, request.body.count > limit {
-                var answer = Answer(response: jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint,
+                var answer = ServeAnswer(response: ServeAnswer.jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint,
                                     note: "\(NumberText.binarySize(request.body.count)) over --status-413-over")
                 answer.injected = true
                 return answer
@@ -152,18 +138,13 @@ enum APIServeCommand {
                 let answers = try bundle.answers()
                 let body = endpoint == "bundle" ? answers.bundle : answers.version
                 // A HEAD answer gets the GET's Content-Length and no body: the server leaves it out.
-                return Answer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: body),
+                return ServeAnswer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: body),
                               endpoint: endpoint, note: "bundle_version \(answers.bundleVersion)")
             } catch {
                 let message = FlagWording.message(for: error)
                 log.warn(message)
-                return Answer(response: jsonError(500, message), endpoint: endpoint, note: "cannot serve the bundle file")
+                return ServeAnswer(response: ServeAnswer.jsonError(500, message), endpoint: endpoint, note: "cannot serve the bundle file")
             }
         }
-    }
-
-    static func jsonError(_ status: Int, _ message: String) -> HTTPServer.Response {
-        HTTPServer.Response(status: status, headers: [("Content-Type", "application/json")],
-                            body: JSONWriter().write(["error": .string(message)]) + [0x0A])
     }
 }

@@ -21,9 +21,9 @@ final class IngestEndpoint: @unchecked Sendable {
         self.recorder = recorder
     }
 
-    func receive(_ request: HTTPServer.Request) -> APIServeCommand.Answer {
-        func refuse(_ status: Int, _ why: String) -> APIServeCommand.Answer {
-            APIServeCommand.Answer(response: APIServeCommand.jsonError(status, why), endpoint: "events", note: why)
+    func receive(_ request: HTTPServer.Request) -> ServeAnswer {
+        func refuse(_ status: Int, _ why: String) -> ServeAnswer {
+            ServeAnswer(response: ServeAnswer.jsonError(status, why), endpoint: "events", note: why)
         }
         let encoding = request.head.value(of: "Content-Encoding")?.lowercased()
         let json: [UInt8]
@@ -78,7 +78,7 @@ final class IngestEndpoint: @unchecked Sendable {
         let duplicates = ids.count - accepted.count
         let platform = request.head.value(of: "x-sdk-platform").map { " \($0)" } ?? ""
         let version = request.head.value(of: "x-sdk-version").map { " \($0)" } ?? ""
-        var answer = APIServeCommand.Answer(
+        var answer = ServeAnswer(
             response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
                                           body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
             endpoint: "events",

@@ -12,7 +12,7 @@ enum RequestInspection {
 
     /// The entry of one request: the fields `api serve --json` prints, the injected fault in
     /// words, and an event batch's events (as many as fit in `InspectorLog.bodyBytes`).
-    static func entry(_ request: HTTPServer.Request, _ answer: APIServeCommand.Answer, time: String) -> InspectorEntry {
+    static func entry(_ request: HTTPServer.Request, _ answer: ServeAnswer, time: String) -> InspectorEntry {
         var summary: JSONObject = [:]
         summary["endpoint"] = .string(answer.endpoint)
         summary["status"] = .integer(answer.response.status)

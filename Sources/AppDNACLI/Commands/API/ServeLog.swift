@@ -20,7 +20,7 @@ final class ServeLog: @unchecked Sendable {
         self.json = json
     }
 
-    func request(_ request: HTTPServer.Request, _ answer: APIServeCommand.Answer) {
+    func request(_ request: HTTPServer.Request, _ answer: ServeAnswer) {
         let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
         let line: String
         if json {

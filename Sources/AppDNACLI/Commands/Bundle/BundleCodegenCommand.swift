@@ -49,11 +49,11 @@ enum BundleCodegenCommand {
         let path = arguments.operands[0]
         // An invalid bundle: its findings and 1, nothing written.
         // Read once (standard input cannot be read twice), through the one bundle loader.
-        let (report, read) = try BundleValidateCommand.check(path: path, strict: false, invocation: invocation)
+        let (report, read) = try BundleCheckReport.check(path: path, strict: false, invocation: invocation)
         if let failure = report.failure { throw failure }
         if report.errors > 0 {
-            BundleValidateCommand.writeText([report], style: invocation.options.stdoutStyle, to: invocation.io.stderr)
-            invocation.io.stderr.writeLine("appdna: \(report.file): invalid bundle (\(BundleValidateCommand.plural(report.errors, "error"))); nothing generated")
+            BundleCheckReport.writeText([report], style: invocation.options.stdoutStyle, to: invocation.io.stderr)
+            invocation.io.stderr.writeLine("appdna: \(report.file): invalid bundle (\(BundleCheckReport.plural(report.errors, "error"))); nothing generated")
             return .negative
         }
         let input = read!

@@ -50,14 +50,12 @@ enum BundleDiffCommand {
         return .negative
     }
 
-    static func render(_ node: JSONNode?) -> String { BundleDiff.show(node, limit: 80) }
-
     static func writeText(_ diff: BundleDiff, style: Styler, to out: OutputSink) {
         for change in diff.changes {
             switch change.kind {
-            case .add: out.writeLine(style.apply(.green, "+ \(change.path)") + "  \(render(change.new))")
-            case .remove: out.writeLine(style.apply(.red, "- \(change.path)") + "  \(render(change.old))")
-            case .replace: out.writeLine(style.apply(.yellow, "~ \(change.path)") + "  \(render(change.old)) → \(render(change.new))")
+            case .add: out.writeLine(style.apply(.green, "+ \(change.path)") + "  \(DiffValueText.of(change.new))")
+            case .remove: out.writeLine(style.apply(.red, "- \(change.path)") + "  \(DiffValueText.of(change.old))")
+            case .replace: out.writeLine(style.apply(.yellow, "~ \(change.path)") + "  \(DiffValueText.of(change.old)) → \(DiffValueText.of(change.new))")
             case .move: out.writeLine(style.apply(.cyan, "> \(change.from!) → \(change.path)") + "  (moved)")
             }
         }

@@ -8,8 +8,8 @@ enum BundleFetchCheck {
     static func run(_ invocation: Invocation, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
         let arguments = invocation.arguments
 
-        let url = connection.base + BundleFetchCommand.versionPath
-        let response = try connection.get(BundleFetchCommand.versionPath)
+        let url = connection.base + AppDNAAPI.bundleVersionPath
+        let response = try connection.get(AppDNAAPI.bundleVersionPath)
         guard (200...299).contains(response.status) else { throw HTTPStatus.error(for: response, what: "GET \(url)") }
         guard let document = try? JSONDocument(bytes: response.body), let live = document.root["bundle_version"]?.int64 else {
             throw Failure(.unavailable, "GET \(url): the response is not JSON with an integer bundle_version")
@@ -19,10 +19,10 @@ enum BundleFetchCheck {
         if arguments[BundleFetchFlags.json] {
             var fileVersion = JSONValue.null
             if case .valid(let version) = file { fileVersion = .integer(version) }
-            BundleFetchCommand.report(invocation, ["path": .string(output), "up_to_date": .bool(file == .valid(version: live)),
+            BundleFetchReport.json(invocation, ["path": .string(output), "up_to_date": .bool(file == .valid(version: live)),
                                                    "live_version": .integer(live), "file_version": fileVersion, "file": .string(file.description)])
             return file == .valid(version: live) ? .success
-                : BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
+                : BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
         }
         if file == .valid(version: live) {
             invocation.stdout.writeLine("up to date (bundle_version \(live))")
@@ -31,6 +31,6 @@ enum BundleFetchCheck {
         // A file newer than the live bundle is not what the app would get from the server
         // either (the server may have rolled a bad bundle back): fetch would replace it too.
         invocation.stdout.writeLine("behind: file \(file.description), live bundle_version \(live)")
-        return BundleFetchCommand.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
+        return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
     }
 }

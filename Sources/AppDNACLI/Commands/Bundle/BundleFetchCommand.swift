@@ -4,8 +4,6 @@ import AppDNANet
 /// `appdna bundle fetch`: download the config bundle, check it, and write it atomically in the
 /// shape the SDK loads. Replaces `curl -s -H "x-api-key: …" …/config-bundle -o appdna-config.json`.
 enum BundleFetchCommand {
-    static let bundlePath = AppDNAAPI.bundlePath
-    static let versionPath = AppDNAAPI.bundleVersionPath
     static let flags = BundleFetchFlags.all
 
     static let discussion = """
@@ -107,20 +105,20 @@ enum BundleFetchCommand {
                 // The server kept failing and the command's requests (--retries) are spent.
                 connection.budget.isExhausted ? error : nil
             }
-            let url = base + versionPath
+            let url = base + AppDNAAPI.bundleVersionPath
             do {
-                let response = try connection.get(versionPath)
+                let response = try connection.get(AppDNAAPI.bundleVersionPath)
                 if response.status == 401 || response.status == 403 {
                     throw HTTPStatus.error(for: response, what: "GET \(url)")
                 }
                 if (200...299).contains(response.status), let document = try? JSONDocument(bytes: response.body),
                    let remote = document.root["bundle_version"]?.int64 {
                     if let minVersion, remote < Int64(minVersion) {
-                        return negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed")
+                        return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed")
                     }
                     if remote == local {
                         invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
-                        report(invocation, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
+                        BundleFetchReport.json(invocation, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
                         return .success
                     }
                     invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
@@ -137,7 +135,7 @@ enum BundleFetchCommand {
         }
 
         // 2. Download.
-        let url = base + bundlePath
+        let url = base + AppDNAAPI.bundlePath
         let response = try connection.downloadBundle()
         let body = response.body
 
@@ -170,13 +168,13 @@ enum BundleFetchCommand {
                     invocation.io.stderr.writeLine("appdna: bundle error: " + describe(finding))
                 }
                 if errors.count > 20 { invocation.io.stderr.writeLine("appdna: … and \(errors.count - 20) more") }
-                return negative(invocation, "the bundle from \(HTTPURL(url)?.hostAndPort ?? url) is invalid (\(errors.count) error\(errors.count == 1 ? "" : "s")); \(output) not changed",
+                return BundleFetchReport.negative(invocation, "the bundle from \(HTTPURL(url)?.hostAndPort ?? url) is invalid (\(errors.count) error\(errors.count == 1 ? "" : "s")); \(output) not changed",
                               hint: "--no-validate writes it anyway")
             }
         }
         let counts = document.map { BundleFileShape.counts($0.root) }
         if let minVersion, let version = counts?.bundleVersion, version < Int64(minVersion) {
-            return negative(invocation, "the server's bundle_version \(version) is older than --min-version \(minVersion); \(output) not changed")
+            return BundleFetchReport.negative(invocation, "the server's bundle_version \(version) is older than --min-version \(minVersion); \(output) not changed")
         }
 
         // 4. Write.
@@ -199,24 +197,11 @@ enum BundleFetchCommand {
         }
         summary += raw ? " (raw response)" : " (SDK file shape)"
         invocation.note(summary)
-        report(invocation, ["path": .string(output), "written": true, "up_to_date": false,
+        BundleFetchReport.json(invocation, ["path": .string(output), "written": true, "up_to_date": false,
                             "bundle_version": counts?.bundleVersion.map { .integer($0) } ?? .null, "bytes": .integer(bytes.count),
                             "experiments": counts.map { .integer($0.experiments) } ?? .null, "flags": counts.map { .integer($0.flags) } ?? .null,
                             "shape": .string(raw ? "raw" : "sdk")])
         return .success
-    }
-
-    /// `--json`: what was done, as one document on stdout (the text lines stay on stderr).
-    static func report(_ invocation: Invocation, _ object: JSONObject) {
-        guard invocation.arguments[BundleFetchFlags.json] else { return }
-        invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)) + [0x0A])
-        invocation.stdout.flush()
-    }
-
-    /// A negative answer (status 1): said like an error, but not a failure to run.
-    static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil) -> ExitStatus {
-        Runner.report(Failure(.usage, message, hint: hint), io: invocation.io)
-        return .negative
     }
 
     /// The bundle_version of the existing output file, when it is readable JSON with one. Only

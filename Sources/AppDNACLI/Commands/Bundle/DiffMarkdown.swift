@@ -34,9 +34,9 @@ enum DiffMarkdown {
         section("Other changes", others, to: out)
         let changes = diff.changes.map { change -> String in
             switch change.kind {
-            case .add: return "+ \(change.path)  \(BundleDiffCommand.render(change.new))"
-            case .remove: return "- \(change.path)  \(BundleDiffCommand.render(change.old))"
-            case .replace: return "~ \(change.path)  \(BundleDiffCommand.render(change.old)) → \(BundleDiffCommand.render(change.new))"
+            case .add: return "+ \(change.path)  \(DiffValueText.of(change.new))"
+            case .remove: return "- \(change.path)  \(DiffValueText.of(change.old))"
+            case .replace: return "~ \(change.path)  \(DiffValueText.of(change.old)) → \(DiffValueText.of(change.new))"
             case .move: return "> \(change.from!) → \(change.path)  (moved)"
             }
         }

@@ -14,7 +14,7 @@ enum KeepOnFailure {
             let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
             writeCIWarning(message, invocation: invocation)
             // --json: a script is told what happened too (the file is the kept one).
-            BundleFetchCommand.report(invocation, ["path": .string(output), "written": false, "up_to_date": false,
+            BundleFetchReport.json(invocation, ["path": .string(output), "written": false, "up_to_date": false,
                                                    "bundle_version": .integer(Int(version)), "kept": true,
                                                    "reason": .string(FlagWording.message(for: error))])
             return .success
@@ -33,7 +33,7 @@ enum KeepOnFailure {
     /// fine in any other log).
     static func writeCIWarning(_ message: String, invocation: Invocation) {
         if let actions = invocation.io.environment["GITHUB_ACTIONS"], !actions.isEmpty {
-            invocation.io.stderr.writeVerbatimLine("::warning::" + BundleValidateCommand.escapeData(message))
+            invocation.io.stderr.writeVerbatimLine("::warning::" + GitHubWorkflowText.escapeData(message))
         } else {
             invocation.io.stderr.writeLine("warning: " + message)
         }

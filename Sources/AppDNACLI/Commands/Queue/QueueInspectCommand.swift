@@ -56,7 +56,7 @@ enum QueueInspectCommand {
         try RetiredSQLFlags.refuse(arguments, bucket: false, bundle: arguments[QueueInspectFlags.bundle], scheme: nil)
         let mode = try QueueInspectMode.decide(arguments)
         let now = arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds()
-        var (sources, status) = queueSources(invocation)
+        var (sources, status) = QueueOperands.sources(invocation)
         guard !sources.isEmpty else { return status }
         if mode == .events {
             let unreadable = try QueueEventList.write(sources, filter: EventFilter(arguments), json: arguments[QueueInspectFlags.json], invocation: invocation)
@@ -80,28 +80,6 @@ enum QueueInspectCommand {
             if status == .success { status = .malformedInput }
         }
         return status
-    }
-
-    /// The queues behind every PATH operand (files, or directories searched by content). A
-    /// PATH that cannot be read is reported at once and gives the status of its error; the
-    /// others are still returned, so the caller decides whether partial input is enough.
-    static func queueSources(_ invocation: Invocation) -> (sources: [QueueSource], status: ExitStatus) {
-        var status = ExitStatus.success
-        var sources: [QueueSource] = []
-        for path in invocation.arguments.operands {
-            do throws(Failure) {
-                let found = try QueueSource.sources(at: path)
-                if found.isEmpty {
-                    throw Failure(.inputMissing, "\(path): no event queue found in this directory",
-                                  hint: "looked for pending_events.json, appdna_events.db and ai.appdna.sdk.xml by content")
-                }
-                sources += found
-            } catch {
-                Runner.report(error, io: invocation.io)
-                if status == .success { status = ExitStatus(error.kind) }
-            }
-        }
-        return (sources, status)
     }
 }
 

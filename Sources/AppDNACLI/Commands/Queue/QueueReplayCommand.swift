@@ -84,7 +84,7 @@ enum QueueReplayCommand {
         let options = Options(arguments, clock: invocation.io.clock)
 
         // The queues.
-        let (sources, status) = QueueInspectCommand.queueSources(invocation)
+        let (sources, status) = QueueOperands.sources(invocation)
         guard status == .success, !sources.isEmpty else { return status }
 
         // Configuration (78) before anything else; a dry run does without a key.

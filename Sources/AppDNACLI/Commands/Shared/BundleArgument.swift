@@ -1,4 +1,5 @@
 import AppDNACore
+import AppDNANet
 
 /// The one way every command reads the bundle it is given (`bundle validate|diff|codegen`,
 /// `bucket --bundle`, `queue inspect --bundle`, `warehouse …`): a file, `-` for standard
@@ -45,7 +46,7 @@ enum BundleArgument {
         do {
             document = try JSONDocument(bytes: response.body)
         } catch {
-            throw Failure(.unavailable, "@remote: the response of \(connection.base)\(BundleFetchCommand.bundlePath) is not JSON: \(error.message)")
+            throw Failure(.unavailable, "@remote: the response of \(connection.base)\(AppDNAAPI.bundlePath) is not JSON: \(error.message)")
         }
         return try sdkShape(document)
     }

@@ -44,7 +44,7 @@ enum RetiredSQLFlags {
     /// they use a retired spelling; `bundle` is the command's `--bundle` value.
     static func refuse(_ arguments: ParsedArguments, bucket: Bool, bundle: String?, scheme: String?) throws {
         guard given(arguments, bucket: bucket) else { return }
-        let command: WarehouseCommand.Kind = bucket ? .assignment : arguments.given(srm.spec) ? .srm : arguments.given(duplicates.spec) ? .duplicates : .audit
+        let command: WarehouseQuery = bucket ? .assignment : arguments.given(srm.spec) ? .srm : arguments.given(duplicates.spec) ? .duplicates : .audit
         let takes = Set(command.flags.map(\.long))
         var words = ["appdna", "warehouse", command.rawValue, bundle ?? "BUNDLE", "--dialect", arguments.value("sql") ?? "ENGINE"]
         if let scheme { words += ["--scheme", scheme] }

@@ -5,20 +5,6 @@ import AppDNACore
 /// reproduces as devices do) goes to stderr. The queries are built in Core (`AssignmentSQL`,
 /// `ExposureAuditSQL`, `SampleRatioSQL`, `DuplicateExposuresSQL`) over the engine's spellings.
 enum WarehouseCommand {
-    /// The four queries, by command name.
-    enum Kind: String {
-        case assignment, audit, srm, duplicates
-
-        var flags: [FlagSpec] {
-            switch self {
-            case .assignment: return WarehouseFlags.assignment
-            case .audit: return WarehouseFlags.audit
-            case .srm: return WarehouseFlags.srm
-            case .duplicates: return WarehouseFlags.duplicates
-            }
-        }
-    }
-
     static let bundleOperand = OperandSpec("BUNDLE", "The config bundle: a file, '-' for standard input, or @remote for the live bundle",
                                            completion: .file)
 

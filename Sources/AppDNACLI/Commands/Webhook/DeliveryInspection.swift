@@ -39,7 +39,7 @@ enum DeliveryInspection {
         func replay(_ entry: InspectorEntry) -> (status: Int, result: JSONValue) {
             guard let target else { return (409, ["error": "the listener has no --forward-to: there is no handler to replay to"]) }
             if let refusal = replayRefusal(entry, target: target) { return (409, ["error": .string(refusal)]) }
-            let outcome = WebhookListenCommand.forward(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
+            let outcome = DeliveryForward.send(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
                                                        to: target, timeout: timeout, client: client)
             let latency = NumberText.milliseconds(outcome.milliseconds)
             let said: String
@@ -73,7 +73,7 @@ enum DeliveryInspection {
     /// The entry of one delivery: the list's fields as `webhook listen --json` names them
     /// (the body's `id` as `event_id`), the verdict in words, what the sender got.
     static func entry(time: String, request: HTTPServer.Request, check: DeliveryCheck, secrets: [WebhookSecret],
-                      response: HTTPServer.Response, forward: WebhookListenCommand.ForwardOutcome?) -> InspectorEntry {
+                      response: HTTPServer.Response, forward: DeliveryForward.Outcome?) -> InspectorEntry {
         var summary: JSONObject = [:]
         summary["event"] = .string(check.event)
         summary["event_id"] = .string(check.id)

@@ -54,10 +54,6 @@ enum WebhookListenCommand {
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
 
-    /// The most of a handler's answer relayed to the sender: more is read and dropped as it
-    /// arrives (the listener never holds a large answer), and the log says it was cut.
-    static let relayedAnswerBytes = 1 << 20
-
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let port = arguments[WebhookListenFlags.port]
@@ -79,7 +75,7 @@ enum WebhookListenCommand {
         let recorder = try arguments[WebhookListenFlags.record].map { try DeliveryRecorder(path: $0) }
         let server = try HTTPServer(host: host, port: port, limits: limits)
         let log = ListenLog(invocation)
-        let forwarder = try WebhookTriggerCommand.deliveryClient(invocation)
+        let forwarder = try DeliveryClient.make(invocation)
 
         let inspector = try DeliveryInspection.start(invocation, host: host, port: server.port, target: target, timeout: forwardTimeout,
                                                      client: forwarder, log: log)
@@ -123,9 +119,9 @@ enum WebhookListenCommand {
         }
 
         var response: HTTPServer.Response
-        var forward: ForwardOutcome? = nil
+        var forward: DeliveryForward.Outcome? = nil
         if let target, check.isValid || forwardInvalid {
-            let outcome = Self.forward(method: request.head.method, headers: headers, body: request.body, peer: request.peer,
+            let outcome = DeliveryForward.send(method: request.head.method, headers: headers, body: request.body, peer: request.peer,
                                        to: target, timeout: timeout, client: client)
             forward = outcome
             if let answer = outcome.answer {
@@ -165,7 +161,7 @@ enum WebhookListenCommand {
             var outcome: String
             if let forward {
                 let latency = NumberText.milliseconds(forward.milliseconds)
-                let cut = answerCut ? " (its answer cut to the first \(NumberText.binarySize(relayedAnswerBytes)))" : ""
+                let cut = answerCut ? " (its answer cut to the first \(NumberText.binarySize(DeliveryForward.relayedAnswerBytes)))" : ""
                 outcome = forward.status.map { "forwarded: \($0) in \(latency)\(cut)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
             } else {
                 outcome = "answered \(response.status)" + (check.isValid ? "" : ", not forwarded")
@@ -175,43 +171,5 @@ enum WebhookListenCommand {
         log.delivery(line, valid: check.isValid, forwardOutcome: forwardOutcome)
         inspector?.record(DeliveryInspection.entry(time: time, request: request, check: check, secrets: secrets, response: response, forward: forward))
         return response
-    }
-
-    /// What the handler made of a forwarded delivery: its answer, or why there is none.
-    struct ForwardOutcome: Sendable {
-        var answer: HTTPResponse?
-        var error: String?
-        /// No answer within --forward-timeout.
-        var timedOut = false
-        var milliseconds: Double
-        var status: Int? { answer?.status }
-
-        /// `status` (null without an answer), `error` (null with one), `latency_ms`,
-        /// `answer_cut` (more than `relayedAnswerBytes` came back): as `--json` and the
-        /// inspector report a forward.
-        var fields: JSONObject {
-            ["status": status.map { .integer($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
-             "latency_ms": .decimal(NumberText.tenths(milliseconds)), "answer_cut": .bool(answer?.bodyWasCut ?? false)]
-        }
-    }
-
-    /// Sends a delivery (as received from `peer`) on to the handler at `target`, as a proxy
-    /// does (see `ForwardedHeaders`): the one forwarding path, for each delivery and for the
-    /// inspector's Replay.
-    static func forward(method: String, headers: [(name: String, value: String)], body: [UInt8], peer: String, to target: String,
-                        timeout: Double, client: HTTPClient) -> ForwardOutcome {
-        let started = Deadline.now()
-        do {
-            var forwarded = HTTPRequest(method: method, url: target, headers: ForwardedHeaders.forwarded(headers, peer: peer), body: body,
-                                        keepBodyBytes: relayedAnswerBytes)
-            // A stop finishes the deliveries under way (within --forward-timeout); a second
-            // signal quits at once.
-            forwarded.abortsOnInterrupt = false
-            let answer = try client.send(forwarded, deadline: Deadline(secondsFromNow: timeout))
-            return ForwardOutcome(answer: answer, milliseconds: Double(Deadline.now() - started) / 1e6)
-        } catch {
-            // By the error's type, never its wording ("timeout" may be part of a host name).
-            return ForwardOutcome(error: error.message, timedOut: error.deadlineExpired, milliseconds: Double(Deadline.now() - started) / 1e6)
-        }
     }
 }

@@ -174,19 +174,10 @@ enum WebhookTriggerCommand {
         return allSucceeded ? .success : .negative
     }
 
-    /// The client deliveries go out with (trigger, and listen's forwarding): the project's one
-    /// HTTP client, with no retries (the answer itself is what is being tested) and redirects
-    /// handed back instead of followed.
-    static func deliveryClient(_ invocation: Invocation) throws -> HTTPClient {
-        var client = try APIAccess.client(invocation, retries: 0)
-        client.followsRedirects = false
-        return client
-    }
-
     /// Sends one delivery (no retries: the answer is what is being tested) and reports it;
     /// true for a 2xx answer.
     static func send(_ request: HTTPRequest, type: String, id: String, deadline: Deadline, _ invocation: Invocation) throws -> Bool {
-        let client = try deliveryClient(invocation)
+        let client = try DeliveryClient.make(invocation)
         let started = Deadline.now()
         let response = try client.send(request, deadline: deadline)
         let milliseconds = Double(Deadline.now() - started) / 1e6

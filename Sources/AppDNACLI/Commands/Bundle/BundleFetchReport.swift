@@ -1,0 +1,17 @@
+import AppDNACore
+
+/// What `bundle fetch` (and its --check and --keep-on-failure) tells a script and a person.
+enum BundleFetchReport {
+    /// `--json`: what was done, as one document on stdout (the text lines stay on stderr).
+    static func json(_ invocation: Invocation, _ object: JSONObject) {
+        guard invocation.arguments[BundleFetchFlags.json] else { return }
+        invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)) + [0x0A])
+        invocation.stdout.flush()
+    }
+
+    /// A negative answer (status 1): said like an error, but not a failure to run.
+    static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil) -> ExitStatus {
+        Runner.report(Failure(.usage, message, hint: hint), io: invocation.io)
+        return .negative
+    }
+}
