@@ -47,6 +47,24 @@ final class HintsEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requestLines, [], "nothing was downloaded")
     }
 
+    /// 34.8: a missing output directory is 73 with the same hint for every file a command
+    /// creates — `-o` (codegen, fetch) and `--record` (webhook listen, api serve) alike.
+    func testEveryOutputWithAMissingDirectorySaysToCreateIt() throws {
+        let missing = "/nonexistent appdna dir"
+        let hint = "hint: the directory \(missing) does not exist; create it first (mkdir -p '\(missing)')\n"
+        let bundle = repositoryRoot.appendingPathComponent("examples/bundles/appdna-config.json").path
+        let runs = [
+            try Binary.run(["bundle", "codegen", bundle, "-o", missing + "/AppDNAConfig.swift"]),
+            try Binary.run(["webhook", "listen", "--port", "0", "--record", missing + "/deliveries.ndjson"],
+                           environment: ["APPDNA_WEBHOOK_SECRET": "whsec_hint"]),
+            try Binary.run(["api", "serve", "--port", "0", "--bundle", bundle, "--record", missing + "/requests.ndjson"]),
+        ]
+        for run in runs {
+            XCTAssertEqual(run.status, 73, run.stderr)
+            XCTAssertTrue(run.stderr.hasSuffix(hint), run.stderr)
+        }
+    }
+
     func testExplainOverAWholeBundleExplainsEachRow() throws {
         let bundle = repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path
         let result = try Binary.run(["bucket", "user_1", "--bundle", bundle, "--explain"])

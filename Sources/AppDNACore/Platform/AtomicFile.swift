@@ -83,9 +83,17 @@ public enum AtomicFile {
     /// The 73 of a file that cannot be created in `directory`, with what to do when the
     /// directory is missing (outputs never create directories: a typo would scatter them).
     private static func cannotCreate(_ path: String, in directory: String, _ code: Int32) -> Failure {
-        let hint = code == ENOENT ? "the directory \(directory) does not exist; create it first (mkdir -p \(ShellWord.quoted(directory)))"
+        Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))",
+                hint: directoryHint(for: path, code))
+    }
+
+    /// What to do when creating `path` failed with `code` because of its directory (missing,
+    /// or not a directory), else nil: one wording for every output a command creates (these
+    /// writes, and `--record`'s file).
+    static func directoryHint(for path: String, _ code: Int32) -> String? {
+        let (directory, _) = split(path)
+        return code == ENOENT ? "the directory \(directory) does not exist; create it first (mkdir -p \(ShellWord.quoted(directory)))"
             : code == ENOTDIR ? "\(directory) is not a directory; write to a path inside a directory" : nil
-        return Failure(.cannotCreateOutput, "\(path): cannot create a file in \(directory): \(SystemError.describe(code))", hint: hint)
     }
 
     /// Where writing `requested` must go: itself, or the end of its chain of symbolic links

@@ -23,7 +23,9 @@ public enum RecordFile {
             switch error {
             case .symbolicLinkLoop: throw linkRefusal(path)
             case .noReader: throw refusal(path, "is a FIFO (or another special file), not a regular file")
-            default: throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)")
+            default:
+                throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)",
+                              hint: AtomicFile.directoryHint(for: path, error.code))
             }
         }
         let status: FileStatus
