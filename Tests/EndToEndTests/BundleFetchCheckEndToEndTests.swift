@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import LoopbackHTTPServer
+import TestSupport
 
 /// `appdna bundle fetch --check` against the loopback API: one request to the version
 /// endpoint, an answer on stdout, and the file never touched.
@@ -96,6 +97,36 @@ final class BundleFetchCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(report["live_version"] as? Int, 42)
         XCTAssertEqual(report["up_to_date"] as? Bool, false)
         XCTAssertTrue(result.stderr.contains("is not the live bundle (bundle_version 42)"), result.stderr)
+    }
+
+    /// 34.2/34.8: the fetch that --check names is runnable as printed — into a directory whose
+    /// name needs quoting, with the key file and bounds given to --check — and afterwards the
+    /// file is up to date (it used to print `appdna bundle fetch -o PATH updates it`, unquoted
+    /// and without the flags).
+    func testTheFetchItNamesRunsAsPrintedAndThenTheFileIsUpToDate() throws {
+        let directory = self.directory.appendingPathComponent("it's app").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let output = directory + "/appdna-config.json"
+        let keyFile = self.directory.appendingPathComponent("key file.txt").path
+        try Data((Self.key + "\n").utf8).write(to: URL(fileURLWithPath: keyFile))
+        try FakeBundleAPI.bundleFile(version: 41).write(to: URL(fileURLWithPath: output))
+        let server = try FakeBundleAPI.serving(version: 42)
+        let environment = ["APPDNA_API_URL": server.baseURL]
+        let check = ["bundle", "fetch", "--check", "--key-file", keyFile, "--timeout", "20s", "-o", output]
+
+        let behind = try Binary.run(check, environment: environment)
+        XCTAssertEqual(behind.status, 1, behind.stderr)
+        guard let range = behind.stderr.range(of: "is not the live bundle (bundle_version 42); run ") else {
+            return XCTFail("no fetch named: \(behind.stderr)")
+        }
+        let hint = String(behind.stderr[range.upperBound...].prefix { $0 != "\n" })
+        XCTAssertEqual(hint, "appdna bundle fetch --key-file '\(keyFile)' --timeout 20s -o '\(directory.replacingOccurrences(of: "'", with: "'\\''"))/appdna-config.json'")
+        let shell = environment.merging(["PATH": Binary.url.deletingLastPathComponent().path + ":/usr/bin:/bin"]) { $1 }
+        let ran = try ProcessRunner.run("/bin/sh", ["-c", hint], environment: shell)
+        XCTAssertEqual(ran.status, 0, hint + "\n" + ran.stderr)
+        let after = try Binary.run(check, environment: environment)
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertEqual(after.text, "up to date (bundle_version 42)\n")
     }
 
     func testAFileNewerThanTheLiveBundleIsNotUpToDate() throws {

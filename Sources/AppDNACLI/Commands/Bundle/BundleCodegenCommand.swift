@@ -98,10 +98,7 @@ enum BundleCodegenCommand {
             words += ["--language", "kotlin"]
             if let package = plan.package, package != KotlinAccessorRenderer.defaultPackage { words += ["--package", package] }
         }
-        for flag in APIFlags.wholeCommand where arguments.given(flag) {
-            if let value = arguments.value(flag.long) { words += ["--" + flag.long, value] }
-        }
-        return ShellWord.line(words + [bundle, "-o", output])
+        return ShellWord.line(words + APIFlags.givenWords(arguments) + [bundle, "-o", output])
     }
 
     /// A Kotlin package name: dot-separated identifiers (letters, digits, `_`, not starting

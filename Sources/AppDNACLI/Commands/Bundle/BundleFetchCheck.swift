@@ -22,7 +22,7 @@ enum BundleFetchCheck {
             BundleFetchReport.json(invocation, ["path": .string(output), "up_to_date": .bool(file == .valid(version: live)),
                                                    "live_version": .integer(live), "file_version": fileVersion, "file": .string(file.description)])
             return file == .valid(version: live) ? .success
-                : BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
+                : notLive(invocation, output: output, live: live)
         }
         if file == .valid(version: live) {
             invocation.stdout.writeLine("up to date (bundle_version \(live))")
@@ -31,6 +31,15 @@ enum BundleFetchCheck {
         // A file newer than the live bundle is not what the app would get from the server
         // either (the server may have rolled a bad bundle back): fetch would replace it too.
         invocation.stdout.writeLine("behind: file \(file.description), live bundle_version \(live)")
-        return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); appdna bundle fetch -o \(output) updates it")
+        return notLive(invocation, output: output, live: live)
+    }
+
+    /// Status 1, with the fetch that updates the file, runnable as printed: the path quoted for
+    /// the shell, and the flags given that the fetch reads too (the API flags, --require-live).
+    static func notLive(_ invocation: Invocation, output: String, live: Int64) -> ExitStatus {
+        let arguments = invocation.arguments
+        let fetch = ["appdna", "bundle", "fetch"] + APIFlags.givenWords(arguments)
+            + (arguments[BundleFetchFlags.requireLive] ? ["--require-live"] : []) + ["-o", output]
+        return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); run \(ShellWord.line(fetch))")
     }
 }

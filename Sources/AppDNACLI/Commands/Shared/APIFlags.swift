@@ -17,6 +17,15 @@ enum APIFlags {
     /// `--key-file`, `--timeout`, `--retries` of `bundle fetch` and `bundle diff`, in help order.
     static let wholeCommand: [FlagSpec] = [keyFile.spec, timeout.spec, retries.spec]
 
+    /// The `wholeCommand` flags given, as words to repeat in a "run …" hint (the key file, the
+    /// time bound and the retries the user chose hold for the command the hint names too).
+    static func givenWords(_ arguments: ParsedArguments) -> [String] {
+        wholeCommand.flatMap { flag -> [String] in
+            guard arguments.given(flag), let value = arguments.value(flag.long) else { return [] }
+            return ["--" + flag.long, value]
+        }
+    }
+
     private static func timeout(_ summary: String, default defaultText: String) -> Flag<Double> {
         .defaulted("timeout", value: "DURATION", summary, default: defaultText, .duration(0.001...86_400))
     }

@@ -65,7 +65,7 @@ enum BundleArgument {
             let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
             let findings = BundleValidator.validate(source: input.source, shift: shift)
             let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
-            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "'appdna bundle validate \(input.name == BundleInput.stdinName ? "-" : input.name)' lists every problem")
+            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "run \(ShellWord.line(["appdna", "bundle", "validate", input.name == BundleInput.stdinName ? "-" : input.name])) to list every problem")
         }
     }
 }

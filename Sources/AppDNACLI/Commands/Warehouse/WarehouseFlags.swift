@@ -64,7 +64,7 @@ enum WarehouseFlags {
         let errors = BundleValidator.validate(document: document).filter { $0.severity == .error }.count
         if errors > 0 {
             invocation.io.stderr.writeLine("appdna: warning: \(path): \(errors) validation error\(errors == 1 ? "" : "s"); the SQL does what devices do "
-                                           + "with them (appdna bundle validate \(path) lists them)")
+                                           + "with them (run \(ShellWord.line(["appdna", "bundle", "validate", path])) to list them)")
         }
         let all = map.members.filter { $0.value.kind == .object }.map { ExperimentDefinition(id: $0.key, node: $0.value) }
         if wanted.isEmpty { return all }
