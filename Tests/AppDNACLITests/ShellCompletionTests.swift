@@ -38,6 +38,9 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertTrue(try bashComplete("appdna bucket --bundle Packa").contains("Package.swift"))
         // The value of a global flag is skipped when finding the command.
         XCTAssertEqual(try bashComplete("appdna --color never bucket --expl"), ["--explain"])
+        // After `help`: the commands and the help topics (34.8: `appdna help environment`).
+        XCTAssertEqual(try bashComplete("appdna help env"), ["environment"])
+        XCTAssertTrue(try bashComplete("appdna help ").contains("bundle"))
     }
 
     func fishComplete(_ line: String) throws -> [String] {
@@ -55,6 +58,7 @@ final class ShellCompletionTests: XCTestCase {
         XCTAssertEqual(Set(try fishComplete("appdna bucket --format ")), ["tsv", "csv", "ndjson"])
         XCTAssertTrue(try fishComplete("appdna --col").contains("--color"))
         XCTAssertEqual(Set(try fishComplete("appdna completions ")), ["bash", "zsh", "fish", "install"])
+        XCTAssertEqual(try fishComplete("appdna help env"), ["environment"])
     }
 
     /// zsh's completion system needs a terminal to run for real; instead the script is loaded
