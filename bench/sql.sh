@@ -19,6 +19,7 @@
 # SQL_BASELINE_BIN=path/to/older/appdna adds the same rows for that build's queries (its
 # `warehouse` commands, or the `bucket --sql` / `queue inspect --sql` of earlier releases), so
 # before and after are measured in one run.
+# SQL_ENGINES="duckdb spark" measures only those engines.
 # Run by hand from anywhere: bash bench/sql.sh
 #   SQL_CHDB_IDS=1000000 SQL_DUCKDB_IDS=200000 SQL_SPARK_IDS=50000 bash bench/sql.sh  for a quick look.
 set -euo pipefail
@@ -53,7 +54,7 @@ query() {
 
 machine_line 2>/dev/null || true
 printf '%-10s %-9s %-24s %10s %9s %13s %13s %8s %s\n' engine build query rows seconds rows/s anchor/s "x anchor" forced
-for engine in clickhouse duckdb spark; do
+for engine in ${SQL_ENGINES:-clickhouse duckdb spark}; do
     case $engine in clickhouse) module=chdb n=$CHDB_IDS ;; duckdb) module=duckdb n=$DUCKDB_IDS ;; spark) module=pyspark n=$SPARK_IDS ;; esac
     if ! python3 -c "import $module" 2>/dev/null; then
         printf '%-10s skipped: python3 module %s is not installed (scripts/install-test-tools)\n' "$engine" "$module"

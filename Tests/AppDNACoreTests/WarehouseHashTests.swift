@@ -102,3 +102,21 @@ enum WarehouseEngine {
         return output.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
     }
 }
+
+/// Issue 36.1: Spark's `hash(i, bytes)` hashes `bytes` from the seed `hashInt(i, 42)`;
+/// `SparkMurmurHash3` picks `i` so that seed is the state after the bundle's prefix, and
+/// undoes `fmix` on Spark's result. Both inversions, checked against `MurmurHash3` itself
+/// (Spark's `hashInt(i, seed)` is MurmurHash3_x86_32 of `i`'s four little-endian bytes).
+/// The whole hash runs on Spark in `WarehouseEngineTests`.
+final class SparkMurmurHash3Tests: XCTestCase {
+    func testTheChosenIntHashesToTheWantedSeedAndFmixIsUndone() {
+        var generator = SplitMix64(seed: 36)
+        let states: [UInt32] = [0, 1, 42, 0xffff_ffff, 0x8000_0000] + (0..<10_000).map { _ in UInt32(truncatingIfNeeded: generator.next()) }
+        for state in states {
+            let int = SparkMurmurHash3.intHashedTo(state)
+            let bytes = (0..<4).map { UInt8(truncatingIfNeeded: int >> (8 * $0)) }
+            XCTAssertEqual(MurmurHash3.x86_32(bytes, seed: SparkMurmurHash3.sparkSeed), state)
+            XCTAssertEqual(SparkMurmurHash3.unmixed(MurmurHash3.finalMix(state)), state)
+        }
+    }
+}

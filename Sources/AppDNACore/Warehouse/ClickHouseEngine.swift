@@ -39,4 +39,6 @@ public struct ClickHouseEngine: SQLEngine {
     public func layer(adding columns: [String], over relation: String, alias: String) -> String {
         "(SELECT *, \(columns.joined(separator: ", ")) FROM \(relation) AS \(alias))"
     }
+    /// ClickHouse evaluates a filter over the bound values as they are: no fence.
+    public func fenced(_ relation: String, alias: String) -> String { relation }
 }

@@ -33,6 +33,8 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func layer(adding columns: [String], over relation: String, alias: String) -> String {
         "(SELECT *, \(columns.joined(separator: ", ")) FROM \(relation) AS \(alias))"
     }
+    /// DuckDB evaluates a filter over the bound values as they are: no fence.
+    public func fenced(_ relation: String, alias: String) -> String { relation }
 
     // MARK: The hash's primitives
 

@@ -61,6 +61,12 @@ public protocol SQLEngine: Sendable {
     /// The engine must not fold it into the query above it and copy the expressions into each
     /// use (an engine that flattens subqueries needs a fence here).
     func layer(adding columns: [String], over relation: String, alias: String) -> String
+    /// `relation` (layers of bound values) such that a filter above it — the audit's, or a
+    /// user's `WHERE variant = …` over the assignment — is not pushed below it. An engine
+    /// that pushes a filter through a projection by copying the projection's expressions into
+    /// the condition would copy every layer's, each value as many times as it is read: the
+    /// condition grows exponentially with the layers (Spark's did: minutes, then out of memory).
+    func fenced(_ relation: String, alias: String) -> String
 }
 
 /// The engines the tool writes SQL for, in the order help lists them. Adding an engine: one

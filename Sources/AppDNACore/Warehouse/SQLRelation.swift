@@ -36,15 +36,17 @@ public struct SQLRelation {
     /// `value` computed once, by name.
     mutating func bind(_ value: String) -> String { bind([value])[0] }
 
-    /// Keeps only the rows where `condition` holds.
+    /// Keeps only the rows where `condition` holds, evaluated over the bound values (not
+    /// pushed below them: `SQLEngine.fenced`).
     mutating func filter(_ condition: String) {
         count += 1
-        text = "(SELECT * FROM \(text) AS \(prefix)_l\(count) WHERE \(condition))"
+        text = "(SELECT * FROM \(engine.fenced(text, alias: "\(prefix)_f\(count)")) AS \(prefix)_l\(count) WHERE \(condition))"
     }
 
-    /// The final query: `columns` (an SQL select list) over the rows.
+    /// The final query: `columns` (an SQL select list) over the rows, behind a fence, so a
+    /// filter a user writes over the query is not pushed into the layers either.
     func select(_ columns: String) -> String {
-        "SELECT \(columns) FROM \(text) AS \(prefix)_rows"
+        "SELECT \(columns) FROM \(engine.fenced(text, alias: "\(prefix)_f")) AS \(prefix)_rows"
     }
 }
 

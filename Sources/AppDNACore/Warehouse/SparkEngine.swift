@@ -1,8 +1,9 @@
 /// Spark SQL (3.4 and later; the suite runs 4.x in local mode). Spark's own `hash()` is
-/// MurmurHash3 with seed 42 and a different tail, so the hash is spelled out
-/// (`SpelledMurmurHash3`) in column expressions Spark generates code for. Spark runs in ANSI
-/// mode by default: integer overflow fails the query, so no product may reach 2^63.
-public struct SparkEngine: SQLMurmurPrimitives {
+/// MurmurHash3 with seed 42 and a different tail: `SparkMurmurHash3` has it hash the id's
+/// whole blocks from the right state and finishes the standard hash in column expressions
+/// Spark generates code for. Spark runs in ANSI mode by default: integer overflow fails the
+/// query, so no product may reach 2^63.
+public struct SparkEngine: SQLEngine {
     public init() {}
 
     public var name: String { "spark" }
@@ -32,7 +33,7 @@ public struct SparkEngine: SQLMurmurPrimitives {
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 
     public func murmurHash3(_ inputs: [HashedBytes], in rows: inout SQLRelation) -> [String] {
-        SpelledMurmurHash3.hash(inputs, engine: self, in: &rows)
+        SparkMurmurHash3.hash(inputs, engine: self, in: &rows)
     }
 
     /// Spark keeps a derived table whose column is read more than once as its own projection
@@ -42,31 +43,17 @@ public struct SparkEngine: SQLMurmurPrimitives {
         "(SELECT *, \(columns.joined(separator: ", ")) FROM \(relation) AS \(alias))"
     }
 
-    // MARK: The hash's primitives
-
-    public func utf8Bytes(of text: String) -> String { "encode(\(text), 'UTF-8')" }
-    public func bytesLiteral(_ bytes: [UInt8]) -> String { "X'" + bytes.map { QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'" }
-    public func utf8Count(of text: String) -> String { "octet_length(\(text))" }
-    public func concatenated(_ parts: [String]) -> String { "concat(\(parts.joined(separator: ", ")))" }
-    /// `substr` of a BINARY is by byte offset (a STRING's walks the characters from the
-    /// start), so each word is read in constant time: four bytes as hex, then as a number.
-    public func words(ofPadded padded: String, count: String) -> String {
-        mapped("sequence(0, \(count) div 4)", "appdna_i", "CAST(conv(hex(substr(\(padded), 4 * appdna_i + 1, 4)), 16, 10) AS BIGINT)")
+    /// Spark pushes a filter through a projection by copying the projection's expressions
+    /// into it, except through a projection with a nondeterministic column: the fence is
+    /// `spark_partition_id()` (cheap), read by a filter that always holds, so it is not pruned.
+    public func fenced(_ relation: String, alias: String) -> String {
+        "(SELECT * FROM (SELECT *, spark_partition_id() AS \(alias)_fence FROM \(relation) AS \(alias)_in) AS \(alias) WHERE \(alias)_fence >= 0)"
     }
 
-    /// Spark's array positions are INT; `words` gives a word past the whole blocks, always.
-    public func element(_ list: String, _ index: String) -> String { "element_at(\(list), CAST(\(index) AS INT))" }
-    public func prefix(_ list: String, _ count: String) -> String { "slice(\(list), 1, CAST(\(count) AS INT))" }
-    public func dividedDown(_ a: String, _ b: Int) -> String { "(\(a) div \(b))" }
-    public func mapped(_ list: String, _ element: String, _ body: String) -> String { "transform(\(list), \(element) -> \(body))" }
-    public func folded(_ list: String, from initial: String, _ accumulator: String, _ element: String, _ body: String) -> String {
-        "aggregate(\(list), CAST(\(initial) AS BIGINT), (\(accumulator), \(element)) -> \(body))"
-    }
-    /// In two halves (x × low 16 bits, x × high 16 bits), so no product reaches 2^49.
-    public func multipliedMod32(_ x: String, _ c: UInt32) -> String {
-        "(((\(x) * \(c & 0xffff)) + shiftleft((\(x) * \(c >> 16)) & 65535, 16)) & 4294967295)"
-    }
-    public func xor(_ a: String, _ b: String) -> String { "(\(a) ^ \(b))" }
-    public func shiftedLeft(_ a: String, _ bits: Int) -> String { "shiftleft(\(a), \(bits))" }
-    public func shiftedRight(_ a: String, _ bits: Int) -> String { "shiftright(\(a), \(bits))" }
+    // MARK: Bytes, for the hash
+
+    /// The UTF-8 bytes of the text expression `text`, as a BINARY.
+    func utf8Bytes(of text: String) -> String { "encode(\(text), 'UTF-8')" }
+    /// A BINARY literal of any bytes.
+    func bytesLiteral(_ bytes: [UInt8]) -> String { "X'" + bytes.map { QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'" }
 }
