@@ -47,6 +47,9 @@ final class FidelityDecisionTests: XCTestCase {
         let bundle = { (codes: String) in #"{"bundle_version":1,"experiments":{"e":{"status":"running","salt":"s","variants":[{"id":"a","weight":1}],"targeting":{"countries":[\#(codes)]}}}}"# }
         XCTAssertEqual(codes(bundle(#""US","GB""#)), [])
         XCTAssertEqual(codes(bundle(#""us","USA","U1","","É1",1"#)), Array(repeating: "W011", count: 6))
+        // Written with escapes: judged by the text, not the bytes in the file.
+        XCTAssertEqual(codes(bundle(#""\u0055S","G\u0042""#)), [])
+        XCTAssertEqual(codes(bundle(#""\u0075s","U\u00c9""#)), ["W011", "W011"])
     }
 
     // MARK: - A numeric operator against a string compares text
