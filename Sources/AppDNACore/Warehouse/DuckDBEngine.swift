@@ -42,12 +42,18 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func bytesLiteral(_ bytes: [UInt8]) -> String { "'" + bytes.map { "\\x" + QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'::BLOB" }
     public func utf8Count(of text: String) -> String { "strlen(\(text))" }
     public func concatenated(_ parts: [String]) -> String { "(" + parts.joined(separator: " || ") + ")" }
-    /// Slicing a BLOB, or a lambda that reads it, costs time in its length per block (the
-    /// lambda copies what it captures), which made long ids quadratic; the hex form split into
-    /// 8-digit words in one pass is linear.
-    public func words(ofPadded padded: String, count: String) -> String {
-        mapped("regexp_extract_all(hex(\(padded)), '.{8}')", "appdna_w", "CAST(('0x' || appdna_w) AS UBIGINT)")
+    /// The hex form: DuckDB reads a word of it as `'0x' || digits` cast to UBIGINT.
+    public func wordSource(ofPadded padded: String) -> String { "hex(\(padded))" }
+    /// An id of up to 128 bytes: each word by `substr` of the hex form, in a lambda over the
+    /// word positions (half the cost of a regular expression). Longer ids: a lambda copies what
+    /// it captures for every element, which would make them quadratic, so the hex form is
+    /// split into 8-digit words in one pass. Either way linear in the id's length.
+    public func words(_ source: String, count: String) -> String {
+        let short = mapped("range(0, \(count) // 4 + 1)", "appdna_i", hexWord("substr(\(source), 8 * appdna_i + 1, 8)"))
+        let long = mapped("regexp_extract_all(\(source), '.{8}')", "appdna_w", hexWord("appdna_w"))
+        return "CASE WHEN \(count) <= 128 THEN \(short) ELSE \(long) END"
     }
+    private func hexWord(_ digits: String) -> String { "CAST(('0x' || \(digits)) AS UBIGINT)" }
 
     /// Past the end a DuckDB list gives NULL.
     public func element(_ list: String, _ index: String) -> String { "coalesce(\(list)[\(index)], 0)" }

@@ -11,12 +11,15 @@ public protocol SQLMurmurPrimitives: SQLEngine {
     func bytesLiteral(_ bytes: [UInt8]) -> String
     /// The byte strings `parts`, one after the other.
     func concatenated(_ parts: [String]) -> String
-    /// The big-endian 32-bit words of the byte string `padded`, four bytes at a time: its
-    /// whole blocks, then the last `count % 4` bytes padded with zero bytes to a word. `padded`
-    /// is a bound name holding the hashed bytes (`count` of them, also bound) and three zero
-    /// bytes. The list may stop after the whole blocks when `count % 4` is 0. Reading the words
-    /// must take time linear in the length.
-    func words(ofPadded padded: String, count: String) -> String
+    /// The form the words of the byte string `padded` are read from (the bytes themselves,
+    /// or their hex form), bound once per row. `padded` holds the hashed bytes and three zero
+    /// bytes.
+    func wordSource(ofPadded padded: String) -> String
+    /// The big-endian 32-bit words of a bound `wordSource`, four bytes at a time: its whole
+    /// blocks, then the last `count % 4` bytes padded with zero bytes to a word (`count` is
+    /// how many bytes are hashed, also bound). The list may stop after the whole blocks when
+    /// `count % 4` is 0. Reading the words must take time linear in the length.
+    func words(_ source: String, count: String) -> String
     /// The `index`th element (1-based, an SQL expression) of `list`, or 0 past its end.
     func element(_ list: String, _ index: String) -> String
     /// The first `count` elements of `list`.
@@ -57,15 +60,15 @@ public enum SpelledMurmurHash3 {
             let state = input.prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
             return (state, folded, parts, rest.count + input.suffix.count)
         }
-        // The bytes (after the folded prefix, padded) and how many there are.
+        // The bytes (after the folded prefix, padded) as the words are read, and how many there are.
         let bound = rows.bind(zip(plans, inputs).flatMap { plan, input in
-            [engine.concatenated(plan.parts), "(\(engine.utf8Count(of: input.text)) + \(plan.fixedCount))"]
+            [engine.wordSource(ofPadded: engine.concatenated(plan.parts)), "(\(engine.utf8Count(of: input.text)) + \(plan.fixedCount))"]
         })
         let (padded, count) = (stride(from: 0, to: bound.count, by: 2).map { bound[$0] }, stride(from: 1, to: bound.count, by: 2).map { bound[$0] })
         // Every word read little-endian and mixed (the last one is the tail's).
         let key = "appdna_k"  // a lambda parameter: it shadows any column so named
         let keys = rows.bind(zip(padded, count).map { padded, count in
-            var list = engine.mapped(engine.words(ofPadded: padded, count: count), key, littleEndian(key, engine))
+            var list = engine.mapped(engine.words(padded, count: count), key, littleEndian(key, engine))
             for step in [{ engine.multipliedMod32($0, c1) }, { rotated($0, 15, engine) }, { engine.multipliedMod32($0, c2) }] as [(String) -> String] {
                 list = engine.mapped(list, key, step(key))
             }
