@@ -90,6 +90,15 @@ public enum MurmurHash3 {
         return k &* 0x1b87_3593
     }
 
+    /// The algorithm's multipliers, for the code that spells the hash in another language (the
+    /// warehouse SQL); the Swift hash above keeps them as literals (see `mixKey`).
+    public enum Constants {
+        /// The block multipliers (`mixKey`).
+        public static let c1: UInt32 = 0xcc9e_2d51, c2: UInt32 = 0x1b87_3593
+        /// The finaliser's multipliers (`finalMix`).
+        public static let f1: UInt32 = 0x85eb_ca6b, f2: UInt32 = 0xc2b2_ae35
+    }
+
     /// fmix32: forces every input bit to affect every output bit.
     @inlinable @inline(__always)
     static func finalMix(_ hash: UInt32) -> UInt32 {

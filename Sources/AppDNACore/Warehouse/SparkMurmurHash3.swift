@@ -16,8 +16,8 @@
 /// query on overflow).
 enum SparkMurmurHash3 {
     private static let mask = "4294967295"
-    private static let (c1, c2): (UInt32, UInt32) = (0xcc9e_2d51, 0x1b87_3593)
-    private static let (f1, f2): (UInt32, UInt32) = (0x85eb_ca6b, 0xc2b2_ae35)
+    private static let (c1, c2) = (MurmurHash3.Constants.c1, MurmurHash3.Constants.c2)
+    private static let (f1, f2) = (MurmurHash3.Constants.f1, MurmurHash3.Constants.f2)
     /// Spark's `hash()` starts from this seed.
     static let sparkSeed: UInt32 = 42
 

@@ -47,7 +47,7 @@ public protocol SQLMurmurPrimitives: SQLEngine {
 /// the finaliser. All values stay below 2^49 in signed 64-bit integers.
 public enum SpelledMurmurHash3 {
     private static let mask = "4294967295"
-    private static let (c1, c2): (UInt32, UInt32) = (0xcc9e_2d51, 0x1b87_3593)
+    private static let (c1, c2) = (MurmurHash3.Constants.c1, MurmurHash3.Constants.c2)
 
     public static func hash<Engine: SQLMurmurPrimitives>(_ inputs: [HashedBytes], engine: Engine, in rows: inout SQLRelation) -> [String] {
         guard !inputs.isEmpty else { return [] }
@@ -83,8 +83,8 @@ public enum SpelledMurmurHash3 {
             return engine.xor(engine.xor(folded, engine.element(keys[index], "\(whole) + 1")), "(\(count[index]) + \(plans[index].folded))")
         })
         // The finaliser: each xor-shift is cheap enough to write twice, so two layers.
-        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 16, engine), 0x85eb_ca6b) })
-        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 13, engine), 0xc2b2_ae35) })
+        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 16, engine), MurmurHash3.Constants.f1) })
+        hashes = rows.bind(hashes.map { engine.multipliedMod32(xorShift($0, 13, engine), MurmurHash3.Constants.f2) })
         return hashes.map { xorShift($0, 16, engine) }
     }
 
