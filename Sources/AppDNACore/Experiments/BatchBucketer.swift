@@ -14,6 +14,10 @@ public struct BatchBucketer {
     /// The prefix's last `prefixCount % 4` bytes, then room for the user id, then the suffix.
     @usableFromInline let scratch: Scratch
     @usableFromInline let suffix: [UInt8]
+    /// `!suffix.isEmpty` and `!variantOfBucket.isEmpty`, asked per id: an array's count is
+    /// read through a call the optimiser does not always inline into the batch's big loop.
+    @usableFromInline let hasSuffix: Bool
+    @usableFromInline let hasVariantTable: Bool
     /// Variant index of each bucket (empty without variants, or with more than 255 variants).
     @usableFromInline let variantOfBucket: [UInt8]
 
@@ -41,6 +45,7 @@ public struct BatchBucketer {
         self.scheme = scheme
         self.allocation = allocation
         self.suffix = suffix
+        hasSuffix = !suffix.isEmpty
         prefixCount = prefix.count
         prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
         scratch = Scratch(leading: Array(prefix[(prefix.count & ~3)...]), capacity: 256 + suffix.count)
@@ -49,6 +54,7 @@ public struct BatchBucketer {
         } else {
             variantOfBucket = []
         }
+        hasVariantTable = !variantOfBucket.isEmpty
     }
 
     /// Hash, bucket and variant index (nil without variants) of one user id given as UTF-8.
@@ -61,6 +67,11 @@ public struct BatchBucketer {
     @inlinable @inline(__always)
     public func hash(_ user: UnsafeRawBufferPointer) -> UInt32 {
         let leading = scratch.leadingCount
+        if !hasSuffix {
+            // The SDK's scheme: the id is the end of the string, hashed where it lies.
+            return MurmurHash3.x86_32(resuming: prefixState, leading: scratch.leadingWord, leadingCount: leading,
+                                      totalCount: prefixCount &+ user.count, user)
+        }
         let needed = leading + user.count + suffix.count
         guard needed <= scratch.capacity else { return hashLong(user) }
         return Self.hash(user, suffix: suffix, in: scratch.base, leading: leading, prefixState: prefixState, prefixCount: prefixCount)
@@ -95,20 +106,23 @@ public struct BatchBucketer {
 
     @inlinable @inline(__always)
     public func variantIndex(_ bucket: UInt32) -> Int? {
-        if !variantOfBucket.isEmpty { return Int(variantOfBucket[Int(bucket)]) }
+        if hasVariantTable { return Int(variantOfBucket[Int(bucket)]) }
         return allocation?.variantIndex(forBucket: bucket)
     }
 
-    /// Raw memory for the hashed string; a class so that copies of the bucketer share it and
+    /// Raw memory for the hashed string when it has a suffix; a class so that copies of the bucketer share it and
     /// hashing needs no exclusive access. Its fields never change: read from code inlined into
     /// another module, a variable field would be checked for exclusive access on every id.
     @usableFromInline final class Scratch {
         @usableFromInline let base: UnsafeMutableRawPointer
         @usableFromInline let capacity: Int
         @usableFromInline let leadingCount: Int
+        /// The same bytes as a little-endian word (the hash's first block, partly).
+        @usableFromInline let leadingWord: UInt32
 
         init(leading: [UInt8], capacity: Int) {
             leadingCount = leading.count
+            leadingWord = leading.enumerated().reduce(0) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
             self.capacity = leading.count + capacity
             base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
             if !leading.isEmpty { leading.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }

@@ -41,6 +41,36 @@ public enum MurmurHash3 {
         finish(mixBlocks(rest, into: state), tailOf: rest, totalCount: totalCount)
     }
 
+    /// `x86_32(resuming:totalCount:_:)` with the prefix's last `leadingCount` (0–3) bytes given
+    /// as a little-endian word instead of in front of `rest`: the batch hashes each id where it
+    /// lies in the input, without first copying it behind those bytes (the copy, and the
+    /// block loads that straddled its stores, cost the batch more than the mixing).
+    @inlinable @inline(__always)
+    public static func x86_32(resuming state: UInt32, leading: UInt32, leadingCount: Int, totalCount: Int,
+                              _ rest: UnsafeRawBufferPointer) -> UInt32 {
+        guard leadingCount > 0 else { return x86_32(resuming: state, totalCount: totalCount, rest) }
+        let need = 4 &- leadingCount
+        let shift = UInt32(truncatingIfNeeded: leadingCount &* 8)
+        var k1 = leading
+        if rest.count >= 4 {
+            // The low `need` bytes of the load complete the first block; the rest shift out.
+            k1 |= UInt32(littleEndian: rest.loadUnaligned(as: UInt32.self)) << shift
+        } else {
+            for index in 0..<min(need, rest.count) {
+                k1 |= UInt32(rest[index]) << (shift &+ UInt32(truncatingIfNeeded: index &* 8))
+            }
+            if rest.count < need {
+                // The whole string ends inside the first block: it is the tail.
+                return finalMix((state ^ mixKey(k1)) ^ UInt32(truncatingIfNeeded: totalCount))
+            }
+        }
+        var h1 = state ^ mixKey(k1)
+        h1 = (h1 << 13) | (h1 >> 19)
+        h1 = h1 &* 5 &+ 0xe654_6b64
+        let after = UnsafeRawBufferPointer(rebasing: rest[need...])
+        return finish(mixBlocks(after, into: h1), tailOf: after, totalCount: totalCount)
+    }
+
     /// Mixes every whole 4-byte block of `data` into `hash`.
     @inlinable @inline(__always)
     static func mixBlocks(_ data: UnsafeRawBufferPointer, into hash: UInt32) -> UInt32 {

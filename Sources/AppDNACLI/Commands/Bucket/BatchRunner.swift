@@ -74,6 +74,14 @@ enum BatchRunner {
         init(_ rows: Rows) { self.rows = rows }
     }
 
+    /// A line that is not a plain id (`PlainLines`): judged as one thread judges it. Out of the
+    /// chunk's loop, which then stays small enough to keep in registers.
+    @inline(never)
+    private static func takeOther<Rows: BatchRows>(_ line: UnsafeRawBufferPointer, rows: inout Rows, output: inout RawByteBuffer,
+                                                   tally: inout UserIDLines.ChunkTally) {
+        if tally.count(UserIDLines.kind(of: line)) { rows.take(line, into: &output) }
+    }
+
     private static func parallel<Rows: BatchRows>(_ invocation: Invocation, workers: Int, chunkSize: Int, makeRows: () -> Rows) throws -> Outcome<Rows> {
         let out = invocation.stdout
         // Index `workers` is this thread's (it works on a chunk when no worker has taken it).
@@ -90,8 +98,14 @@ enum BatchRunner {
             var output = slot.output
             output.count = 0
             var tally = UserIDLines.ChunkTally()
-            LineChunk.forEachLine(slot.chunk.lines) { line, _ in
-                if tally.count(UserIDLines.kind(of: line)) { rows.take(line, into: &output) }
+            var lines = PlainLines(slot.chunk.lines)
+            while let (line, plain) = lines.next() {
+                if plain && line.count <= UserIDLines.maxLineLength {
+                    tally.countID()
+                    rows.takePlain(line, into: &output)
+                } else {
+                    takeOther(line, rows: &rows, output: &output, tally: &tally)
+                }
             }
             if slot.chunk.overlongLineLength != nil { _ = tally.count(.oversized) }
             perThread[thread].rows = rows

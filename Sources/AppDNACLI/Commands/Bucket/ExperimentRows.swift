@@ -13,6 +13,8 @@ struct ExperimentRows: BatchRows {
     private var bucketer: BatchBucketer
     /// With a bundle: eligibility varies per user only through traffic allocation.
     private let eligibility: BatchEligibility?
+    /// Buckets are `hash % 10_000` (the SDK's scheme): the bucket is the hash's last digits.
+    private let tenThousandBuckets: Bool
     // --summary
     private(set) var counts: [Int]
     private(set) var ineligible = 0
@@ -27,6 +29,7 @@ struct ExperimentRows: BatchRows {
         bucketer = BatchBucketer(scheme: setup.scheme, experiment: setup.experiment, salt: setup.salt, allocation: setup.allocation)
         eligibility = setup.definition.map { BatchEligibility($0, context: setup.context) }
         counts = [Int](repeating: 0, count: variants)
+        tenThousandBuckets = setup.scheme.bucketCount == 10_000
     }
 
     // Pieces after the variants' (0..<variants) and "no variant" (variants).
@@ -56,6 +59,17 @@ struct ExperimentRows: BatchRows {
 
     @inline(__always)
     mutating func take(_ user: UnsafeRawBufferPointer, into rows: inout RawByteBuffer) {
+        take(user, plain: false, into: &rows)
+    }
+
+    @inline(__always)
+    mutating func takePlain(_ user: UnsafeRawBufferPointer, into rows: inout RawByteBuffer) {
+        take(user, plain: true, into: &rows)
+    }
+
+    /// `plain`: the id needs no escaping in any format (`PlainLines`), so it is copied as it is.
+    @inline(__always)
+    private mutating func take(_ user: UnsafeRawBufferPointer, plain: Bool, into rows: inout RawByteBuffer) {
         let hash = bucketer.hash(user)
         let bucket = bucketer.bucket(hash)
         var variant = bucketer.variantIndex(bucket)
@@ -71,27 +85,58 @@ struct ExperimentRows: BatchRows {
             return
         }
         guard format != .ndjson else {
-            rows.reserve(pieces.longest)
+            rows.reserve(pieces.longest + user.count + 2)
             rows.uncheckedCopy(pieces[rowStart])
-            JSONWriter.appendQuoted(user, to: &rows)
-            rows.reserve(4 * pieces.longest + 20)
+            if plain {
+                rows.uncheckedByte(34)
+                rows.uncheckedCopyShort(user.baseAddress!, user.count)
+                rows.uncheckedByte(34)
+            } else {
+                JSONWriter.appendQuoted(user, to: &rows)
+            }
+            rows.reserve(4 * pieces.longest + 28)
             rows.uncheckedCopy(pieces[beforeHash])
-            rows.uncheckedDecimal(hash)
+            appendHash(hash, bucket: bucket, to: &rows)
             rows.uncheckedCopy(pieces[beforeBucket])
-            rows.uncheckedDecimal(bucket)
-            if variants > 0 { rows.uncheckedCopy(pieces[variant ?? variants]) }
+            appendBucket(bucket, to: &rows)
+            if variants > 0 { pieces.copy(variant ?? variants, to: &rows) }
             rows.uncheckedCopy(pieces[rowEnd])
             return
         }
         // TSV and CSV: the same row; the separators are single bytes.
         let separator: UInt8 = format == .csv ? 44 : 9
+        // The user, 16 bytes of separators and numbers, a variant's piece and 8 bytes (`copy`).
         rows.reserve(4 * user.count + 26 + pieces.longest)
-        BucketBatch.appendField(user, format: format, to: &rows)
+        if plain {
+            rows.uncheckedCopyShort(user.baseAddress!, user.count)
+        } else {
+            BucketBatch.appendField(user, format: format, to: &rows)
+        }
         rows.uncheckedByte(separator)
-        rows.uncheckedDecimal(hash)
+        appendHash(hash, bucket: bucket, to: &rows)
         rows.uncheckedByte(separator)
-        rows.uncheckedDecimal(bucket)
-        if variants > 0 { rows.uncheckedCopy(pieces[variant ?? variants]) }
+        appendBucket(bucket, to: &rows)
+        if variants > 0 { pieces.copy(variant ?? variants, to: &rows) }
         rows.uncheckedByte(10)
+    }
+
+    /// The hash in decimal: out of 10,000 buckets (the SDK's scheme), the bucket is the hash's
+    /// last four digits, so they are not worked out twice.
+    @inline(__always)
+    private func appendHash(_ hash: UInt32, bucket: UInt32, to rows: inout RawByteBuffer) {
+        if tenThousandBuckets {
+            rows.uncheckedDecimal(hash, lastFourDigits: bucket)
+        } else {
+            rows.uncheckedDecimal(hash)
+        }
+    }
+
+    @inline(__always)
+    private func appendBucket(_ bucket: UInt32, to rows: inout RawByteBuffer) {
+        if tenThousandBuckets {
+            rows.uncheckedSmallDecimal(bucket)
+        } else {
+            rows.uncheckedDecimal(bucket)
+        }
     }
 }

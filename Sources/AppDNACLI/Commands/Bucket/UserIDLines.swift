@@ -60,6 +60,10 @@ struct UserIDLines {
         var oversized = SkippedLines()
         var blank = SkippedLines()
 
+        /// Counts one line known to be an id (a plain one: `PlainLines`).
+        @inline(__always)
+        mutating func countID() { lines &+= 1 }
+
         /// Counts one line of the chunk; true when it is an id.
         @inline(__always)
         mutating func count(_ kind: Kind) -> Bool {
