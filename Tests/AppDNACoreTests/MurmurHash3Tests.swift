@@ -1,4 +1,5 @@
 import XCTest
+import TestSupport
 @testable import AppDNACore
 
 final class MurmurHash3Tests: XCTestCase {
@@ -14,6 +15,31 @@ final class MurmurHash3Tests: XCTestCase {
                     return MurmurHash3.x86_32(resuming: state, totalCount: text.count, UnsafeRawBufferPointer(rebasing: bytes[(split & ~3)...]))
                 }
                 XCTAssertEqual(resumed, whole, "prefix of \(split) bytes, seed \(seed)")
+            }
+        }
+    }
+
+    /// The batch's form: the prefix's last bytes given as a word, the rest read where it lies
+    /// (no copy behind them) — for every count of those bytes, every length of the rest and
+    /// every alignment of it, the hash of the whole string.
+    func testResumingWithThePrefixsLastBytesAsAWordGivesTheWholeHash() {
+        var generator = SplitMix64(seed: 0x1ead)
+        for prefixLength in 0...11 {
+            for restLength in 0...40 {
+                let prefix = (0..<prefixLength).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let rest = (0..<restLength).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                let whole = MurmurHash3.x86_32(prefix + rest)
+                let leadingCount = prefixLength & 3
+                let leading = prefix.suffix(leadingCount).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
+                let state = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
+                for offset in 0..<4 {
+                    let padded = [UInt8](repeating: 0xEE, count: offset) + rest + [0xEE, 0xEE, 0xEE]
+                    let resumed = padded.withUnsafeBytes { raw in
+                        MurmurHash3.x86_32(resuming: state, leading: leading, leadingCount: leadingCount, totalCount: prefixLength + restLength,
+                                           UnsafeRawBufferPointer(rebasing: raw[offset..<offset + restLength]))
+                    }
+                    XCTAssertEqual(resumed, whole, "prefix \(prefixLength), rest \(restLength), offset \(offset)")
+                }
             }
         }
     }
