@@ -25,6 +25,10 @@ public struct BundleValidator {
     private var scratchWeights: [Double] = []
     private let document: JSONDocument
     private let shift: LocationShift
+    /// An experiments object of at least this many bytes is checked on two threads (when there
+    /// is a second processor): below it, starting a thread costs more than it saves.
+    private let parallelExperimentsBytes: Int
+    static let defaultParallelExperimentsBytes = 1 << 20
 
     /// Leading lines and columns dropped before parsing (see `BundleInput`): every location,
     /// including those inside messages, is moved back by them.
@@ -92,14 +96,21 @@ public struct BundleValidator {
     }
 
     public static func validate(document: JSONDocument, shift: LocationShift = LocationShift()) -> [BundleFinding] {
-        var validator = BundleValidator(document: document, shift: shift)
+        validate(document: document, shift: shift, parallelExperimentsBytes: defaultParallelExperimentsBytes)
+    }
+
+    /// `validate(document:shift:)` with the size from which experiments are checked on two
+    /// threads (a test forces either path with it).
+    static func validate(document: JSONDocument, shift: LocationShift, parallelExperimentsBytes: Int) -> [BundleFinding] {
+        var validator = BundleValidator(document: document, shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
         validator.run()
         return validator.findings.sorted { ($0.byteOffset, $0.code) < ($1.byteOffset, $1.code) }
     }
 
-    private init(document: JSONDocument, shift: LocationShift) {
+    private init(document: JSONDocument, shift: LocationShift, parallelExperimentsBytes: Int) {
         self.document = document
         self.shift = shift
+        self.parallelExperimentsBytes = parallelExperimentsBytes
     }
 
     // MARK: - Reporting
@@ -167,13 +178,7 @@ public struct BundleValidator {
         }
         checkSectionTypes(bundle)
         if let experiments = bundle.experiments, experiments.node.kind == .object {
-            // Straight over the members, not `experimentList`: that builds a pointer per
-            // experiment, and only the few with findings need one.
-            var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
-            for member in experiments.node.members {
-                checkExperiment(id: member.key, node: member.value, in: experiments.pointer)
-                if Self.hasNonASCII(member.key) { nonASCIIIDs.append((member.key, member.keyNode, 0)) }
-            }
+            let nonASCIIIDs = checkExperiments(experiments.node, pointer: experiments.pointer)
             checkLookalikes(nonASCIIIDs, what: "experiment id") { id, _ in experiments.pointer.appending(key: id) }
         }
         if let flags = bundle.flags, flags.node.kind == .object {
@@ -182,6 +187,77 @@ public struct BundleValidator {
         }
         checkFlags(bundle)
         checkOnboarding(bundle)
+    }
+
+
+    /// Checks every member of the experiments object; returns the ids with non-ASCII bytes
+    /// (the only ones that can have look-alikes). A big object is checked on two threads at
+    /// once, in runs of experiments each thread takes in turn (`JSONMemberRuns`); the second
+    /// thread has a validator of its own over a view of the document (`JSONDocument.view()`).
+    /// The runs' findings are put back in document order, so they are the same findings in
+    /// the same order as one pass makes.
+    private mutating func checkExperiments(_ experiments: JSONNode, pointer: JSONPointer) -> [(text: String, node: JSONNode, index: Int)] {
+        guard experiments.byteRange.count >= parallelExperimentsBytes && ProcessControl.processorCount > 1 else {
+            return checkMembers(from: experiments.index + 1, to: experiments.subtreeEnd, in: pointer)
+        }
+        let runs = JSONMemberRuns(object: experiments, membersPerRun: Self.experimentsPerRun)
+        let results = RunResults()
+        var other = BundleValidator(document: document.view(), shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
+        // A pointer of the worker's own too (new storage): a shared one is a shared reference count.
+        let otherPointer = JSONPointer(tokens: pointer.tokens.map { String(decoding: Array($0.utf8), as: UTF8.self) })
+        let worker = ThreadSpawner.trySpawn { other.checkRuns(runs, in: otherPointer, into: results) }
+        checkRuns(runs, in: pointer, into: results)
+        worker?.join()
+        var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
+        for run in results.byNumber.keys.sorted() {
+            let result = results.byNumber[run]!
+            findings += result.findings
+            // As nodes of this document (a worker's are of its view).
+            nonASCIIIDs += result.nonASCIIIDs.map { ($0.text, JSONNode(document: document, index: $0.node.index), 0) }
+        }
+        return nonASCIIIDs
+    }
+
+    /// Experiments per run handed to a thread: enough that taking a run costs nothing next to
+    /// checking it, few enough that the threads finish close together.
+    static let experimentsPerRun = 256
+
+    /// What each run of experiments found, by run number (filled by both threads).
+    private final class RunResults: @unchecked Sendable {
+        private let lock = PthreadLock()
+        private var results: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)])] = [:]
+
+        func store(_ run: Int, findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)]) {
+            lock.locked { results[run] = (findings, nonASCIIIDs) }
+        }
+
+        /// Read once every thread is done.
+        var byNumber: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)])] {
+            lock.locked { results }
+        }
+    }
+
+    /// Takes runs of experiments until none is left, checking each and storing what it found.
+    private mutating func checkRuns(_ runs: JSONMemberRuns, in pointer: JSONPointer, into results: RunResults) {
+        while let run = runs.next() {
+            let before = findings.count
+            let ids = checkMembers(from: run.start, to: run.stop, in: pointer)
+            results.store(run.number, findings: Array(findings[before...]), nonASCIIIDs: ids)
+            findings.removeSubrange(before...)
+        }
+    }
+
+    /// Checks the experiments whose keys are at tape indexes `start..<stop` of an experiments
+    /// object, straight over the members, not `experimentList`: that builds a pointer per
+    /// experiment, and only the few with findings need one. Returns the ids with non-ASCII
+    /// bytes.
+    private mutating func checkMembers(from start: Int, to stop: Int, in pointer: JSONPointer) -> [(text: String, node: JSONNode, index: Int)] {
+        var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
+        for member in JSONNode.MemberRun(document: document, keysFrom: start, to: stop) {
+            checkExperiment(id: member.key, node: member.value, in: pointer)
+            if Self.hasNonASCII(member.key) { nonASCIIIDs.append((member.key, member.keyNode, 0)) }
+        }
+        return nonASCIIIDs
     }
 
     /// W009: ids that read the same but are different bytes (NFC and NFD spellings). Devices

@@ -54,11 +54,13 @@ public final class JSONDocument {
             do throws(JSONSyntaxError) {
                 try parser.parse()
             } catch {
-                parser.tape.discard()
+                parser.deallocate(keepingTape: false)
                 return .failure(error)
             }
             longIntegers = parser.longIntegerCount
-            return .success((parser.tape.finish(), parser.duplicates))
+            let tape = parser.tape.finish()
+            parser.deallocate(keepingTape: true)
+            return .success((tape, parser.duplicates))
         }
         let (tape, duplicates): (JSONTape, [(object: Int, first: Int, second: Int)])
         switch outcome {
@@ -88,19 +90,39 @@ public final class JSONDocument {
     /// A document over `bytes` from a tape a reused parser has just built for them (queue lines:
     /// the worker that parsed a line hands it on without parsing it again). The tape is copied.
     init(bytes: [UInt8], copyingTape tape: JSONTapeBuilder) {
-        let base = UnsafeMutableRawPointer.allocate(byteCount: max(tape.count, 1) * MemoryLayout<JSONTapeNode>.stride,
-                                                     alignment: MemoryLayout<JSONTapeNode>.alignment)
-        base.copyMemory(from: tape.base, byteCount: tape.count * MemoryLayout<JSONTapeNode>.stride)
+        guard let memory = GrowableMapping(byteCount: max(tape.count, 1) * MemoryLayout<JSONTapeNode>.stride) else {
+            fatalError("out of memory copying a JSON tape of \(tape.count) nodes")
+        }
+        memory.base.copyMemory(from: tape.base, byteCount: tape.count * MemoryLayout<JSONTapeNode>.stride)
         self.storage = ByteSource(bytes)
         byteBase = storage.withUnsafeBufferPointer { $0.baseAddress }
         byteCount = bytes.count
         hadByteOrderMark = false
         longIntegerCount = 0
         contentStart = 0
-        self.tape = JSONTape(base: base.bindMemory(to: JSONTapeNode.self, capacity: max(tape.count, 1)), count: tape.count)
+        _ = memory.base.bindMemory(to: JSONTapeNode.self, capacity: max(tape.count, 1))
+        self.tape = JSONTape(memory: memory, count: tape.count)
     }
 
     public static let maximumSize = Int(UInt32.max) - 1
+
+    /// Another document over the same bytes and tape, with its own line index: for a second
+    /// thread reading this one. The bytes and the tape never change, so sharing them is safe;
+    /// the line index is filled on demand, so it is not shared. Nodes of the view also count
+    /// references on the view, not on this object: two cores changing one reference count
+    /// for every node they read cost more than the second core saved.
+    func view() -> JSONDocument { JSONDocument(viewing: self) }
+
+    private init(viewing other: JSONDocument) {
+        storage = other.storage
+        byteBase = other.byteBase
+        byteCount = other.byteCount
+        hadByteOrderMark = other.hadByteOrderMark
+        longIntegerCount = other.longIntegerCount
+        duplicateKeys = other.duplicateKeys
+        tape = JSONTape(viewing: other.tape)
+        contentStart = other.contentStart
+    }
 
     /// The top-level value.
     public var root: JSONNode { JSONNode(document: self, index: 0) }

@@ -232,6 +232,25 @@ extension JSONNode {
         }
     }
 
+    /// A run of an object's members, from the key at tape index `start` to the key before
+    /// `stop` (the object's `subtreeEnd` for the rest of it): for reading parts of one object
+    /// separately.
+    struct MemberRun: Sequence {
+        let document: JSONDocument
+        let start: Int
+        let stop: Int
+
+        init(document: JSONDocument, keysFrom start: Int, to stop: Int) {
+            self.document = document
+            self.start = start
+            self.stop = stop
+        }
+
+        func makeIterator() -> Members.Iterator {
+            Members.Iterator(children: Elements.Iterator(document: document, cursor: start, stop: stop))
+        }
+    }
+
     /// An object's members: its children taken two at a time (key, then value), which is how
     /// the tape stores them.
     public struct Members: Sequence {

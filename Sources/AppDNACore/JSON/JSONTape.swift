@@ -43,19 +43,35 @@ enum JSONTapeFlag {
     static let childrenDropped: UInt8 = 8
 }
 
-/// The finished tape. It lives in malloc'd memory rather than an Array so that growing it is a
+/// The finished tape. It lives in a `GrowableMapping` rather than an Array: growing it is a
 /// `realloc` (for large blocks glibc moves pages with mremap instead of copying, so peak memory
-/// is the final size rather than old + new), and it is shrunk to fit once parsing ends.
+/// is the final size rather than old + new), a big one is in huge pages on Linux, and it is cut
+/// to fit once parsing ends.
 final class JSONTape: @unchecked Sendable {
     let base: UnsafeMutablePointer<JSONTapeNode>
     let count: Int
+    /// The memory, freed with this object; nil for a view.
+    private let memory: GrowableMapping?
+    /// The tape whose memory a view reads (`JSONDocument.view()`), kept alive by it.
+    private let owner: JSONTape?
 
-    init(base: UnsafeMutablePointer<JSONTapeNode>, count: Int) {
-        self.base = base
+    init(memory: GrowableMapping, count: Int) {
+        base = memory.base.assumingMemoryBound(to: JSONTapeNode.self)
         self.count = count
+        self.memory = memory
+        owner = nil
     }
 
-    deinit { RawMemory.free(base) }
+    /// Another object over the same nodes: a thread reading it counts references on its own
+    /// object, not on one another core keeps changing.
+    init(viewing other: JSONTape) {
+        base = other.base
+        count = other.count
+        memory = nil
+        owner = other
+    }
+
+    deinit { memory?.free() }
 
     @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
 }
@@ -65,21 +81,17 @@ struct JSONTapeBuilder {
     private(set) var base: UnsafeMutablePointer<JSONTapeNode>
     private(set) var count = 0
     private var capacity: Int
+    private var memory: GrowableMapping
 
     init(estimatedNodes: Int) {
         capacity = max(16, estimatedNodes)
-        base = JSONTapeBuilder.reallocate(nil, capacity)
-    }
-
-    private static func reallocate(_ old: UnsafeMutablePointer<JSONTapeNode>?, _ capacity: Int) -> UnsafeMutablePointer<JSONTapeNode> {
-        guard let raw = RawMemory.reallocate(old.map { UnsafeMutableRawPointer($0) }, byteCount: capacity * MemoryLayout<JSONTapeNode>.stride) else {
+        guard let memory = GrowableMapping(byteCount: capacity * MemoryLayout<JSONTapeNode>.stride) else {
             // Out of memory: there is nothing sensible left to do.
-            fatalError("out of memory growing the JSON tape to \(capacity) nodes")
+            fatalError("out of memory allocating a JSON tape of \(capacity) nodes")
         }
-        // No huge-page advice here: it would split the mapping and stop realloc from growing
-        // it with mremap (see HugePages).
+        self.memory = memory
         // The node type is trivial, so binding the bytes is all the initialisation needed.
-        return raw.bindMemory(to: JSONTapeNode.self, capacity: capacity)
+        base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }
 
     @inline(__always)
@@ -108,21 +120,28 @@ struct JSONTapeBuilder {
 
     @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
 
+    @inline(never)
     private mutating func grow() {
-        capacity += capacity / 2 + 16
-        base = JSONTapeBuilder.reallocate(base, capacity)
+        let stride = MemoryLayout<JSONTapeNode>.stride
+        let wanted = capacity + capacity / 2 + 16
+        guard memory.grow(to: wanted * stride, keeping: count * stride) else {
+            fatalError("out of memory growing the JSON tape to \(wanted) nodes")
+        }
+        capacity = wanted
+        base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }
 
-    /// Shrinks to fit and transfers ownership.
+    /// Cuts the memory to fit and transfers ownership.
     mutating func finish() -> JSONTape {
-        base = JSONTapeBuilder.reallocate(base, max(count, 1))
+        memory.shrink(to: max(count, 1) * MemoryLayout<JSONTapeNode>.stride)
         capacity = max(count, 1)
-        return JSONTape(base: base, count: count)
+        base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
+        return JSONTape(memory: memory, count: count)
     }
 
     /// Empties the tape, keeping its memory.
     mutating func reset() { count = 0 }
 
     /// Frees the memory when parsing failed.
-    func discard() { RawMemory.free(base) }
+    func discard() { memory.free() }
 }

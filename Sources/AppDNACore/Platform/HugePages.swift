@@ -16,7 +16,8 @@ import Darwin
 /// falls back to copying: peak memory old + new and every page faulted twice. That is what
 /// made the JSON tape of a 25 MB bundle of small numbers cost 190 MB and the run time swing.
 /// With `defrag` set to `madvise`, advised regions also wait for memory compaction on a
-/// fault. Never advise a buffer that will be reallocated (the JSON tape is not advised).
+/// fault. Never advise part of a buffer that will be reallocated (the JSON tape gets a mapping
+/// of its own instead: `GrowableMapping`).
 enum HugePages {
     static let size = 2 << 20
     /// Buffers smaller than this are left alone (the saving is too small to matter).

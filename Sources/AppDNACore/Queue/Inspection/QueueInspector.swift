@@ -236,7 +236,7 @@ final class LineParserBox {
         parser = Self.empty.withUnsafeBufferPointer { JSONParser(base: $0.baseAddress!, count: 0, contentStart: 0, options: JSONParseOptions()) }
     }
 
-    deinit { parser.tape.discard() }
+    deinit { parser.deallocate(keepingTape: false) }
 
     /// The line `record` just parsed, as a document, from the same parse.
     func document(_ line: UnsafeRawBufferPointer) -> JSONDocument {
