@@ -25,7 +25,7 @@ struct GrowableMapping {
 
     /// Memory for at least `byteCount` bytes; nil when memory ran out.
     init?(byteCount: Int) {
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: transparent huge pages exist only there; elsewhere malloc
         if byteCount >= HugePages.threshold && HugePages.adviceHelps {
             let size = GrowableMapping.roundedToPages(byteCount)
             guard let raw = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
@@ -57,7 +57,7 @@ struct GrowableMapping {
     /// Gives back what lies beyond the first `byteCount` bytes. The memory may move (realloc).
     mutating func shrink(to byteCount: Int) {
         let kept = max(byteCount, 1)
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: transparent huge pages exist only there; elsewhere malloc
         if isMapped {
             let size = GrowableMapping.roundedToPages(kept)
             if size < capacity {
@@ -71,7 +71,7 @@ struct GrowableMapping {
     }
 
     func free() {
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: transparent huge pages exist only there; elsewhere malloc
         if isMapped {
             _ = munmap(base, capacity)
             return
@@ -80,7 +80,7 @@ struct GrowableMapping {
         RawMemory.free(base)
     }
 
-    #if os(Linux)
+    #if os(Linux) // Linux-only tuning: transparent huge pages exist only there; elsewhere malloc
     private static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 4096)
 
     private static func roundedToPages(_ byteCount: Int) -> Int {
