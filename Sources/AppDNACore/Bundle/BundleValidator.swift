@@ -723,10 +723,11 @@ public struct BundleValidator {
                 if k < length && bytes[start + k] > limit[k] { hits.append(i) }
             }
         }
+        let pointers = document.pointers(toNodes: hits)
         for i in hits {
             let node = JSONNode(document: document, index: i)
             add(.unsafeInteger, "integer \(Self.show(node)) is beyond 2^53: Android and JavaScript read it as a double and lose precision",
-                at: node, document.pointer(toNode: i))
+                at: node, pointers[i] ?? .root)
         }
     }
 }
