@@ -122,20 +122,25 @@ public struct JSONNode {
     /// order: one walk for a reader that wants several keys of an object, where each `self[key]`
     /// walks the members again. A repeated key is seen each time (the last is `self[key]`'s).
     public func forEachMember(_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: JSONNode) -> Void) {
+        forEachMemberIndex { key, value in body(key, JSONNode(document: document, index: value)) }
+    }
+
+    /// `forEachMember` with each value's tape index instead of a node: no reference to the
+    /// document is counted per member (for readers that keep only a few of them).
+    func forEachMemberIndex(_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: Int) -> Void) {
         guard kind == .object else { return }
         document.withBytes { bytes in
             var i = index + 1
             let stop = subtreeEnd
             while i < stop {
                 let k = document.tape[i]
-                let value = JSONNode(document: document, index: i + 1)
                 let start = Int(k.start) + 1, end = Int(k.end) - 1
                 if k.flags & JSONTapeFlag.escaped == 0 {
-                    body(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start), value)
+                    body(UnsafeBufferPointer(start: bytes.baseAddress! + start, count: end - start), i + 1)
                 } else {
                     var decoded: [UInt8] = []
                     JSONStringDecoding.appendUnescaped(bytes, from: start, to: end, into: &decoded)
-                    decoded.withUnsafeBufferPointer { body($0, value) }
+                    decoded.withUnsafeBufferPointer { body($0, i + 1) }
                 }
                 i = Int(document.tape[i + 1].next)
             }

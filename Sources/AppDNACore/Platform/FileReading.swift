@@ -79,7 +79,12 @@ public enum FileReading {
         var failure: Int32 = 0
         var buffer = [UInt8](unsafeUninitializedCapacity: capacity) { raw, count in
             HugePages.advise(UnsafeMutableRawPointer(raw.baseAddress!), count: capacity)
-            while true {
+            if sizeHint >= parallelReadBytes && ProcessControl.processorCount > 1 {
+                filled = readInTwo(fd, into: raw.baseAddress!, count: sizeHint, failure: &failure)
+                // Read on from there (pread moved no file offset); nothing more is expected.
+                if failure == 0 && lseek(fd, off_t(filled), SEEK_SET) < 0 { failure = errno }
+            }
+            while failure == 0 {
                 if filled == capacity { break }
                 let n = read(fd, raw.baseAddress! + filled, capacity - filled)
                 if n < 0 && errno == EINTR { continue }
@@ -112,5 +117,47 @@ public enum FileReading {
             if failure != 0 { throw Failure(.ioError, "\(name): \(SystemError.describe(failure))") }
         }
         return buffer
+    }
+
+    /// Files from this size are read by two threads (see `readInTwo`).
+    static let parallelReadBytes = 8 << 20
+
+    /// Reads the first `count` bytes of a regular file with two threads, one per half: reading
+    /// is copying out of the page cache into pages the kernel first has to clear, and one core
+    /// does that at about 2 GB/s here (a fifth of `bundle validate`'s time on a 40 MB bundle).
+    /// Returns how many bytes from the start were read; a file that shrank meanwhile gives
+    /// what was there. 0, with nothing read, when no thread could be started.
+    private static func readInTwo(_ fd: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, failure: inout Int32) -> Int {
+        // Split where a huge page of the buffer starts, so each thread faults in pages of its own.
+        let middle = Int(bitPattern: base) + count / 2
+        let half = min(max(middle / HugePages.size * HugePages.size - Int(bitPattern: base), 1), count - 1)
+        let second = SecondHalf()
+        guard let worker = ThreadSpawner.trySpawn({
+            second.got = readFully(fd, into: base + half, count: count - half, at: half, failure: &second.failure)
+        }) else { return 0 }
+        let got = readFully(fd, into: base, count: half, at: 0, failure: &failure)
+        worker.join()
+        if failure != 0 || got < half { return got }
+        failure = second.failure
+        return half + second.got
+    }
+
+    /// What the second thread of `readInTwo` read, handed back over `join`.
+    private final class SecondHalf: @unchecked Sendable {
+        var got = 0
+        var failure: Int32 = 0
+    }
+
+    /// `pread` until `count` bytes are in, the file ends or reading fails (`failure` set).
+    private static func readFully(_ fd: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int, failure: inout Int32) -> Int {
+        var got = 0
+        while got < count {
+            let n = pread(fd, base + got, count - got, off_t(offset + got))
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { failure = errno }
+            if n <= 0 { break }
+            got += n
+        }
+        return got
     }
 }
