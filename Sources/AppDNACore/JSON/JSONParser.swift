@@ -328,12 +328,11 @@ struct JSONParser {
         let t = tables.count - 1
         var slot = tables[t].firstSlot(hash)
         while true {
-            let occupant = tables[t].nodes[slot]
-            if occupant < 0 {
+            guard let occupant = tables[t].node(at: slot) else {
                 tables[t].insert(at: slot, hash: hash, node: Int32(truncatingIfNeeded: keyIndex))
                 return
             }
-            if tables[t].hashes[slot] == hash && keysEqual(Int(occupant), keyIndex) {
+            if tables[t].hash(at: slot) == hash && keysEqual(Int(occupant), keyIndex) {
                 try duplicate(first: Int(occupant), second: keyIndex)
                 return
             }
