@@ -55,15 +55,8 @@ final class BundleValidatorParallelTests: XCTestCase {
     /// spread over the whole object (and a pair of look-alike ids far apart, so the pair spans
     /// two runs).
     static func hostileBundle(experiments count: Int, seed: UInt64, pretty: Bool) -> [UInt8] {
-        var state = seed &* 0x9E37_79B9_7F4A_7C15
-        func random(_ n: Int) -> Int {
-            // SplitMix64: the same bundle for the same seed, everywhere.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
+        var rng = SplitMix64(seed: seed)  // the same bundle for the same seed, everywhere
+        func random(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
         let nl = pretty ? "\n" : "", sp = pretty ? "  " : ""
         var out = "{\(nl)\"bundle_version\": 3,\(nl)\"experiments\": {\"experiments\": {\(nl)"
         for i in 0..<count {

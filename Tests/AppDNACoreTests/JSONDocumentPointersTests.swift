@@ -58,16 +58,10 @@ final class JSONDocumentPointersTests: XCTestCase {
 
 /// Random JSON texts of nested objects and arrays (the same for the same seed).
 private struct SeededShapes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+    var rng: SplitMix64
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func next(_ n: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
-    }
+    mutating func next(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
 
     mutating func value(depth: Int) -> String {
         switch depth > 4 ? next(3) : next(6) {
