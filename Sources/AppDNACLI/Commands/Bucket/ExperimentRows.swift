@@ -10,7 +10,7 @@ struct ExperimentRows: BatchRows {
     let pieces: RowPieces
     /// Variants of the allocation (0: no variant column).
     let variants: Int
-    private var bucketer: BatchBucketer
+    private let bucketer: BatchBucketer
     /// With a bundle: eligibility varies per user only through traffic allocation.
     private let eligibility: BatchEligibility?
     /// Buckets are `hash % 10_000` (the SDK's scheme): the bucket is the hash's last digits.
@@ -78,14 +78,14 @@ struct ExperimentRows: BatchRows {
             variant = nil
             ineligible += 1
         }
-        total += 1
+        total &+= 1
         if summary {
             if let variant { counts[variant] += 1 }
             distinct.insert(user)
             return
         }
         guard format != .ndjson else {
-            rows.reserve(pieces.longest + user.count + 2)
+            rows.reserve(pieces.longest &+ user.count &+ 2)
             rows.uncheckedCopy(pieces[rowStart])
             if plain {
                 rows.uncheckedByte(34)
@@ -94,7 +94,7 @@ struct ExperimentRows: BatchRows {
             } else {
                 JSONWriter.appendQuoted(user, to: &rows)
             }
-            rows.reserve(4 * pieces.longest + 28)
+            rows.reserve(4 &* pieces.longest &+ 28)
             rows.uncheckedCopy(pieces[beforeHash])
             appendHash(hash, bucket: bucket, to: &rows)
             rows.uncheckedCopy(pieces[beforeBucket])
@@ -106,7 +106,7 @@ struct ExperimentRows: BatchRows {
         // TSV and CSV: the same row; the separators are single bytes.
         let separator: UInt8 = format == .csv ? 44 : 9
         // The user, 16 bytes of separators and numbers, a variant's piece and 8 bytes (`copy`).
-        rows.reserve(4 * user.count + 26 + pieces.longest)
+        rows.reserve(4 &* user.count &+ 26 &+ pieces.longest)
         if plain {
             rows.uncheckedCopyShort(user.baseAddress!, user.count)
         } else {
