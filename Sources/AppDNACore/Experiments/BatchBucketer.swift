@@ -18,6 +18,9 @@ public struct BatchBucketer {
     /// read through a call the optimiser does not always inline into the batch's big loop.
     @usableFromInline let hasSuffix: Bool
     @usableFromInline let hasVariantTable: Bool
+    /// The prefix's last `prefixCount % 4` bytes as a little-endian word, and how many.
+    @usableFromInline let leadingWord: UInt32
+    @usableFromInline let leadingCount: Int
     /// Variant index of each bucket (empty without variants, or with more than 255 variants).
     @usableFromInline let variantOfBucket: [UInt8]
 
@@ -48,7 +51,10 @@ public struct BatchBucketer {
         hasSuffix = !suffix.isEmpty
         prefixCount = prefix.count
         prefixState = prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
-        scratch = Scratch(leading: Array(prefix[(prefix.count & ~3)...]), capacity: 256 + suffix.count)
+        let leading = Array(prefix[(prefix.count & ~3)...])
+        scratch = Scratch(leading: leading, capacity: 256 + suffix.count)
+        leadingWord = leading.enumerated().reduce(0) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
+        leadingCount = leading.count
         if variantTable, let allocation, !allocation.ranges.isEmpty, allocation.ranges.count <= 255 {
             variantOfBucket = (0..<scheme.bucketCount).map { UInt8(allocation.variantIndex(forBucket: $0)!) }
         } else {
@@ -66,12 +72,19 @@ public struct BatchBucketer {
 
     @inlinable @inline(__always)
     public func hash(_ user: UnsafeRawBufferPointer) -> UInt32 {
-        let leading = scratch.leadingCount
-        if !hasSuffix {
-            // The SDK's scheme: the id is the end of the string, hashed where it lies.
-            return MurmurHash3.x86_32(resuming: prefixState, leading: scratch.leadingWord, leadingCount: leading,
+        // The SDK's scheme: the id is the end of the string, hashed where it lies. Kept this
+        // small so that it inlines into the bundle batch's loop too (see above).
+        guard hasSuffix else {
+            return MurmurHash3.x86_32(resuming: prefixState, leading: leadingWord, leadingCount: leadingCount,
                                       totalCount: prefixCount &+ user.count, user)
         }
+        return hashWithSuffix(user)
+    }
+
+    /// The docs scheme and traffic allocation: the id is copied between the prefix's last bytes
+    /// and the suffix, and the whole hashed.
+    @usableFromInline func hashWithSuffix(_ user: UnsafeRawBufferPointer) -> UInt32 {
+        let leading = scratch.leadingCount
         let needed = leading + user.count + suffix.count
         guard needed <= scratch.capacity else { return hashLong(user) }
         return Self.hash(user, suffix: suffix, in: scratch.base, leading: leading, prefixState: prefixState, prefixCount: prefixCount)
@@ -117,12 +130,9 @@ public struct BatchBucketer {
         @usableFromInline let base: UnsafeMutableRawPointer
         @usableFromInline let capacity: Int
         @usableFromInline let leadingCount: Int
-        /// The same bytes as a little-endian word (the hash's first block, partly).
-        @usableFromInline let leadingWord: UInt32
 
         init(leading: [UInt8], capacity: Int) {
             leadingCount = leading.count
-            leadingWord = leading.enumerated().reduce(0) { $0 | UInt32($1.element) << UInt32($1.offset * 8) }
             self.capacity = leading.count + capacity
             base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
             if !leading.isEmpty { leading.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }

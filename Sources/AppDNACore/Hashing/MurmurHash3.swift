@@ -48,27 +48,28 @@ public enum MurmurHash3 {
     @inlinable @inline(__always)
     public static func x86_32(resuming state: UInt32, leading: UInt32, leadingCount: Int, totalCount: Int,
                               _ rest: UnsafeRawBufferPointer) -> UInt32 {
-        guard leadingCount > 0 else { return x86_32(resuming: state, totalCount: totalCount, rest) }
-        let need = 4 &- leadingCount
-        let shift = UInt32(truncatingIfNeeded: leadingCount &* 8)
-        var k1 = leading
-        if rest.count >= 4 {
-            // The low `need` bytes of the load complete the first block; the rest shift out.
-            k1 |= UInt32(littleEndian: rest.loadUnaligned(as: UInt32.self)) << shift
-        } else {
-            for index in 0..<min(need, rest.count) {
-                k1 |= UInt32(rest[index]) << (shift &+ UInt32(truncatingIfNeeded: index &* 8))
-            }
-            if rest.count < need {
-                // The whole string ends inside the first block: it is the tail.
-                return finalMix((state ^ mixKey(k1)) ^ UInt32(truncatingIfNeeded: totalCount))
-            }
+        var h1 = state
+        var after = rest
+        if leadingCount > 0 {
+            // Rare (an id under 4 bytes) and out of line: this body is inlined into the batch's
+            // loops, whose other calls are inlined only while those stay small.
+            guard rest.count >= 4 else { return shortRest(state, leading: leading, leadingCount: leadingCount, totalCount: totalCount, rest) }
+            // The low `4 - leadingCount` bytes of the load complete the first block; the rest shift out.
+            let k1 = leading | UInt32(littleEndian: rest.loadUnaligned(as: UInt32.self)) << UInt32(truncatingIfNeeded: leadingCount &* 8)
+            h1 ^= mixKey(k1)
+            h1 = (h1 << 13) | (h1 >> 19)
+            h1 = h1 &* 5 &+ 0xe654_6b64
+            after = UnsafeRawBufferPointer(rebasing: rest[(4 &- leadingCount)...])
         }
-        var h1 = state ^ mixKey(k1)
-        h1 = (h1 << 13) | (h1 >> 19)
-        h1 = h1 &* 5 &+ 0xe654_6b64
-        let after = UnsafeRawBufferPointer(rebasing: rest[need...])
         return finish(mixBlocks(after, into: h1), tailOf: after, totalCount: totalCount)
+    }
+
+    /// `x86_32(resuming:leading:…)` for a rest of fewer than 4 bytes after 1–3 leading bytes.
+    @usableFromInline
+    static func shortRest(_ state: UInt32, leading: UInt32, leadingCount: Int, totalCount: Int, _ rest: UnsafeRawBufferPointer) -> UInt32 {
+        var bytes = withUnsafeBytes(of: leading.littleEndian) { Array($0.prefix(leadingCount)) }
+        bytes.append(contentsOf: rest)
+        return bytes.withUnsafeBytes { x86_32(resuming: state, totalCount: totalCount, $0) }
     }
 
     /// Mixes every whole 4-byte block of `data` into `hash`.
