@@ -15,6 +15,8 @@ struct BundleRows: BatchRows {
         /// its variants' fields, from `first`; "no variant" at `first + variants`.
         let first: Int
         let variants: Int
+        /// Buckets are `hash % 10_000` (the SDK's scheme): the bucket is the hash's last digits.
+        let tenThousandBuckets: Bool
     }
 
     let format: BucketBatch.Format
@@ -33,7 +35,7 @@ struct BundleRows: BatchRows {
             defer { first += variants + 2 }
             return Experiment(bucketer: BatchBucketer(scheme: setup.scheme, experiment: setup.experiment, salt: setup.salt, allocation: setup.allocation),
                               eligibility: BatchEligibility(setup.definition!, context: setup.context),
-                              first: first, variants: variants)
+                              first: first, variants: variants, tenThousandBuckets: setup.scheme.bucketCount == 10_000)
         }
     }
 
@@ -93,9 +95,15 @@ struct BundleRows: BatchRows {
             let first = experiments[index].first
             rows.reserve(4 * pieces.longest + 20)
             rows.uncheckedCopy(pieces[first])
-            rows.uncheckedDecimal(hash)
-            rows.uncheckedCopy(pieces[Self.beforeBucket])
-            rows.uncheckedDecimal(bucket)
+            if experiments[index].tenThousandBuckets {
+                rows.uncheckedDecimal(hash, lastFourDigits: bucket)
+                rows.uncheckedCopy(pieces[Self.beforeBucket])
+                rows.uncheckedSmallDecimal(bucket)
+            } else {
+                rows.uncheckedDecimal(hash)
+                rows.uncheckedCopy(pieces[Self.beforeBucket])
+                rows.uncheckedDecimal(bucket)
+            }
             rows.uncheckedCopy(pieces[first + 1 + (variant ?? experiments[index].variants)])
             switch kind {
             case .eligible: rows.uncheckedCopy(pieces[Self.eligibleYes])
