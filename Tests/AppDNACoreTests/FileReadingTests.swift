@@ -8,7 +8,9 @@ final class FileReadingTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SplitMix64(seed: 99)
-        for size in [0, 1, 65_535, 65_536, 65_537, 300_001] {
+        // Around the first buffer, and around the size from which two threads read a half each.
+        let twoThreads = FileReading.parallelReadBytes
+        for size in [0, 1, 65_535, 65_536, 65_537, 300_001, twoThreads - 1, twoThreads, twoThreads + 4_097, 3 * twoThreads / 2 + 1] {
             let bytes = generator.bytes(size)
             let url = directory.appendingPathComponent("f\(size)")
             try Data(bytes).write(to: url)

@@ -152,11 +152,14 @@ public enum FileReading {
     private static func readFully(_ fd: Int32, into base: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int, failure: inout Int32) -> Int {
         var got = 0
         while got < count {
-            let n = pread(fd, base + got, count - got, off_t(offset + got))
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { failure = errno }
-            if n <= 0 { break }
-            got += n
+            do throws(SystemError) {
+                let n = try SystemFile.read(fd, into: UnsafeMutableRawBufferPointer(start: base + got, count: count - got), at: Int64(offset + got))
+                if n == 0 { break }
+                got += n
+            } catch {
+                failure = error.code
+                break
+            }
         }
         return got
     }
