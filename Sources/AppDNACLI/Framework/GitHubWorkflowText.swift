@@ -7,28 +7,20 @@ enum GitHubWorkflowText {
     /// and every other control or bidi character shown escaped (`VisibleText`), so the log
     /// line holds nothing raw.
     static func escapeData(_ text: String) -> String {
-        var out = ""
-        for c in text.unicodeScalars {
-            switch c {
-            case "%": out += "%25"
-            case "\r": out += "%0D"
-            case "\n": out += "%0A"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return VisibleText.escaped(out)
+        VisibleText.escaped(percentEncoding(text, ["%": "%25", "\r": "%0D", "\n": "%0A"]))
     }
 
     /// A workflow command's property value (`file=`, `title=`): its data escaping, and `:`
     /// and `,`, which end a property.
     static func escapeProperty(_ text: String) -> String {
+        percentEncoding(escapeData(text), [":": "%3A", ",": "%2C"])
+    }
+
+    /// `text` with each scalar in `codes` replaced by its code.
+    private static func percentEncoding(_ text: String, _ codes: [Unicode.Scalar: String]) -> String {
         var out = ""
-        for c in escapeData(text).unicodeScalars {
-            switch c {
-            case ":": out += "%3A"
-            case ",": out += "%2C"
-            default: out.unicodeScalars.append(c)
-            }
+        for scalar in text.unicodeScalars {
+            if let code = codes[scalar] { out += code } else { out.unicodeScalars.append(scalar) }
         }
         return out
     }
