@@ -28,4 +28,45 @@ final class JSONLocationLazyIndexTests: XCTestCase {
             }
         }
     }
+
+    /// A long line (a minified bundle is one) has column checkpoints every
+    /// `JSONDocument.columnCheckpointStride` bytes: whatever the order of asking, and with
+    /// multi-byte characters across the checkpoints, columns are those counted from the line's
+    /// start; and a second long line after it is counted on its own.
+    func testColumnsAlongLongLinesAreTheCountedOnesInAnyOrder() throws {
+        var text = "["
+        for i in 0..<3_000 { text += i % 7 == 0 ? "\"é日本\u{1F600}\(i)\"," : "\(i)," }
+        text += "0,\n"
+        for i in 0..<2_000 { text += i % 5 == 0 ? "\"ü\(i)\"," : "\(i)," }
+        text += "1]"
+        let bytes = Array(text.utf8)
+        let newline = bytes.firstIndex(of: 0x0A)!
+        XCTAssertGreaterThan(newline, 8 * JSONDocument.columnCheckpointStride, "the first line should span many checkpoints")
+        XCTAssertGreaterThan(bytes.count - newline, 8 * JSONDocument.columnCheckpointStride, "and the second too")
+        // The location of every offset, counted in one pass from the top.
+        var expected: [SourceLocation] = []
+        var line = 1, column = 1
+        for i in 0...bytes.count {
+            expected.append(SourceLocation(line: line, column: column))
+            guard i < bytes.count else { break }
+            if bytes[i] == 0x0A { line += 1; column = 1 } else if bytes[i] & 0xC0 != 0x80 { column += 1 }
+        }
+        func counted(_ offset: Int) -> SourceLocation { expected[offset] }
+        var state: UInt64 = 11
+        for round in 0..<4 {
+            let document = try JSONDocument(bytes: bytes)
+            var offsets = Array(0..<bytes.count)
+            if round == 1 { offsets.reverse() }
+            if round > 1 {
+                for i in offsets.indices.reversed() {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1
+                    offsets.swapAt(i, Int(state >> 33) % (i + 1))
+                }
+            }
+            for offset in offsets where document.location(ofByteOffset: offset) != counted(offset) {
+                XCTFail("offset \(offset), round \(round): \(document.location(ofByteOffset: offset)) != \(counted(offset))")
+                return
+            }
+        }
+    }
 }
