@@ -29,6 +29,8 @@ public struct BundleValidator {
     /// is a second processor): below it, starting a thread costs more than it saves.
     private let parallelExperimentsBytes: Int
     static let defaultParallelExperimentsBytes = 1 << 20
+    /// The thread checking experiments while the document was parsed, and where its runs' results are.
+    private var whileParsing: (checker: ExperimentsWhileParsing, results: RunResults)?
 
     /// Leading lines and columns dropped before parsing (see `BundleInput`): every location,
     /// including those inside messages, is moved back by them.
@@ -51,12 +53,30 @@ public struct BundleValidator {
 
     /// Validates the bytes of `bytes`, as `validate(bytes:shift:)`.
     public static func validate(source bytes: ByteSource, shift: LocationShift = LocationShift()) -> [BundleFinding] {
+        validate(source: bytes, shift: shift, parallelExperimentsBytes: defaultParallelExperimentsBytes)
+    }
+
+    /// `validate(source:shift:)` with the size from which experiments are checked on a second
+    /// thread: while the file is parsed (`ExperimentsWhileParsing`) from that many bytes of
+    /// file, or after it, from that many bytes of experiments (a test forces each path with it).
+    static func validate(source bytes: ByteSource, shift: LocationShift, parallelExperimentsBytes: Int) -> [BundleFinding] {
+        let results = RunResults()
+        let whileParsing = bytes.count >= parallelExperimentsBytes && ProcessControl.processorCount > 1
+            ? ExperimentsWhileParsing(bytes: bytes, membersPerRun: experimentsPerRun) { view, runs, pointer in
+                var other = BundleValidator(document: view, shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
+                other.checkRuns(runs, in: pointer, into: results)
+            }
+            : nil
+        // The thread is stopped before the document's tape can go: on a failed parse the tape
+        // is freed only once the thread has left it (`JSONParseProgress.failed`); on a parsed
+        // one, the document is kept alive until the thread is stopped, below.
+        defer { whileParsing?.stop() }
         let document: JSONDocument
         do {
             var options = JSONParseOptions(duplicateKeys: .record, keepChildrenAboveDepth: childrenReadAboveDepth)
             options.unreadKeys = unreadKeys
             options.unreadKeysFromDepth = unreadKeysFromDepth
-            document = try JSONDocument(source: bytes, options: options)
+            document = try JSONDocument(source: bytes, options: options, progress: whileParsing?.progress)
         } catch {
             let rule: BundleRule
             var reason = error.reason
@@ -92,7 +112,13 @@ public struct BundleValidator {
             return [BundleFinding(rule: rule, message: message, pointer: .root,
                                   line: at.line, column: at.column, byteOffset: error.byteOffset)]
         }
-        return validate(document: document, shift: shift)
+        return withExtendedLifetime(document) {
+            var validator = BundleValidator(document: document, shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
+            validator.whileParsing = whileParsing.map { ($0, results) }
+            let findings = validator.sortedFindings()
+            whileParsing?.stop()
+            return findings
+        }
     }
 
     public static func validate(document: JSONDocument, shift: LocationShift = LocationShift()) -> [BundleFinding] {
@@ -103,8 +129,12 @@ public struct BundleValidator {
     /// threads (a test forces either path with it).
     static func validate(document: JSONDocument, shift: LocationShift, parallelExperimentsBytes: Int) -> [BundleFinding] {
         var validator = BundleValidator(document: document, shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
-        validator.run()
-        return validator.findings.sorted { ($0.byteOffset, $0.code) < ($1.byteOffset, $1.code) }
+        return validator.sortedFindings()
+    }
+
+    private mutating func sortedFindings() -> [BundleFinding] {
+        run()
+        return findings.sorted { ($0.byteOffset, $0.code) < ($1.byteOffset, $1.code) }
     }
 
     private init(document: JSONDocument, shift: LocationShift, parallelExperimentsBytes: Int) {
@@ -197,17 +227,26 @@ public struct BundleValidator {
     /// The runs' findings are put back in document order, so they are the same findings in
     /// the same order as one pass makes.
     private mutating func checkExperiments(_ experiments: JSONNode, pointer: JSONPointer) -> [(text: String, node: JSONNode, index: Int)] {
-        guard experiments.byteRange.count >= parallelExperimentsBytes && ProcessControl.processorCount > 1 else {
-            return checkMembers(from: experiments.index + 1, to: experiments.subtreeEnd, in: pointer)
+        let results: RunResults
+        if let (checker, found) = whileParsing, checker.runs.confirm(object: experiments.index) {
+            // The thread that started while parsing took this very object: share what is left.
+            checkRuns(checker.runs, in: pointer, into: found)
+            checker.stop()
+            results = found
+        } else {
+            whileParsing?.checker.stop()
+            guard experiments.byteRange.count >= parallelExperimentsBytes && ProcessControl.processorCount > 1 else {
+                return checkMembers(from: experiments.index + 1, to: experiments.subtreeEnd, in: pointer)
+            }
+            let runs = JSONMemberRuns(object: experiments, membersPerRun: Self.experimentsPerRun)
+            results = RunResults()
+            var other = BundleValidator(document: document.view(), shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
+            // A pointer of the worker's own too (new storage): a shared one is a shared reference count.
+            let otherPointer = JSONPointer(tokens: pointer.tokens.map { String(decoding: Array($0.utf8), as: UTF8.self) })
+            let worker = ThreadSpawner.trySpawn { other.checkRuns(runs, in: otherPointer, into: results) }
+            checkRuns(runs, in: pointer, into: results)
+            worker?.join()
         }
-        let runs = JSONMemberRuns(object: experiments, membersPerRun: Self.experimentsPerRun)
-        let results = RunResults()
-        var other = BundleValidator(document: document.view(), shift: shift, parallelExperimentsBytes: parallelExperimentsBytes)
-        // A pointer of the worker's own too (new storage): a shared one is a shared reference count.
-        let otherPointer = JSONPointer(tokens: pointer.tokens.map { String(decoding: Array($0.utf8), as: UTF8.self) })
-        let worker = ThreadSpawner.trySpawn { other.checkRuns(runs, in: otherPointer, into: results) }
-        checkRuns(runs, in: pointer, into: results)
-        worker?.join()
         var nonASCIIIDs: [(text: String, node: JSONNode, index: Int)] = []
         for run in results.byNumber.keys.sorted() {
             let result = results.byNumber[run]!
@@ -223,7 +262,7 @@ public struct BundleValidator {
     static let experimentsPerRun = 256
 
     /// What each run of experiments found, by run number (filled by both threads).
-    private final class RunResults: @unchecked Sendable {
+    final class RunResults: @unchecked Sendable {
         private let lock = PthreadLock()
         private var results: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)])] = [:]
 

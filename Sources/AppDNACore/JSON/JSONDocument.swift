@@ -38,27 +38,38 @@ public final class JSONDocument {
         try self.init(source: ByteSource(bytes), options: options)
     }
 
-    public init(source bytes: ByteSource, options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+    public convenience init(source bytes: ByteSource, options: JSONParseOptions = JSONParseOptions()) throws(JSONSyntaxError) {
+        try self.init(source: bytes, options: options, progress: nil)
+    }
+
+    /// Parses `bytes`, publishing how far the tape is final to `progress` for readers that read
+    /// it meanwhile (see `JSONParseProgress`): the tape is then reserved whole and never cut,
+    /// and a failed parse waits for the readers to leave before freeing it.
+    init(source bytes: ByteSource, options: JSONParseOptions, progress: JSONParseProgress?) throws(JSONSyntaxError) {
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         let start = bom ? 3 : 0
         var longIntegers = 0
         let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, buffer.count > start else {
+                progress?.failed()
                 return .failure(JSONSyntaxError(reason: .emptyInput, byteOffset: start, line: 1, column: 1))
             }
             // Tape offsets are 32-bit to keep nodes at 16 bytes.
             guard buffer.count <= JSONDocument.maximumSize else {
+                progress?.failed()
                 return .failure(JSONSyntaxError(reason: .inputTooLarge(limit: JSONDocument.maximumSize), byteOffset: 0, line: 1, column: 1))
             }
-            var parser = JSONParser(base: base, count: buffer.count, contentStart: start, options: options)
+            var parser = JSONParser(base: base, count: buffer.count, contentStart: start, options: options, progress: progress)
             do throws(JSONSyntaxError) {
                 try parser.parse()
             } catch {
+                progress?.failed()
                 parser.deallocate(keepingTape: false)
                 return .failure(error)
             }
             longIntegers = parser.longIntegerCount
             let tape = parser.tape.finish()
+            progress?.finished(count: tape.count)
             parser.deallocate(keepingTape: true)
             return .success((tape, parser.duplicates))
         }
@@ -123,6 +134,20 @@ public final class JSONDocument {
         duplicateKeys = other.duplicateKeys
         tape = JSONTape(viewing: other.tape)
         contentStart = other.contentStart
+    }
+
+    /// A document over a tape still being parsed, for a reader of `progress` (see
+    /// `JSONParseProgress`): only the nodes the progress says are final may be read, and only
+    /// until the reader leaves. It has no byte-order mark flag, duplicates or integer count
+    /// (those are known when the parse ends).
+    init(readingWhileParsed bytes: ByteSource, tape base: UnsafePointer<JSONTapeNode>, capacity: Int) {
+        storage = bytes
+        byteBase = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        byteCount = bytes.count
+        hadByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        longIntegerCount = 0
+        contentStart = hadByteOrderMark ? 3 : 0
+        tape = JSONTape(unownedBase: base, capacity: capacity)
     }
 
     /// The top-level value.

@@ -13,6 +13,12 @@ struct JSONParser {
     let unreadKeysFromDepth: Int
     let duplicateKeys: JSONParseOptions.DuplicateKeyPolicy
     var tape: JSONTapeBuilder
+    /// Where the parse publishes what it has finished, for a reader reading the tape meanwhile.
+    let progress: JSONParseProgress?
+    /// The tape count from which the next close near the top publishes (never without `progress`).
+    var nextPublication = Int.max
+    /// The deepest close that may publish: no container open around it can drop its children.
+    let publishingDepth: Int
 
     /// One open array or object.
     struct Frame {
@@ -64,7 +70,7 @@ struct JSONParser {
     /// containers are told apart from them by their key's length alone.
     let unreadKeyLengths: UInt64
 
-    init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions) {
+    init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions, progress: JSONParseProgress? = nil) {
         unreadKeys = options.unreadKeys.map { Array($0.utf8) }
         unreadKeyLengths = unreadKeys.reduce(0) { $0 | 1 << UInt64(min($1.count, 63)) }
         input = JSONInput(base: base, end: count, contentStart: contentStart)
@@ -72,9 +78,22 @@ struct JSONParser {
         keepChildrenAboveDepth = options.keepChildrenAboveDepth
         unreadKeysFromDepth = options.unreadKeysFromDepth
         duplicateKeys = options.duplicateKeys
-        // A guess at the node count so typical documents never regrow; RSS only counts the
-        // pages actually written.
-        tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
+        self.progress = progress
+        // An open container drops its children when it closes at `keepChildrenAboveDepth` (or
+        // as an unread key's value from `unreadKeysFromDepth`): a close at depth d publishes
+        // only if the containers around it, at depths below d, never do.
+        publishingDepth = min(JSONParseProgress.deepestPublishingClose, options.keepChildrenAboveDepth, options.unreadKeysFromDepth)
+        if let progress, let reserved = JSONTapeBuilder(reservingFor: count) {
+            tape = reserved
+            progress.started(tape: reserved.base, capacity: reserved.capacity)
+            nextPublication = JSONParseProgress.nodesBetweenPublications
+        } else {
+            // Without the address space for a tape that never moves, readers get nothing.
+            progress?.failed()
+            // A guess at the node count so typical documents never regrow; RSS only counts the
+            // pages actually written.
+            tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
+        }
     }
 
     /// Makes the parser ready for another input (no byte-order mark handling), keeping the
@@ -222,6 +241,17 @@ struct JSONParser {
             keys.truncate(to: Int(frame.pointee.keyBase))
             if frame.pointee.hasTable { tables.removeLast() }
         }
+        if tape.count >= nextPublication { publishProgress() }
+    }
+
+    /// Tells `progress` how far the tape is final, if this close is near enough the top.
+    @inline(never)
+    mutating func publishProgress() {
+        guard let progress, frames.count <= publishingDepth else { return }
+        var open = JSONParseProgress.OpenContainers()
+        for depth in 0..<frames.count { open.append(node: frames[depth].node, isObject: frames[depth].isObject) }
+        progress.publish(count: tape.count, open: open)
+        nextPublication = tape.count + JSONParseProgress.nodesBetweenPublications
     }
 
     /// Whether the container at tape index `node` (just closed) is an object member named in

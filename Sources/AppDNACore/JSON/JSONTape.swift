@@ -71,6 +71,15 @@ final class JSONTape: @unchecked Sendable {
         owner = other
     }
 
+    /// The nodes of a tape still being written (`JSONParseProgress`), owned by the parse: read
+    /// only the nodes the progress says are final, and only while the parse's owner keeps it.
+    init(unownedBase base: UnsafePointer<JSONTapeNode>, capacity: Int) {
+        self.base = UnsafeMutablePointer(mutating: base)
+        count = capacity
+        memory = nil
+        owner = nil
+    }
+
     deinit { memory?.free() }
 
     @inline(__always) subscript(index: Int) -> JSONTapeNode { base[index] }
@@ -80,15 +89,32 @@ final class JSONTape: @unchecked Sendable {
 struct JSONTapeBuilder {
     private(set) var base: UnsafeMutablePointer<JSONTapeNode>
     private(set) var count = 0
-    private var capacity: Int
+    private(set) var capacity: Int
     private var memory: GrowableMapping
+    /// Reserved at the most nodes the input can need: it never grows, so it never moves.
+    private let isReserved: Bool
 
     init(estimatedNodes: Int) {
-        capacity = max(16, estimatedNodes)
-        guard let memory = GrowableMapping(byteCount: capacity * MemoryLayout<JSONTapeNode>.stride) else {
+        guard let tape = JSONTapeBuilder(capacity: estimatedNodes, isReserved: false) else {
             // Out of memory: there is nothing sensible left to do.
-            fatalError("out of memory allocating a JSON tape of \(capacity) nodes")
+            fatalError("out of memory allocating a JSON tape of \(max(16, estimatedNodes)) nodes")
         }
+        self = tape
+    }
+
+    /// A tape that never moves while `byteCount` bytes are parsed into it, for a reader that
+    /// reads it during the parse (`JSONParseProgress`); nil when the address space for it is
+    /// refused. Every value takes at least one byte and is followed by a comma, a closing
+    /// bracket or the end (`[0,0]`, `[[],[]]`, `{"":0}`), so there are at most
+    /// `byteCount / 2 + 1` nodes. Only the pages written take memory.
+    init?(reservingFor byteCount: Int) {
+        self.init(capacity: byteCount / 2 + 16, isReserved: true)
+    }
+
+    private init?(capacity wanted: Int, isReserved: Bool) {
+        self.isReserved = isReserved
+        capacity = max(16, wanted)
+        guard let memory = GrowableMapping(byteCount: capacity * MemoryLayout<JSONTapeNode>.stride) else { return nil }
         self.memory = memory
         // The node type is trivial, so binding the bytes is all the initialisation needed.
         base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
@@ -122,6 +148,7 @@ struct JSONTapeBuilder {
 
     @inline(never)
     private mutating func grow() {
+        precondition(!isReserved, "a reserved JSON tape outgrew the most nodes its input can have")
         let stride = MemoryLayout<JSONTapeNode>.stride
         let wanted = capacity + capacity / 2 + 16
         guard memory.grow(to: wanted * stride, keeping: count * stride) else {
@@ -131,8 +158,11 @@ struct JSONTapeBuilder {
         base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
     }
 
-    /// Cuts the memory to fit and transfers ownership.
+    /// Cuts the memory to fit and transfers ownership. A reserved tape is not cut: a reader
+    /// may still be reading it, and cutting may move it (realloc); its unwritten pages take no
+    /// memory anyway.
     mutating func finish() -> JSONTape {
+        guard !isReserved else { return JSONTape(memory: memory, count: count) }
         memory.shrink(to: max(count, 1) * MemoryLayout<JSONTapeNode>.stride)
         capacity = max(count, 1)
         base = memory.base.bindMemory(to: JSONTapeNode.self, capacity: capacity)
