@@ -5,7 +5,7 @@
 #     (~11 MB), 2-space (~26 MB) and 4-space (~39 MB) indented; MB/s and the ratio to jq; and,
 #     when valgrind is installed, the instructions validate executes (callgrind: repeatable on a
 #     busy machine) compared with the recorded baseline (bench/baseline/validate.txt): more than
-#     3 % above it prints REGRESSION, as does a ratio to jq more than 20 % below the recorded one.
+#     3 % above it prints REGRESSION, as does a ratio to jq more than 25 % below the recorded one.
 #  2. `appdna bucket USER EXP --bundle BIG.json` on a 25 MB bundle (make_big_bundle.py), and
 #     appdna's peak RSS against the file size.
 #  3. `appdna bundle validate` on a bundle of 90,000 experiments with ~60,000 findings
@@ -26,9 +26,10 @@ USER_ID=someuser
 LAYOUTS=(compact indent2 indent4)
 BASELINE="$BENCH_DIR/baseline/validate.txt"
 # Margins: instruction counts are repeatable to well under 1 %; wall-time ratios swing with
-# the machine (jq's own time varies by a third here), so theirs is wide.
+# the machine (jq's own time varies by a third here; compact's ratio ran 8.46x-10.67x within
+# minutes, quiet), so theirs is wide.
 INSTRUCTION_MARGIN=1.03
-RATIO_MARGIN=0.80
+RATIO_MARGIN=0.75
 
 need python3 "install python3"
 need jq "install jq (apt-get install -y jq)"
