@@ -6,7 +6,7 @@ import XCTest
 /// the same order, byte for byte: the same bundles are validated both ways and compared.
 final class BundleValidatorParallelTests: XCTestCase {
     /// A finding as bytes (messages and pointers compared by their UTF-8, not `String ==`).
-    private struct Bytes: Equatable {
+    struct Bytes: Equatable, CustomStringConvertible {
         let code: String, message: [UInt8], pointer: [UInt8], line: Int, column: Int, offset: Int
         init(_ f: BundleFinding) {
             code = f.code
@@ -16,6 +16,7 @@ final class BundleValidatorParallelTests: XCTestCase {
             column = f.column
             offset = f.byteOffset
         }
+        var description: String { "\(code) \(String(decoding: pointer, as: UTF8.self)) \(line):\(column)" }
     }
 
     private func findings(_ bundle: [UInt8], parallelFrom bytes: Int) throws -> [Bytes] {

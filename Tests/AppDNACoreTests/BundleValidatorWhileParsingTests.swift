@@ -6,19 +6,7 @@ import XCTest
 /// bundle's shape, and whether the thread's guess of the experiments map was right, wrong or
 /// never made, the findings must be exactly those of one pass after the parse, byte for byte.
 final class BundleValidatorWhileParsingTests: XCTestCase {
-    /// A finding as bytes (messages and pointers compared by their UTF-8, not `String ==`).
-    private struct Bytes: Equatable, CustomStringConvertible {
-        let code: String, message: [UInt8], pointer: [UInt8], line: Int, column: Int, offset: Int
-        init(_ f: BundleFinding) {
-            code = f.code
-            message = Array(f.message.utf8)
-            pointer = Array(f.pointer.description.utf8)
-            line = f.line
-            column = f.column
-            offset = f.byteOffset
-        }
-        var description: String { "\(code) \(String(decoding: pointer, as: UTF8.self)) \(line):\(column)" }
-    }
+    private typealias Bytes = BundleValidatorParallelTests.Bytes
 
     /// The findings of one pass after the parse, and of the threads while parsing (forced on).
     private func bothWays(_ bundle: [UInt8], shift: BundleValidator.LocationShift = .init()) -> (onePass: [Bytes], whileParsing: [Bytes]) {

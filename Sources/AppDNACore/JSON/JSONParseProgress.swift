@@ -91,8 +91,8 @@ final class JSONParseProgress: @unchecked Sendable {
         changed.broadcast()
     }
 
-    /// The parse failed: nothing more comes. Returns once every reader has left, so the
-    /// caller may free the tape.
+    /// The parse failed, or will publish nothing (no tape that never moves could be reserved):
+    /// nothing more comes. Returns once every reader has left, so the caller may free the tape.
     func failed() {
         lock.locked {
             state = .failed
