@@ -73,7 +73,7 @@ public enum WarehouseEngines {
     /// column's name and type (text, integer, double or boolean; else the engine's own name), `close()`
     /// — and `run_cases`.
     public static let prelude = #"""
-import os, io, sys, json, glob, tempfile, traceback, contextlib
+import os, io, sys, json, glob, shutil, tempfile, traceback, contextlib
 
 class Engine:
     def __init__(self, dialect, tmp):
@@ -165,6 +165,8 @@ def run_cases(dialect, plan):
             sys.stdout.flush()
     finally:
         engine.close()
+        # The cases' tables and inputs (tens of MB): the next run makes its own.
+        shutil.rmtree(tmp, ignore_errors=True)
 
 """#
 }
