@@ -159,7 +159,7 @@ final class BundleValidatorWhileParsingTests: XCTestCase {
         let runs = JSONMemberRuns(whileParsed: progress, membersPerRun: 2)
         // Members 0-2 final (the parse is inside member 3's value, at 16): one run of two.
         progress.publish(count: 18, open: Self.open([(0, true), (2, true), (16, true)]))
-        runs.choose(object: 2, pointer: JSONPointer(tokens: ["m"]), tape: tape)
+        runs.choose(object: 2, tape: tape)
         let first = runs.next()
         XCTAssertEqual(first?.number, 0)
         XCTAssertEqual(first?.start, 3)
@@ -193,7 +193,7 @@ final class BundleValidatorWhileParsingTests: XCTestCase {
         let progress = JSONParseProgress()
         progress.started(tape: tape, capacity: document.nodeCount)
         let runs = JSONMemberRuns(whileParsed: progress, membersPerRun: 10)
-        runs.choose(object: 2, pointer: JSONPointer(tokens: ["m"]), tape: tape)
+        runs.choose(object: 2, tape: tape)
         progress.enter()
         final class Seen: @unchecked Sendable { var run: JSONMemberRuns.Run?; var returned = false }
         let seen = Seen()

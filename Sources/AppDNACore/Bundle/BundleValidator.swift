@@ -105,7 +105,7 @@ public struct BundleValidator {
             var location = error.location
             if case .emptyInput = reason {
                 // Point past the white space, where a value was expected.
-                let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+                let bom = JSONDocument.startsWithByteOrderMark(bytes) ? 3 : 0
                 location = bytes.withUnsafeBufferPointer { SourceLocation.scan($0, to: $0.count, contentStart: bom) }
             }
             let at = shift.apply(location)

@@ -51,7 +51,7 @@ final class ExperimentsWhileParsing {
             let view = document ?? JSONDocument(readingWhileParsed: bytes, tape: tape.base, capacity: tape.capacity)
             document = view
             if let (map, pointer) = experimentsMap(among: now.open, finalCount: now.count, in: view) {
-                runs.choose(object: map, pointer: pointer, tape: tape.base)
+                runs.choose(object: map, tape: tape.base)
                 check(view, runs, pointer)
                 return
             }

@@ -46,7 +46,7 @@ public final class JSONDocument {
     /// it meanwhile (see `JSONParseProgress`): the tape is then reserved whole and never cut,
     /// and a failed parse waits for the readers to leave before freeing it.
     init(source bytes: ByteSource, options: JSONParseOptions, progress: JSONParseProgress?) throws(JSONSyntaxError) {
-        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        let bom = JSONDocument.startsWithByteOrderMark(bytes)
         let start = bom ? 3 : 0
         var longIntegers = 0
         let outcome: Result<(JSONTape, [(object: Int, first: Int, second: Int)]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
@@ -118,6 +118,9 @@ public final class JSONDocument {
 
     public static let maximumSize = Int(UInt32.max) - 1
 
+    /// Whether `bytes` begin with UTF-8's byte-order mark (EF BB BF), which parsing skips.
+    static func startsWithByteOrderMark(_ bytes: ByteSource) -> Bool { bytes.starts(with: [0xEF, 0xBB, 0xBF]) }
+
     /// Another document over the same bytes and tape, with its own line index: for a second
     /// thread reading this one. The bytes and the tape never change, so sharing them is safe;
     /// the line index is filled on demand, so it is not shared. Nodes of the view also count
@@ -144,7 +147,7 @@ public final class JSONDocument {
         storage = bytes
         byteBase = bytes.withUnsafeBufferPointer { $0.baseAddress }
         byteCount = bytes.count
-        hadByteOrderMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        hadByteOrderMark = JSONDocument.startsWithByteOrderMark(bytes)
         longIntegerCount = 0
         contentStart = hadByteOrderMark ? 3 : 0
         tape = JSONTape(unownedBase: base, capacity: capacity)

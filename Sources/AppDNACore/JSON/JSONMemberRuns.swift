@@ -21,7 +21,7 @@ final class JSONMemberRuns: @unchecked Sendable {
     /// Guarded by `lock`: the tape, the object and where to find it, the end of its members
     /// once known, the key where the next run starts and its number.
     private var tape: UnsafePointer<JSONTapeNode>?
-    private var object: (index: Int, pointer: JSONPointer)?
+    private var object: Int?
     private var end: Int?
     private var cursor = 0
     private var nextNumber = 0
@@ -36,7 +36,7 @@ final class JSONMemberRuns: @unchecked Sendable {
         progress = nil
         owner = object.document.tape
         tape = UnsafePointer(object.document.tape.base)
-        self.object = (object.index, .root)
+        self.object = object.index
         cursor = object.index + 1
         end = object.subtreeEnd
     }
@@ -50,12 +50,12 @@ final class JSONMemberRuns: @unchecked Sendable {
         owner = nil
     }
 
-    /// Names the object whose members the runs are, with its pointer; it must be an object the
-    /// progress has published (final or open). Only the first choice counts.
-    func choose(object index: Int, pointer: JSONPointer, tape base: UnsafePointer<JSONTapeNode>) {
+    /// Names the object whose members the runs are; it must be an object the progress has
+    /// published (final or open). Only the first choice counts.
+    func choose(object index: Int, tape base: UnsafePointer<JSONTapeNode>) {
         lock.locked {
             guard object == nil else { return }
-            object = (index, pointer)
+            object = index
             tape = base
             cursor = index + 1
             progress?.noteChange()
@@ -69,7 +69,7 @@ final class JSONMemberRuns: @unchecked Sendable {
     /// every `next()` returns nil from now on.
     func confirm(object index: Int) -> Bool {
         lock.locked {
-            if object?.index == index && !isAbandoned { return true }
+            if object == index && !isAbandoned { return true }
             isAbandoned = true
             progress?.noteChange()
             return false
@@ -86,7 +86,7 @@ final class JSONMemberRuns: @unchecked Sendable {
         lock.locked { () -> Run? in
             while true {
                 if isAbandoned { return nil }
-                guard let (objectIndex, _) = object, let tape else {
+                guard let objectIndex = object, let tape else {
                     // Not chosen yet: only a parse still going on can name it.
                     guard let progress, progress.state == .parsing else { return nil }
                     progress.waitForChange()

@@ -128,14 +128,16 @@ final class JSONParseProgress: @unchecked Sendable {
     /// The state once it differs from generation `seen` (at once if it already does).
     func snapshot(after seen: Int) -> Snapshot {
         lock.locked {
-            while generation == seen { lock.wait(changed) }
+            wait(untilAfter: seen)
             return Snapshot(generation: generation, count: count, open: open, state: state, tape: tape)
         }
     }
 
     /// Inside `lock.locked`: waits until something changes.
-    func waitForChange() {
-        let seen = generation
+    func waitForChange() { wait(untilAfter: generation) }
+
+    /// Inside `lock.locked`: waits until the generation is past `seen`.
+    private func wait(untilAfter seen: Int) {
         while generation == seen { lock.wait(changed) }
     }
 
