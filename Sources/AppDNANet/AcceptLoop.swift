@@ -162,7 +162,7 @@ struct AcceptLoop {
                 }
                 return false
             case .refused(let refusal):
-                refuse(at: index, refusal.status, refusal.reason)
+                refuse(at: index, refusal.status, refusal.reason, allow: refusal.allow)
                 return true
             }
         }
@@ -199,9 +199,10 @@ struct AcceptLoop {
 
     /// Answers `polled[index]` with `status` (small, sent without blocking, the rest when the
     /// socket is writable), then drains and closes it; reported through `rejected`.
-    private mutating func refuse(at index: Int, _ status: Int, _ reason: String) {
+    private mutating func refuse(at index: Int, _ status: Int, _ reason: String, allow: String? = nil) {
         rejected(HTTPServer.Rejection(status: status, reason: reason, peer: polled[index].peer))
-        let answer = HTTPServer.Response.text(status, reason).with(("Connection", "close"))
+        var answer = HTTPServer.Response.text(status, reason).with(("Connection", "close"))
+        if let allow { answer.headers.append(("Allow", allow)) }
         polled[index].reader = RequestReader(limits: limits)   // its bytes are not needed any more
         polled[index].state = .answering(bytes: ResponseWriter.serialise(answer, headOnly: false), sent: 0)
         polled[index].deadline = Deadline(secondsFromNow: limits.lingerSeconds)

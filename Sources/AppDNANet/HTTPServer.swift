@@ -93,6 +93,12 @@ public final class HTTPServer: @unchecked Sendable {
         public let status: Int
         public let reason: String
         public let peer: String
+
+        public init(status: Int, reason: String, peer: String) {
+            self.status = status
+            self.reason = reason
+            self.peer = peer
+        }
     }
 
     /// Starts a detached thread running the body; false when the system refuses one.
@@ -154,9 +160,11 @@ public final class HTTPServer: @unchecked Sendable {
             listening = try Sockets.listen(host: host, port: port, backlog: 4096)
         } catch {
             switch error {
-            case .notIPv4:
-                throw HTTPError(.configuration, "'\(host)' is not an IPv4 address to listen on", hint: "use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces",
-                                settingFact: .listenAddressNotIPv4(host))
+            case .notAnAddress:
+                // A usage error (64): 78 is what the help keeps for a missing secret or key.
+                throw HTTPError(.usage, "'\(host)' is not an IPv4 or IPv6 address to listen on",
+                                hint: "use 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for all interfaces",
+                                settingFact: .listenAddressInvalid(host))
             case .socket(let code):
                 throw HTTPError(.internalError, "socket: \(code)")
             case .bind(let code):
@@ -261,5 +269,20 @@ public final class HTTPServer: @unchecked Sendable {
             for returned in handedBack { SystemFile.close(returned.fd); openCount -= 1 }
             handedBack = []
         }
+    }
+}
+
+extension HTTPServer {
+    /// `http://HOST:PORT` of this server as a client writes it: an IPv6 address in brackets.
+    public var baseURL: String { Self.baseURL(host: host, port: port) }
+
+    /// The same, on loopback when the server listens on every interface (`0.0.0.0`, `::`):
+    /// the URL a command on this machine can send to.
+    public var loopbackURL: String {
+        Self.baseURL(host: host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host, port: port)
+    }
+
+    static func baseURL(host: String, port: Int) -> String {
+        host.utf8.contains(UInt8(ascii: ":")) ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }
 }

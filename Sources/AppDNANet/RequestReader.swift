@@ -36,10 +36,11 @@ struct RequestReader {
         case refused(Refusal)
     }
 
-    /// A refused request: the status it is answered with, and why.
+    /// A refused request: the status it is answered with, and why (and, for 405, `Allow`).
     struct Refusal: Error, Equatable {
         let status: Int
         let reason: String
+        var allow: String? = nil
     }
 
     init(limits: HTTPServer.Limits, buffer: [UInt8] = []) {
@@ -105,6 +106,7 @@ struct RequestReader {
                 guard head.version == "HTTP/1.1" || head.version == "HTTP/1.0" else {
                     return .refused(Refusal(status: 505, reason: "\(HeaderText.excerpt(head.version)) is not supported; send HTTP/1.1"))
                 }
+                if let refusal = OriginServerRules.refusal(head) { return .refused(refusal) }
                 switch head.framing {
                 case .untilEnd:
                     // RFC 9112 §6.3: a request with neither Content-Length nor chunked has no body.
@@ -167,7 +169,7 @@ struct RequestReader {
     private mutating func decodeChunks(into decoded: inout [UInt8]) -> ChunkStep {
         let tooLarge = Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
         while true {
-            switch ChunkedFraming.next(in: buffer, at: start) {
+            switch ChunkedFraming.next(in: buffer, at: start, strict: true) {
             case .chunk(let data, let next):
                 guard decoded.count + data.count <= limits.maxBodyBytes else { return .refused(tooLarge) }
                 decoded.append(contentsOf: buffer[data])

@@ -111,6 +111,127 @@ final class InspectorTests: XCTestCase {
         XCTAssertEqual(entry.headers[1].value, "adn_secret", "kept as received, for a replay")
     }
 
+    /// Every answer of the inspector masks credentials, the `/record` export included (it
+    /// leaves them out: a re-sent delivery is checked by its signature, not by them).
+    func testCredentialsNeverLeaveTheInspector() throws {
+        let secrets = ["adn_secret_key", "Bearer tok3n", "Basic cHJveHk=", "session=s3cr3t", "id=c00kie", "sk_header"]
+        var entry = try Self.entry(headers: [("Host", "h"), ("x-api-key", secrets[0]), ("AUTHORIZATION", secrets[1]),
+                                             ("Proxy-Authorization", secrets[2]), ("Cookie", secrets[3]), ("Set-Cookie", secrets[4]),
+                                             ("X-Other", "visible")])
+        entry.id = 1
+        let site = InspectorServer.Site(kind: "webhook", collection: "deliveries", listener: [:])
+        let detail = JSONWriter().writeString(.object(entry.detailJSON(extra: site.detailFields(entry, "http://127.0.0.1:1/"))))
+        let list = JSONWriter().writeString(.object(entry.listJSON))
+        let record = String(decoding: try XCTUnwrap(DeliveryInspection.record(entry)), as: UTF8.self)
+        for secret in secrets.dropLast() {
+            XCTAssertFalse(detail.contains(secret), secret)
+            XCTAssertFalse(list.contains(secret), secret)
+            XCTAssertFalse(record.contains(secret), "\(secret) in \(record)")
+        }
+        XCTAssertTrue(record.contains("visible") && detail.contains("visible"))
+        XCTAssertTrue(detail.contains(#"["Set-Cookie",null]"#), detail)
+    }
+
+    /// The listener's rule holds in the inspector: an invalid delivery was not forwarded, so
+    /// it is not replayed either, unless the listener forwards invalid deliveries.
+    func testAnInvalidDeliveryIsReplayedOnlyWithForwardInvalid() throws {
+        var invalid = try Self.entry()
+        invalid.summary["valid"] = false
+        var valid = try Self.entry()
+        valid.summary["valid"] = true
+        let refusal = try XCTUnwrap(DeliveryInspection.replayRefusal(invalid, target: "http://127.0.0.1:9/", forwardInvalid: false))
+        XCTAssertTrue(refusal.contains("--forward-invalid"), refusal)
+        XCTAssertNil(DeliveryInspection.replayRefusal(invalid, target: "http://127.0.0.1:9/", forwardInvalid: true))
+        XCTAssertNil(DeliveryInspection.replayRefusal(valid, target: "http://127.0.0.1:9/", forwardInvalid: false))
+    }
+
+    // MARK: - Memory by bytes, pages by numbers
+
+    /// `--inspect-keep 100000` of 120 KB deliveries: the byte budget decides, not the count.
+    func testTheLogIsBoundedByBytesWhateverTheCount() throws {
+        let budget = 4 << 20
+        let log = InspectorLog(keep: 100_000, maxBytes: budget)
+        let fat = [UInt8](repeating: 0x41, count: 120_000)
+        let headers = [("Host", "h")] + (0..<40).map { ("X-Header-\($0)", String(repeating: "v", count: 1_000)) }
+        for _ in 1...2_000 { log.record(try Self.entry(body: fat, headers: headers)) }
+        XCTAssertLessThanOrEqual(log.bytesHeld, budget)
+        let kept = log.entries()
+        XCTAssertEqual(kept.first?.id, 2_000)
+        XCTAssertGreaterThan(kept.count, 10)
+        XCTAssertLessThan(kept.count, 60, "each entry holds ~150 KB: about 27 fit in 4 MiB")
+        XCTAssertEqual(kept.map(\.id), Array((2_001 - kept.count...2_000).reversed()), "the newest, consecutive")
+        XCTAssertNil(log.entry(2_000 - kept.count))
+        // Replays count too, and the newest entry stays whatever its size.
+        let tiny = InspectorLog(keep: 10, maxBytes: 1)
+        tiny.record(try Self.entry(body: fat))
+        XCTAssertEqual(tiny.entries().map(\.id), [1])
+    }
+
+    /// Pages at every extreme a request or a caller can give: no trap, the right ids.
+    func testPagesAtTheExtremes() throws {
+        let log = InspectorLog(keep: 5)
+        XCTAssertTrue(log.page(after: Int.max, before: Int.min, limit: Int.max).entries.isEmpty)
+        for _ in 1...12 { log.record(try Self.entry()) }
+        func ids(_ after: Int, _ before: Int, _ limit: Int) -> [Int] { log.page(after: after, before: before, limit: limit).entries.map(\.id) }
+        XCTAssertEqual(ids(0, Int.max, 100), [12, 11, 10, 9, 8])
+        XCTAssertEqual(ids(0, Int.max, 2), [12, 11])
+        XCTAssertTrue(log.page(after: 0, before: Int.max, limit: 2).older)
+        XCTAssertEqual(ids(0, 11, 2), [10, 9])
+        XCTAssertEqual(ids(0, 9, 2), [8])
+        XCTAssertFalse(log.page(after: 0, before: 9, limit: 2).older)
+        XCTAssertEqual(ids(9, Int.max, 100), [12, 11, 10])
+        XCTAssertEqual(ids(Int.max, Int.max, 100), [])
+        XCTAssertEqual(ids(Int.min, Int.max, 100), [12, 11, 10, 9, 8])
+        XCTAssertEqual(ids(0, Int.min, 100), [])
+        XCTAssertEqual(ids(0, 1, 100), [])
+        XCTAssertEqual(ids(-1, 13, Int.max), [12, 11, 10, 9, 8])
+        XCTAssertEqual(ids(0, Int.max, 0), [])
+        XCTAssertEqual(ids(0, Int.max, Int.min), [])
+        for id in [Int.min, -1, 0, 7, 13, Int.max] { XCTAssertNil(log.entry(id), "\(id)") }
+        log.addReplay(["x": 1], to: Int.max)
+        log.addReplay(["x": 1], to: Int.min)
+    }
+
+    /// The list answer: fields cut, paged, and every hostile number a 400 naming it.
+    func testTheListIsPagedAndItsFieldsCut() throws {
+        let server = try makeServer()
+        let long = "/" + String(repeating: "é", count: 2_000)
+        var entry = InspectorEntry(time: "t", request: try Self.request("POST", long, headers: [("Host", "h")]),
+                                   answer: HTTPServer.Response(status: 200), summary: ["verdict": .string(String(repeating: "v", count: 10_000))])
+        entry.replayCount = 0
+        for _ in 1...7 { server.log.record(entry) }
+        func get(_ target: String) throws -> (status: Int, body: JSONValue) {
+            let answer = server.respond(to: try Self.request("GET", target, headers: [host(server)]))
+            return (answer.status, try JSONValue(parsing: answer.body))
+        }
+        let first = try get("/api/deliveries?limit=3")
+        XCTAssertEqual(first.status, 200)
+        guard case .array(let items)? = first.body["deliveries"] else { return XCTFail("\(first.body)") }
+        XCTAssertEqual(items.compactMap { $0["id"] }, [8, 7, 6])
+        XCTAssertEqual(first.body["next_before"], 6)
+        guard case .string(let target)? = items[0]["target"], case .string(let verdict)? = items[0]["verdict"] else { return XCTFail() }
+        XCTAssertLessThanOrEqual(target.utf8.count, InspectorEntry.listFieldBytes + 3)
+        XCTAssertTrue(target.hasSuffix("é…"), "cut at a whole character")
+        XCTAssertLessThanOrEqual(verdict.utf8.count, InspectorEntry.listFieldBytes + 3)
+        let last = try get("/api/deliveries?limit=3&before=3")
+        guard case .array(let older)? = last.body["deliveries"] else { return XCTFail() }
+        XCTAssertEqual(older.compactMap { $0["id"] }, [2, 1])
+        XCTAssertEqual(last.body["next_before"], .null)
+        let detail = try get("/api/deliveries/8")
+        guard case .string(let whole)? = detail.body["verdict"] else { return XCTFail() }
+        XCTAssertEqual(whole.utf8.count, 10_000, "the detail has it whole")
+        for query in ["after=9223372036854775807", "after=-1", "after=\(String(repeating: "9", count: 30))", "before=0", "limit=501",
+                      "limit=0", "after=1e3", "after=0x10", "after=+1", "after=", "after=1&after=2", "after=%E2%88%9E", "nope=1"] {
+            let answer = try get("/api/deliveries?\(query)")
+            XCTAssertEqual(answer.status, 400, query)
+        }
+        for target in ["/api/deliveries/9223372036854775807", "/api/deliveries/-1", "/api/deliveries/0", "/api/deliveries/1e3",
+                       "/api/deliveries/\(String(repeating: "9", count: 30))"] {
+            XCTAssertEqual(try get(target).status, 400, target)
+        }
+        XCTAssertEqual(try get("/api/deliveries/9007199254740991").status, 404, "in range, not kept")
+    }
+
     // MARK: - The server's routes and guard
 
     func makeServer(replay: Bool = true) throws -> InspectorServer {
@@ -148,6 +269,7 @@ final class InspectorTests: XCTestCase {
         XCTAssertEqual(try status("GET", "/api/deliveries"), 200)
         XCTAssertEqual(try status("GET", "/api/deliveries?after=0"), 200)
         XCTAssertEqual(try status("GET", "/api/deliveries?after=-1"), 400)
+        XCTAssertEqual(try status("GET", "/api/deliveries?after=9223372036854775807"), 400, "it once trapped on after + 1")
         XCTAssertEqual(try status("GET", "/api/deliveries/1"), 200)
         XCTAssertEqual(try status("GET", "/api/deliveries/2"), 404)
         XCTAssertEqual(try status("GET", "/api/deliveries/1/record"), 404, "no record form on this site")

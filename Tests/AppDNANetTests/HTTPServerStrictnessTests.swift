@@ -42,6 +42,58 @@ extension HTTPServerTests {
         XCTAssertEqual(capture.value(of: "X-Long"), "part one part two")
     }
 
+    /// An origin server serves its own paths: the proxy forms of a target, tunnels, echoes and a
+    /// Host that is not a host are refused before any handler sees them (a forward or an
+    /// inspector's re-send command built from such a target would name another host).
+    func testOnlyOriginFormTargetsAndValidHostsReachTheHandler() throws {
+        final class Reached: @unchecked Sendable {
+            let lock = NSLock()
+            var count = 0
+        }
+        let reached = Reached()
+        try start(handle: { request in
+            reached.lock.lock()
+            reached.count += 1
+            reached.lock.unlock()
+            return HTTPServer.Response(status: 200, body: request.body)
+        })
+        let valid = "POST /next HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nok"
+        let refused: [(what: String, request: String, status: String)] = [
+            ("absolute-form", "POST http://127.0.0.2:19011/steal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("authority-form", "POST 127.0.0.2:19011 HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("userinfo-like target", "POST @127.0.0.2:19011/steal HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("asterisk-form", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"),
+            ("CONNECT", "CONNECT /x HTTP/1.1\r\nHost: x:443\r\n\r\n", "405 Method Not Allowed"),
+            ("CONNECT authority", "CONNECT x:443 HTTP/1.1\r\nHost: x:443\r\n\r\n", "405 Method Not Allowed"),
+            ("TRACE", "TRACE / HTTP/1.1\r\nHost: x\r\n\r\n", "405 Method Not Allowed"),
+            ("an empty Host", "POST / HTTP/1.1\r\nHost: \r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with userinfo", "POST / HTTP/1.1\r\nHost: 127.0.0.1:19000@127.0.0.2\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with a path", "POST / HTTP/1.1\r\nHost: x/y\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with a port over 65535", "POST / HTTP/1.1\r\nHost: x:65536\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with 30 port digits", "POST / HTTP/1.1\r\nHost: x:\(String(repeating: "9", count: 30))\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with an empty port", "POST / HTTP/1.1\r\nHost: x:\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("a Host with a negative port", "POST / HTTP/1.1\r\nHost: x:-1\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            ("an unclosed IPv6 Host", "POST / HTTP/1.1\r\nHost: [::1\r\nContent-Length: 2\r\n\r\nab", "400 Bad Request"),
+            // RFC 9112 §7.1: chunk-size is 1*HEXDIG; the loose forms parse differently elsewhere.
+            ("whitespace after a chunk size", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2 \r\nab\r\n0\r\n\r\n", "400 Bad Request"),
+            ("whitespace before a chunk size", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n 2\r\nab\r\n0\r\n\r\n", "400 Bad Request"),
+            ("a tab before an extension", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\t;a=b\r\nab\r\n0\r\n\r\n", "400 Bad Request"),
+            ("a bare CR in a chunk-size line", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\rX\r\nab\r\n0\r\n\r\n", "400 Bad Request"),
+            ("a bare CR in an extension", "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2;a\rb\r\nab\r\n0\r\n\r\n", "400 Bad Request"),
+        ]
+        for (what, request, status) in refused {
+            let answer = try exchange(request + valid)
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(what) → \(answer.prefix(120))")
+            XCTAssertEqual(answer.matches(of: #/HTTP/1\.1 \d{3} /#).count, 1, "\(what): the request behind it was read: \(answer)")
+            if status.hasPrefix("405") { XCTAssertTrue(answer.contains("\r\nAllow: "), "\(what): \(answer)") }
+        }
+        XCTAssertEqual(reached.lock.withLock { reached.count }, 0, "no refused request reached the handler")
+        for accepted in ["Host: x", "Host: x:8080", "Host: 127.0.0.1:0", "Host: [::1]:65535", "Host: [::1]", "Host: a-b.example_c~d"] {
+            let answer = try exchange("POST /ok HTTP/1.1\r\n\(accepted)\r\nTransfer-Encoding: chunked\r\n\r\n2;ext=v\r\nok\r\n0\r\n\r\n")
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(accepted) → \(answer.prefix(120))")
+        }
+    }
+
     func testHTTP10WithoutHostAndOneHostAreServed() throws {
         try start()
         XCTAssertTrue(try exchange("POST / HTTP/1.0\r\nContent-Length: 2\r\n\r\nok").hasPrefix("HTTP/1.1 200 OK\r\n"))

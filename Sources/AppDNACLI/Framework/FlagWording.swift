@@ -36,7 +36,7 @@ enum FlagWording {
     static func text(_ fact: SettingFact) -> String {
         switch fact {
         case .outputNotReadInTime(let path): return "\(path): nothing read it before the time limit (--timeout) ran out; not written"
-        case .listenAddressNotIPv4(let host): return "--host '\(host)' is not an IPv4 address"
+        case .listenAddressInvalid(let host): return "--host '\(host)' is not an IPv4 or IPv6 address"
         case .notPlainSQLName(let role, let name):
             return "\(WarehouseFlags.flag(for: role)) '\(name)' is not a plain SQL identifier (\(SQLQuoting.plainIdentifierRule))"
         case .noSuchVariant(let variant, let variants): return "--find: no variant '\(variant)'; the variants are " + variants.joined(separator: ", ")

@@ -74,8 +74,8 @@ public struct Failure: ClassifiedError, Equatable {
 public enum SettingFact: Sendable, Equatable {
     /// A FIFO or device output at `path` was not read before the command's time limit ran out.
     case outputNotReadInTime(path: String)
-    /// The address to listen on is not an IPv4 address.
-    case listenAddressNotIPv4(String)
+    /// The address to listen on is neither an IPv4 nor an IPv6 address.
+    case listenAddressInvalid(String)
     /// A table or column name a warehouse query would read is not a plain SQL identifier.
     case notPlainSQLName(WarehouseName, String)
     /// The variant a search looks for is not one of the experiment's (`variants`, in order).

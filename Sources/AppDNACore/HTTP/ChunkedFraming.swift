@@ -33,13 +33,23 @@ public enum ChunkedFraming {
         case noLineEndAfterData(size: Int)
     }
 
-    /// Reads the chunk whose size line starts at `start` in `bytes`. Whitespace around the
-    /// size and a CR before each LF are tolerated.
-    public static func next(in bytes: [UInt8], at start: Int) -> Next {
+    /// Reads the chunk whose size line starts at `start` in `bytes`. Forgiving (a capture):
+    /// whitespace around the size and a CR before each LF are tolerated. `strict` (a server,
+    /// RFC 9112 §7.1): the size is hex digits right at the start of the line, followed by `;`
+    /// or the line's end, and the line holds no CR but the one before its LF; the loose forms
+    /// are what one parser reads differently from another (request smuggling).
+    public static func next(in bytes: [UInt8], at start: Int, strict: Bool = false) -> Next {
         guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return .incomplete(.sizeLine) }
         var lineEnd = newline
         if lineEnd > start && bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
         let line = bytes[start..<lineEnd]
+        if strict {
+            let size = line.prefix(while: { Hex.value(of: $0) != nil })
+            let after = line[size.endIndex...]
+            guard !size.isEmpty, after.isEmpty || after.first == UInt8(ascii: ";"), !line.contains(UInt8(ascii: "\r")) else {
+                return .malformed(.notASize(line: String(decoding: line, as: UTF8.self)), at: start)
+            }
+        }
         let sizeText = HeaderText.trimmed(String(decoding: line.prefix(while: { $0 != UInt8(ascii: ";") }), as: UTF8.self))
         guard !sizeText.isEmpty, sizeText.utf8.allSatisfy({ Hex.value(of: $0) != nil }) else {
             return .malformed(.notASize(line: String(decoding: line, as: UTF8.self)), at: start)

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// TCP/IPv4 sockets for the servers (`webhook listen`, `api serve`): the calls whose spelling or
+/// TCP sockets over IPv4 and IPv6 for the servers (`webhook listen`, `api serve`): the calls whose spelling or
 /// meaning differ between glibc, musl and Darwin, each behind one small function, so that
 /// `HTTPServer` and `ServerConnection` read the same on every platform. Darwin branches follow
 /// Apple's headers (apple-oss-distributions/xnu):
@@ -15,35 +15,56 @@ import Darwin
 /// - bsd/sys/socket.h defines `MSG_NOSIGNAL` only under `__DARWIN_C_LEVEL >= 200809L` in
 ///   recent SDKs and not at all in older ones; `SO_NOSIGPIPE` (0x1022) has been there since
 ///   the first releases, so Darwin sockets get that option instead of a send flag.
-/// - bsd/netinet/in.h: `struct sockaddr_in` starts with `sin_len` on Darwin (set to its size).
+/// - bsd/netinet/in.h: `struct sockaddr_in` starts with `sin_len` on Darwin (set to its size);
+///   bsd/netinet6/in6.h: so does `struct sockaddr_in6` (`sin6_len`).
 public enum Sockets {
     /// Why `listen` failed.
     public enum ListenFailure: Error, Equatable {
-        /// The host is not a dotted IPv4 address.
-        case notIPv4(String)
+        /// The host is neither a dotted IPv4 address nor an IPv6 one (nor "localhost").
+        case notAnAddress(String)
         case socket(SystemError)
         /// `bind` or `listen` refused (`.addressInUse`: another process has the port).
         case bind(SystemError)
     }
 
-    /// A TCP/IPv4 socket listening on `host` (an IPv4 address, or "localhost") and `port` (0:
-    /// any free one) with SO_REUSEADDR and `backlog` connections waiting in the kernel's queue
-    /// (capped by the kernel: net.core.somaxconn, kern.ipc.somaxconn); returns it and the port it got.
+    /// A TCP socket listening on `host` (an IPv4 address, an IPv6 one such as `::1` or `::`,
+    /// or "localhost") and `port` (0: any free one) with SO_REUSEADDR and `backlog` connections
+    /// waiting in the kernel's queue (capped by the kernel: net.core.somaxconn,
+    /// kern.ipc.somaxconn); returns it and the port it got. `::` takes IPv4 connections too
+    /// where the system's default allows it (Linux's net.ipv6.bindv6only = 0, Darwin's too).
     public static func listen(host: String, port: Int, backlog: Int32 = 128) throws(ListenFailure) -> (fd: Int32, port: Int) {
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-        guard inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 else {
-            throw .notIPv4(host)
+        guard (0...65535).contains(port) else { throw .bind(.invalidArgument) }
+        let wirePort = in_port_t(UInt16(port).bigEndian)
+        var storage = sockaddr_storage()
+        let length: socklen_t
+        let family: Int32
+        let text = host == "localhost" ? "127.0.0.1" : host
+        if text.utf8.contains(UInt8(ascii: ":")) {
+            var address = sockaddr_in6()
+            #if canImport(Darwin)
+            address.sin6_len = UInt8(MemoryLayout<sockaddr_in6>.size)
+            #endif
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = wirePort
+            guard inet_pton(AF_INET6, text, &address.sin6_addr) == 1 else { throw .notAnAddress(host) }
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: address) { target.copyMemory(from: $0) } }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in6>.size), AF_INET6)
+        } else {
+            var address = sockaddr_in()
+            #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = wirePort
+            guard inet_pton(AF_INET, text, &address.sin_addr) == 1 else { throw .notAnAddress(host) }
+            withUnsafeMutableBytes(of: &storage) { target in withUnsafeBytes(of: address) { target.copyMemory(from: $0) } }
+            (length, family) = (socklen_t(MemoryLayout<sockaddr_in>.size), AF_INET)
         }
-        let fd = streamSocket()
+        let fd = streamSocket(family)
         guard fd >= 0 else { throw .socket(.last) }
         setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
         #if canImport(Glibc)
         let listening = bound == 0 && Glibc.listen(fd, backlog) == 0
@@ -57,32 +78,33 @@ public enum Sockets {
             SystemFile.close(fd)
             throw .bind(error)
         }
-        var actual = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var actual = sockaddr_storage()
+        var actualLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &actual) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
         }
-        return (fd, Int(UInt16(bigEndian: actual.sin_port)))
+        return (fd, endpoint(actual).port)
     }
 
-    /// A TCP/IPv4 stream socket that is closed on exec (and, on Darwin, never raises SIGPIPE).
-    static func streamSocket() -> Int32 {
+    /// A TCP stream socket of `family` (AF_INET, AF_INET6) that is closed on exec (and, on
+    /// Darwin, never raises SIGPIPE).
+    static func streamSocket(_ family: Int32) -> Int32 {
         #if canImport(Glibc)
-        return socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #elseif canImport(Musl)
-        return socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)
+        return socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0)
         #elseif canImport(Darwin)
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        let fd = socket(family, SOCK_STREAM, 0)
         if fd >= 0 { prepareAccepted(fd) }
         return fd
         #endif
     }
 
     /// Accepts a connection on `listener`: its descriptor (closed on exec, never raising
-    /// SIGPIPE) and the peer as "address:port".
+    /// SIGPIPE) and the peer as "address:port" ("[address]:port" over IPv6).
     public static func accept(_ listener: Int32) throws(SystemError) -> (fd: Int32, peer: String) {
-        var address = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let fd = withUnsafeMutablePointer(to: &address) {
             #if canImport(Glibc)
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
@@ -94,7 +116,8 @@ public enum Sockets {
         }
         guard fd >= 0 else { throw .last }
         prepareAccepted(fd)
-        return (fd, describe(address))
+        let peer = endpoint(address)
+        return (fd, peer.address.utf8.contains(UInt8(ascii: ":")) ? "[\(peer.address)]:\(peer.port)" : "\(peer.address):\(peer.port)")
     }
 
     /// Close-on-exec (there is no portable `accept4`), plus `SO_NOSIGPIPE` on Darwin, where an
@@ -174,12 +197,21 @@ public enum Sockets {
         #endif
     }
 
-    /// "address:port" of a peer.
-    static func describe(_ address: sockaddr_in) -> String {
-        var copy = address.sin_addr
-        var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        inet_ntop(AF_INET, &copy, &text, socklen_t(text.count))
-        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ":\(UInt16(bigEndian: address.sin_port))"
+    /// The address (as text) and port of an IPv4 or IPv6 socket address.
+    static func endpoint(_ storage: sockaddr_storage) -> (address: String, port: Int) {
+        var storage = storage
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        let port: UInt16
+        if Int32(storage.ss_family) == AF_INET6 {
+            var address = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in6.self) }
+            inet_ntop(AF_INET6, &address.sin6_addr, &text, socklen_t(text.count))
+            port = UInt16(bigEndian: address.sin6_port)
+        } else {
+            var address = withUnsafeBytes(of: &storage) { $0.loadUnaligned(as: sockaddr_in.self) }
+            inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(text.count))
+            port = UInt16(bigEndian: address.sin_port)
+        }
+        return (String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self), Int(port))
     }
 }
 

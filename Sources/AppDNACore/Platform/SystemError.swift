@@ -24,6 +24,7 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
     /// EAGAIN; EWOULDBLOCK is the same number on Linux (11) and Darwin (35, xnu bsd/sys/errno.h).
     public static let wouldBlock = SystemError(code: EAGAIN)
     public static let addressInUse = SystemError(code: EADDRINUSE)
+    public static let invalidArgument = SystemError(code: EINVAL)
     public static let connectionAborted = SystemError(code: ECONNABORTED)
     public static let tooManyOpenFiles = SystemError(code: EMFILE)
     public static let fileTableFull = SystemError(code: ENFILE)

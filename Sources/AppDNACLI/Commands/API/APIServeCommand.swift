@@ -57,10 +57,10 @@ enum APIServeCommand {
         let ingest = IngestEndpoint(recorder: recorder)
         let initial = try bundle.answers()
 
-        let inspector = try RequestInspection.start(invocation, host: host, port: server.port, log: log)
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log)
         server.stopOnInterrupt()
-        log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at http://\(host):\(server.port); "
-                 + "APPDNA_API_URL=http://\(host):\(server.port) points clients here; Ctrl-C to stop")
+        log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
+                 + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
         server.serve(handle: { request in
             let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
             faults.waitLatency()
@@ -95,55 +95,49 @@ enum APIServeCommand {
 
     static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,
                         ingest: IngestEndpoint, log: ServeLog) -> ServeAnswer {
-        let path = String(request.head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        let endpoint: String
-        let method: String
-        switch path {
-        case AppDNAAPI.bundlePath: (endpoint, method) = ("bundle", "GET")
-        case AppDNAAPI.bundleVersionPath: (endpoint, method) = ("version", "GET")
-        case AppDNAAPI.ingestPath: (endpoint, method) = ("events", "POST")
-        default:
-            return ServeAnswer(response: ServeAnswer.jsonError(404, "no such endpoint: \(path)"), endpoint: "other", note: "not an AppDNA API path")
-        }
-        guard request.head.method == method || (method == "GET" && request.head.method == "HEAD") else {
-            var response = ServeAnswer.jsonError(405, "\(path) takes \(method)")
-            response.headers.append(("Allow", method))
-            return ServeAnswer(response: response, endpoint: endpoint, note: "wrong method")
+        let endpoint: ServeEndpoint
+        switch ServeRoutes.table.resolve(method: request.head.method, target: request.head.target) {
+        case .success(let match):
+            endpoint = match.endpoint
+        case .failure(let refusal):
+            var response = ServeAnswer.jsonError(refusal.status, refusal.message)
+            response.headers += refusal.headers
+            return ServeAnswer(response: response, endpoint: "other", note: refusal.status == 404 ? "not an AppDNA API path" : refusal.message)
         }
         let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
         if key.isEmpty || (requiredKey != nil && key != requiredKey!) {
             let why = key.isEmpty ? "missing x-api-key" : "x-api-key is not the key this server was given"
-            var answer = ServeAnswer(response: ServeAnswer.jsonError(401, why), endpoint: endpoint, note: why)
+            var answer = ServeAnswer(response: ServeAnswer.jsonError(401, why), endpoint: endpoint.rawValue, note: why)
             answer.refusedKey = true
             return answer
         }
         if let status = faults.takeFailure() {
             var response = ServeAnswer.jsonError(status, "injected by --fail")
             response.headers += faults.retryAfterHeader
-            var answer = ServeAnswer(response: response, endpoint: endpoint, note: "injected by --fail")
+            var answer = ServeAnswer(response: response, endpoint: endpoint.rawValue, note: "injected by --fail")
             answer.injected = true
             return answer
         }
         switch endpoint {
-        case "events":
+        case .events:
             if let limit = faults.maxEventBody, request.body.count > limit {
-                var answer = ServeAnswer(response: ServeAnswer.jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint,
+                var answer = ServeAnswer(response: ServeAnswer.jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint.rawValue,
                                     note: "\(NumberText.binarySize(request.body.count)) over --status-413-over")
                 answer.injected = true
                 return answer
             }
             return ingest.receive(request)
-        default:
+        case .bundle, .version:
             do {
                 let answers = try bundle.answers()
-                let body = endpoint == "bundle" ? answers.bundle : answers.version
+                let body = endpoint == .bundle ? answers.bundle : answers.version
                 // A HEAD answer gets the GET's Content-Length and no body: the server leaves it out.
                 return ServeAnswer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: body),
-                              endpoint: endpoint, note: "bundle_version \(answers.bundleVersion)")
+                              endpoint: endpoint.rawValue, note: "bundle_version \(answers.bundleVersion)")
             } catch {
                 let message = FlagWording.message(for: error)
                 log.warn(message)
-                return ServeAnswer(response: ServeAnswer.jsonError(500, message), endpoint: endpoint, note: "cannot serve the bundle file")
+                return ServeAnswer(response: ServeAnswer.jsonError(500, message), endpoint: endpoint.rawValue, note: "cannot serve the bundle file")
             }
         }
     }

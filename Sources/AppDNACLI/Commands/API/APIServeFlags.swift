@@ -3,7 +3,7 @@ enum APIServeFlags {
     static let bundle = Flag.optional("bundle", value: "FILE", "Serve this bundle file (either shape); it is read again whenever it changes",
                                       completion: .file, .text)
     static let port = Flag.defaulted("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8765", .integer(0...65535))
-    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1", .text)
+    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)", default: "127.0.0.1", .text)
     static let keyFile = Flag.optional(
         "key-file", value: "PATH", "Accept only the key in this file (default: any non-empty x-api-key)",
         details: "The file holds only the key; one trailing newline is removed. With --key-from-env the key is APPDNA_SDK_KEY instead. The key is never a flag value.",
@@ -21,8 +21,9 @@ enum APIServeFlags {
                                              .size(0...(1 << 30)))
     static let inspect = InspectorFlags.port("requests")
     static let inspectKeep = InspectorFlags.keep("requests")
+    static let inspectMaxBytes = InspectorFlags.maxBytes("requests")
     static let json = OutputFlags.json("Print one JSON object per request (NDJSON) instead of a text line")
 
     static let all: [FlagSpec] = [bundle.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
-                                  retryAfter.spec, status413Over.spec, inspect.spec, inspectKeep.spec, json.spec]
+                                  retryAfter.spec, status413Over.spec, inspect.spec, inspectKeep.spec, inspectMaxBytes.spec, json.spec]
 }

@@ -3,10 +3,10 @@ import AppDNANet
 
 /// `api serve --inspect PORT`: what the inspector shows of a request to the local API.
 enum RequestInspection {
-    /// Starts the inspector beside `api serve` on `host`:`port` (nil without `--inspect`).
-    static func start(_ invocation: Invocation, host: String, port: Int, log: ServeLog) throws -> InspectorServer? {
-        let site = InspectorServer.Site(kind: "api", collection: "requests", listener: ["address": .string("http://\(host):\(port)")])
-        return try InspectorServer.launch(invocation.arguments, inspect: APIServeFlags.inspect, keep: APIServeFlags.inspectKeep,
+    /// Starts the inspector beside `api serve`'s `listener` (nil without `--inspect`).
+    static func start(_ invocation: Invocation, listener: HTTPServer, log: ServeLog) throws -> InspectorServer? {
+        let site = InspectorServer.Site(kind: "api", collection: "requests", listener: ["address": .string(listener.baseURL)])
+        return try InspectorServer.launch(invocation.arguments, inspect: APIServeFlags.inspect, keep: APIServeFlags.inspectKeep, maxBytes: APIServeFlags.inspectMaxBytes,
                                           site: site, noun: "requests", note: log.note)
     }
 

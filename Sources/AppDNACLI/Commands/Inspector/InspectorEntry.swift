@@ -34,6 +34,8 @@ struct InspectorEntry: Sendable {
     var replayCount: Int? = nil
     /// What the replays gave, the last `InspectorLog.replaysKept` (newest last).
     var replays: [JSONValue] = []
+    /// What the log counts this entry at (`measuredBytes` when it was recorded or replayed).
+    var heldBytes = 0
 
     init(time: String, request: HTTPServer.Request, answer: HTTPServer.Response, summary: JSONObject) {
         self.time = time
@@ -48,15 +50,62 @@ struct InspectorEntry: Sendable {
         answerBody = KeptBytes(answer.body, limit: InspectorLog.answerBytes)
     }
 
-    /// Headers whose values are credentials: shown as null (`x-api-key` reaches `api serve`;
-    /// a tunnel or proxy may add the others). The signature is not one: it is what is checked.
-    static let credentialHeaders: Set<String> = ["x-api-key", "authorization", "proxy-authorization", "cookie"]
+    /// Headers whose values are credentials: masked in every answer of the inspector (their
+    /// value null in the JSON, left out of a `/record` line). `x-api-key` reaches `api serve`;
+    /// a tunnel, proxy or browser may add the others. The signature is not one: it is what is
+    /// checked, and it is no use without the secret.
+    static let credentialHeaders: Set<String> = ["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    static func isCredential(_ name: String) -> Bool {
+        credentialHeaders.contains(name.lowercased())
+    }
 
     /// `[[name, value]…]`, a credential's value null.
     var shownHeaders: JSONValue {
         .array(headers.map { header in
-            [.string(header.name), Self.credentialHeaders.contains(header.name.lowercased()) ? .null : .string(header.value)]
+            [.string(header.name), Self.isCredential(header.name) ? .null : .string(header.value)]
         })
+    }
+
+    /// The headers without the credentials: what leaves the inspector in a record line.
+    var headersWithoutCredentials: [(name: String, value: String)] {
+        headers.filter { !Self.isCredential($0.name) }
+    }
+
+    /// About what this entry costs in memory: its kept bytes, headers, summary and replays,
+    /// plus a fixed share for the fields around them.
+    var measuredBytes: Int {
+        var bytes = 512 + time.utf8.count + method.utf8.count + target.utf8.count + peer.utf8.count
+        for header in headers { bytes += header.name.utf8.count + header.value.utf8.count + 32 }
+        bytes += body.bytes.count + answerBody.bytes.count + (answerContentType?.utf8.count ?? 0)
+        bytes += JSONWriter().write(.object(summary)).count
+        for event in batch ?? [] { bytes += event.bytes.count + 16 }
+        for replay in replays { bytes += JSONWriter().write(replay).count }
+        return bytes
+    }
+
+    /// The longest string a list answer carries in any field (a target, a verdict): the list is
+    /// polled by every open page, so its size is bounded by its entries, not by what senders sent.
+    static let listFieldBytes = 512
+
+    /// The list's object, each string cut to `listFieldBytes` (the detail has them whole).
+    var listJSON: JSONObject {
+        JSONObject(summaryJSON.map { ($0.key, Self.cut($0.value)) })
+    }
+
+    /// `value` with every string longer than `listFieldBytes` cut at a character and marked `…`.
+    static func cut(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.utf8.count > listFieldBytes:
+            let kept = KeptBytes.wholeCharacters(Array(text.utf8.prefix(listFieldBytes)))
+            return .string(String(decoding: kept, as: UTF8.self) + "…")
+        case .array(let elements):
+            return .array(elements.map(cut))
+        case .object(let object):
+            return .object(JSONObject(object.map { ($0.key, cut($0.value)) }))
+        default:
+            return value
+        }
     }
 
     /// The list's object: `id`, `time`, `peer`, `method`, `target`, the summary, `replays`.

@@ -1,10 +1,14 @@
 import AppDNACore
 
-/// The inspector's memory: the last `keep` entries (`--inspect-keep`), never the whole history.
-/// Entry N lives in slot (N - 1) mod keep, so recording the next one overwrites the oldest, and
-/// an entry is found by its id without a search. Each entry holds at most `bodyBytes` of its
-/// body (and of a batch's events), `answerBytes` of its answer and its headers (64 KiB at most,
-/// as the server reads them), so the whole log is bounded by `keep` times that.
+/// The inspector's memory: the newest entries, at most `keep` of them (`--inspect-keep`) and at
+/// most `maxBytes` of them (`--inspect-max-bytes`), whichever is reached first; the oldest go
+/// first. Each entry holds at most `bodyBytes` of its body (and of a batch's events),
+/// `answerBytes` of its answer and its headers (64 KiB at most, as the server reads them), and
+/// is counted at what it holds (`InspectorEntry.heldBytes`), so 10,000 fat deliveries cost the
+/// budget, not 10,000 times the largest.
+///
+/// Entries are kept in id order (ids are consecutive: 1, 2, 3… in the order of arrival), so
+/// entry N is found at N minus the oldest kept id, without a search.
 final class InspectorLog: @unchecked Sendable {
     /// The most of a request body an entry keeps (and of an event batch's events); a longer
     /// body is shown cut, and cannot be replayed from the inspector.
@@ -15,25 +19,43 @@ final class InspectorLog: @unchecked Sendable {
     static let replaysKept = 20
 
     let keep: Int
+    let maxBytes: Int
     private let lock = PthreadLock()
-    private var slots: [InspectorEntry] = []
+    /// The kept entries, oldest first, from `head` on (slots before it were dropped and are
+    /// reclaimed in batches, not one at a time).
+    private var slots: [InspectorEntry?] = []
+    private var head = 0
+    /// Bytes the kept entries hold.
+    private var heldBytes = 0
     /// Entries recorded since the start: the id of the newest.
     private var recorded = 0
 
-    init(keep: Int) {
-        precondition(keep > 0)
+    init(keep: Int, maxBytes: Int = 64 << 20) {
+        precondition(keep > 0 && maxBytes > 0)
         self.keep = keep
+        self.maxBytes = maxBytes
     }
 
-    /// Keeps `entry` (dropping the oldest when `keep` are kept); its id.
+    /// Keeps `entry` (dropping the oldest while over `keep` or `maxBytes`; the newest is kept
+    /// whatever its size); its id.
     @discardableResult
     func record(_ entry: InspectorEntry) -> Int {
         var entry = entry
+        entry.heldBytes = entry.measuredBytes
         return lock.locked {
             recorded += 1
             entry.id = recorded
-            let slot = (recorded - 1) % keep
-            if slot == slots.count { slots.append(entry) } else { slots[slot] = entry }
+            slots.append(entry)
+            heldBytes += entry.heldBytes
+            while slots.count - head > 1 && (slots.count - head > keep || heldBytes > maxBytes) {
+                heldBytes -= slots[head]?.heldBytes ?? 0
+                slots[head] = nil
+                head += 1
+            }
+            if head >= 1024 && head >= slots.count / 2 {
+                slots.removeFirst(head)
+                head = 0
+            }
             return recorded
         }
     }
@@ -41,32 +63,57 @@ final class InspectorLog: @unchecked Sendable {
     /// How many were recorded since the start (kept or not).
     var count: Int { lock.locked { recorded } }
 
-    /// The entries kept with an id above `after`, newest first.
-    func entries(after: Int = 0) -> [InspectorEntry] {
+    /// Bytes the kept entries hold now (what `maxBytes` bounds).
+    var bytesHeld: Int { lock.locked { heldBytes } }
+
+    /// A page of the kept entries with `after` < id < `before`, newest first, at most `limit`;
+    /// `older` is whether kept entries below the page remain (ask again with `before` set to
+    /// the last id). Any numbers: nothing here adds to them.
+    func page(after: Int = 0, before: Int = Int.max, limit: Int = Int.max) -> (entries: [InspectorEntry], older: Bool) {
         lock.locked {
-            let oldest = max(recorded - slots.count + 1, after + 1, 1)
-            guard oldest <= recorded else { return [] }
-            return (oldest...recorded).reversed().map { slots[($0 - 1) % keep] }
+            let kept = slots.count - head
+            guard kept > 0, limit > 0 else { return ([], false) }
+            let oldestID = recorded - kept + 1
+            // Compared before any arithmetic: `before - 1` and `after + 1` cannot overflow here.
+            guard before > oldestID, after < recorded else { return ([], false) }
+            // Ids of the page: the newest below `before`, down to the oldest above `after`.
+            let newest = min(recorded, before - 1)
+            let oldest = max(oldestID, after + 1)
+            guard oldest <= newest else { return ([], false) }
+            let count = min(limit, newest - oldest + 1)
+            let page = (0..<count).compactMap { slots[head + (newest - $0 - oldestID)] }
+            return (page, newest - count >= oldest)
         }
+    }
+
+    /// Every kept entry with an id above `after`, newest first.
+    func entries(after: Int = 0) -> [InspectorEntry] {
+        page(after: after).entries
     }
 
     /// Entry `id`, while it is kept.
     func entry(_ id: Int) -> InspectorEntry? {
-        lock.locked { isKept(id) ? slots[(id - 1) % keep] : nil }
+        lock.locked { index(of: id).flatMap { slots[$0] } }
     }
 
     /// Adds a replay's result to entry `id`, if it is still kept.
     func addReplay(_ result: JSONValue, to id: Int) {
         lock.locked {
-            guard isKept(id) else { return }
-            let slot = (id - 1) % keep
-            slots[slot].replayCount = (slots[slot].replayCount ?? 0) + 1
-            slots[slot].replays.append(result)
-            if slots[slot].replays.count > Self.replaysKept { slots[slot].replays.removeFirst() }
+            guard let index = index(of: id), var entry = slots[index] else { return }
+            let before = entry.heldBytes
+            entry.replayCount = (entry.replayCount ?? 0) + 1
+            entry.replays.append(result)
+            if entry.replays.count > Self.replaysKept { entry.replays.removeFirst() }
+            entry.heldBytes = entry.measuredBytes
+            heldBytes += entry.heldBytes - before
+            slots[index] = entry
         }
     }
 
-    private func isKept(_ id: Int) -> Bool {
-        id >= 1 && id <= recorded && id > recorded - slots.count
+    private func index(of id: Int) -> Int? {
+        let kept = slots.count - head
+        let oldestID = recorded - kept + 1
+        guard kept > 0, id >= oldestID, id <= recorded else { return nil }
+        return head + (id - oldestID)
     }
 }

@@ -4,15 +4,8 @@ import AppDNANet
 /// `--inspect PORT`: the inspector page and the JSON API under it, on 127.0.0.1:PORT whatever
 /// `--host` the listener has. Served by the one HTTP server (`HTTPServer`) on a thread of its
 /// own beside the listener it inspects; the listener records into `log`, the page reads it.
-///
-///     GET  /                              the page (its token in a meta tag)
-///     GET  /inspector.js, /inspector.css  the page's code and style
-///     GET  /api/COLLECTION[?after=ID]     the entries kept, newest first (after ID: the newer ones)
-///     GET  /api/COLLECTION/ID             one entry: headers, body, answer…
-///     GET  /api/COLLECTION/ID/record      a delivery as `webhook listen --record` writes it (webhook only)
-///     POST /api/COLLECTION/ID/replay      forward it to the handler again (webhook only; token)
-///
-/// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
+/// Its endpoints are the rows of `InspectorRoutes`: a request reaches a handler only through
+/// that table, with its numbers checked.
 final class InspectorServer: @unchecked Sendable {
     /// What differs between the listeners the inspector shows.
     struct Site: Sendable {
@@ -35,6 +28,7 @@ final class InspectorServer: @unchecked Sendable {
     let log: InspectorLog
     let site: Site
     let guardian: InspectorGuard
+    let routes: RouteTable<InspectorEndpoint>
     private let server: HTTPServer
     /// The thread serving, from `start` until `stop` joins it.
     private var thread: SpawnedThread?
@@ -53,19 +47,20 @@ final class InspectorServer: @unchecked Sendable {
         self.site = site
         self.log = log
         guardian = InspectorGuard(port: server.port)
+        routes = InspectorRoutes.table(collection: site.collection, record: site.record != nil, replay: site.replay != nil)
     }
 
     var url: String { "http://127.0.0.1:\(server.port)/" }
 
     /// Starts the inspector that `--inspect PORT` asks for (nil without it), noting its URL;
     /// `noun` is what it lists ("deliveries").
-    static func launch(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, site: Site, noun: String,
+    static func launch(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, maxBytes: Flag<Int>, site: Site, noun: String,
                        note: (String) -> Void) throws -> InspectorServer? {
         guard let port = arguments[inspect] else {
-            if arguments.given(keep.spec) { throw Failure(.usage, "--inspect-keep goes with --inspect PORT") }
+            for flag in [keep.spec, maxBytes.spec] where arguments.given(flag) { throw Failure(.usage, "--\(flag.long) goes with --inspect PORT") }
             return nil
         }
-        let inspector = try InspectorServer(port: port, site: site, log: InspectorLog(keep: arguments[keep]))
+        let inspector = try InspectorServer(port: port, site: site, log: InspectorLog(keep: arguments[keep], maxBytes: arguments[maxBytes]))
         inspector.start()
         note("inspector at \(inspector.url) (the last \(arguments[keep]) \(noun))")
         return inspector
@@ -94,92 +89,61 @@ final class InspectorServer: @unchecked Sendable {
 
     private func route(_ request: HTTPServer.Request) -> HTTPServer.Response {
         if let refusal = guardian.hostRefusal(request) { return Self.error(403, refusal) }
-        let parts = request.head.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = String(parts[0])
-        let query = parts.count > 1 ? String(parts[1]) : ""
-        let method = request.head.method
-        switch path {
-        case "/":
-            guard method == "GET" else { return Self.wrongMethod("GET") }
+        let match: RouteMatch<InspectorEndpoint>
+        switch routes.resolve(method: request.head.method, target: request.head.target) {
+        case .success(let found): match = found
+        case .failure(let refusal): return Self.refused(refusal)
+        }
+        switch match.endpoint {
+        case .page:
             // Both are this program's own words (hex digits, `webhook` or `api`), never data.
             let page = Self.filled(InspectorPage.index, ["{{token}}": guardian.token, "{{kind}}": site.kind])
             return Self.file(page, "text/html; charset=utf-8")
-        case "/inspector.js":
-            return method == "GET" ? Self.file(InspectorPage.script, "text/javascript; charset=utf-8") : Self.wrongMethod("GET")
-        case "/inspector.css":
-            return method == "GET" ? Self.file(InspectorPage.style, "text/css; charset=utf-8") : Self.wrongMethod("GET")
-        case "/favicon.ico":
+        case .script:
+            return Self.file(InspectorPage.script, "text/javascript; charset=utf-8")
+        case .style:
+            return Self.file(InspectorPage.style, "text/css; charset=utf-8")
+        case .favicon:
             return HTTPServer.Response(status: 204)
-        case "/api/\(site.collection)":
-            guard method == "GET" else { return Self.wrongMethod("GET") }
-            guard let after = Self.after(query) else { return Self.error(400, "after= takes an entry id (a whole number)") }
-            return list(after: after)
-        default:
-            break
-        }
-        // "/api/COLLECTION/ID[/ACTION]"
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard (4...5).contains(segments.count), segments[0].isEmpty, segments[1] == "api", segments[2] == site.collection,
-              let id = Int(segments[3]) else {
-            return Self.error(404, "no such page: \(path)")
-        }
-        return entryRoute(request, id: id, action: segments.count == 5 ? segments[4] : nil)
-    }
-
-    private func entryRoute(_ request: HTTPServer.Request, id: Int, action: String?) -> HTTPServer.Response {
-        let method = request.head.method
-        switch action {
-        case nil:
-            guard method == "GET" else { return Self.wrongMethod("GET") }
+        case .list:
+            return list(after: match[InspectorRoutes.after], before: match[InspectorRoutes.before], limit: match[InspectorRoutes.limit])
+        case .entry:
+            let id = match[InspectorRoutes.id]
             guard let entry = log.entry(id) else { return gone(id) }
             return Self.json(200, .object(entry.detailJSON(extra: site.detailFields(entry, url))))
-        case "record"?:
-            guard let record = site.record else { return Self.error(404, "\(site.collection) have no record form") }
-            guard method == "GET" else { return Self.wrongMethod("GET") }
-            guard let entry = log.entry(id) else { return gone(id) }
+        case .record:
+            let id = match[InspectorRoutes.id]
+            guard let record = site.record, let entry = log.entry(id) else { return gone(id) }
             guard let line = record(entry) else {
                 return Self.error(409, "entry \(id)'s body is larger than the \(NumberText.binarySize(InspectorLog.bodyBytes)) the inspector keeps")
             }
             return HTTPServer.Response(status: 200, headers: [("Content-Type", "application/x-ndjson"),
                                                               ("Content-Disposition", "attachment; filename=\"delivery-\(id).ndjson\"")],
                                        body: line)
-        case "replay"?:
-            guard let replay = site.replay else { return Self.error(404, "\(site.collection) cannot be replayed") }
-            guard method == "POST" else { return Self.wrongMethod("POST") }
+        case .replay:
+            let id = match[InspectorRoutes.id]
             if let refusal = guardian.actionRefusal(request) { return Self.error(403, refusal) }
-            guard let entry = log.entry(id) else { return gone(id) }
+            guard let replay = site.replay, let entry = log.entry(id) else { return gone(id) }
             let outcome = replay(entry)
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
             log.addReplay(outcome.result, to: id)
             return Self.json(200, ["id": .integer(id), "replay": outcome.result])
-        default:
-            return Self.error(404, "no such page: \(request.head.target)")
         }
     }
 
-    /// `{"listener": {…}, "keep": N, "received": N, "COLLECTION": [newest first]}`.
-    private func list(after: Int) -> HTTPServer.Response {
-        let entries = log.entries(after: after)
+    /// `{"listener": {…}, "keep": N, "received": N, "COLLECTION": [newest first], "next_before": ID|null}`:
+    /// `next_before` is what to pass as `before` for the page of older entries, null when none are kept.
+    private func list(after: Int, before: Int, limit: Int) -> HTTPServer.Response {
+        let page = log.page(after: after, before: before, limit: limit)
         var object: JSONObject = ["listener": .object(site.listener), "keep": .integer(log.keep)]
-        object["received"] = .integer(max(log.count, entries.first?.id ?? 0))
-        object[site.collection] = .array(entries.map { .object($0.summaryJSON) })
+        object["received"] = .integer(log.count)
+        object[site.collection] = .array(page.entries.map { .object($0.listJSON) })
+        object["next_before"] = page.older ? page.entries.last.map { .integer($0.id) } ?? .null : .null
         return Self.json(200, .object(object))
     }
 
     private func gone(_ id: Int) -> HTTPServer.Response {
         Self.error(404, "no entry \(id): the inspector keeps the last \(log.keep) (--inspect-keep), and ids start at 1")
-    }
-
-    /// `after=ID` of the list's query; 0 when absent, nil when not a whole number.
-    static func after(_ query: String) -> Int? {
-        var after = 0
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts[0] == "after" else { continue }
-            guard parts.count == 2, let value = Int(parts[1]), value >= 0 else { return nil }
-            after = value
-        }
-        return after
     }
 
     /// `template` with each `{{name}}` of `values` replaced.
@@ -214,9 +178,10 @@ final class InspectorServer: @unchecked Sendable {
         json(status, ["error": .string(message)])
     }
 
-    static func wrongMethod(_ allowed: String) -> HTTPServer.Response {
-        var response = error(405, "this takes \(allowed)")
-        response.headers.append(("Allow", allowed))
+    /// The route table's refusal (400 naming the parameter, 404, 405 with `Allow`) as JSON.
+    static func refused(_ refusal: RouteRefusal) -> HTTPServer.Response {
+        var response = error(refusal.status, refusal.message)
+        response.headers += refusal.headers
         return response
     }
 }

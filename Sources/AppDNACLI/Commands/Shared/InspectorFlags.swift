@@ -1,4 +1,4 @@
-/// `--inspect PORT` and `--inspect-keep N`, shared by `webhook listen` (deliveries) and
+/// `--inspect PORT`, `--inspect-keep N` and `--inspect-max-bytes SIZE`, shared by `webhook listen` (deliveries) and
 /// `api serve` (requests): one name and range each, worded for what each listener keeps.
 enum InspectorFlags {
     static func port(_ what: String) -> Flag<Int?> {
@@ -10,5 +10,12 @@ enum InspectorFlags {
     static func keep(_ what: String) -> Flag<Int> {
         .defaulted("inspect-keep", value: "N", "How many \(what) the --inspect page keeps in memory (the oldest go first)",
                    default: "500", .integer(1...100_000))
+    }
+
+    /// The inspector's memory is bounded by bytes too: `--inspect-keep 100000` of fat requests
+    /// would otherwise hold gigabytes.
+    static func maxBytes(_ what: String) -> Flag<Int> {
+        .defaulted("inspect-max-bytes", value: "SIZE", "The most memory the --inspect page's \(what) may hold (the oldest go first, whatever --inspect-keep says)",
+                   default: "64MiB", .size((1 << 20)...(4 << 30)))
     }
 }

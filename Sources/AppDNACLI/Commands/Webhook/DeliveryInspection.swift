@@ -3,33 +3,34 @@ import AppDNANet
 
 /// `webhook listen --inspect PORT`: what the inspector shows of a delivery, and its replay.
 enum DeliveryInspection {
-    /// Starts the inspector beside a listener on `host`:`port` (nil without `--inspect`).
-    static func start(_ invocation: Invocation, host: String, port: Int, target: String?, timeout: Double,
+    /// Starts the inspector beside `listener` (nil without `--inspect`).
+    static func start(_ invocation: Invocation, listener server: HTTPServer, target: String?, forwardInvalid: Bool, timeout: Double,
                       client: HTTPClient, log: ListenLog) throws -> InspectorServer? {
         // What a person runs to send a delivery again: to this listener, on loopback when it
         // listens on every interface.
-        let listener = "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)"
+        let listener = server.loopbackURL
         var site = InspectorServer.Site(kind: "webhook", collection: "deliveries",
-                                        listener: ["address": .string("http://\(host):\(port)"), "forward_to": target.map { .string($0) } ?? .null])
+                                        listener: ["address": .string(server.baseURL), "forward_to": target.map { .string($0) } ?? .null])
         site.record = record
         site.detailFields = { entry, inspectorURL in
             var fields: JSONObject = [:]
             fields["forward_to"] = target.map { .string($0) } ?? .null
-            let refusal = replayRefusal(entry, target: target)
+            let refusal = replayRefusal(entry, target: target, forwardInvalid: forwardInvalid)
             fields["replayable"] = .bool(refusal == nil)
             fields["not_replayable"] = refusal.map { .string($0) } ?? .null
             fields["resend_command"] = entry.body.isWhole ? .string(resendCommand(entry, inspectorURL: inspectorURL, listener: listener)) : .null
             return fields
         }
-        let replayer = Replayer(target: target, timeout: timeout, client: client, log: log, clock: invocation.io.clock)
+        let replayer = Replayer(target: target, forwardInvalid: forwardInvalid, timeout: timeout, client: client, log: log, clock: invocation.io.clock)
         site.replay = { entry in replayer.replay(entry) }
-        return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
+        return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep, maxBytes: WebhookListenFlags.inspectMaxBytes,
                                           site: site, noun: "deliveries", note: log.note)
     }
 
     /// The inspector's Replay: the delivery forwarded again through the listener's own path.
     struct Replayer: Sendable {
         let target: String?
+        let forwardInvalid: Bool
         let timeout: Double
         let client: HTTPClient
         let log: ListenLog
@@ -38,7 +39,7 @@ enum DeliveryInspection {
         /// 200 and what the handler answered (noted on stderr too), or 409 and why not.
         func replay(_ entry: InspectorEntry) -> (status: Int, result: JSONValue) {
             guard let target else { return (409, ["error": "the listener has no --forward-to: there is no handler to replay to"]) }
-            if let refusal = replayRefusal(entry, target: target) { return (409, ["error": .string(refusal)]) }
+            if let refusal = replayRefusal(entry, target: target, forwardInvalid: forwardInvalid) { return (409, ["error": .string(refusal)]) }
             let outcome = DeliveryForward.send(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
                                                        to: target, timeout: timeout, client: client)
             let latency = NumberText.milliseconds(outcome.milliseconds)
@@ -60,9 +61,15 @@ enum DeliveryInspection {
         }
     }
 
-    /// Why `entry` cannot be forwarded again from the inspector; nil when it can.
-    static func replayRefusal(_ entry: InspectorEntry, target: String?) -> String? {
+    /// Why `entry` cannot be forwarded again from the inspector; nil when it can. The listener's
+    /// rules hold here too: what it did not forward (an invalid signature) the inspector does
+    /// not forward either, unless the listener forwards invalid deliveries.
+    static func replayRefusal(_ entry: InspectorEntry, target: String?, forwardInvalid: Bool) -> String? {
         guard target != nil else { return "the listener has no --forward-to: there is no handler to replay to" }
+        if !forwardInvalid, case .bool(false)? = entry.summary["valid"] {
+            return "the delivery's signature is invalid, so the listener did not forward it, and replay obeys the same rule "
+                + "(start the listener with --forward-invalid to forward invalid deliveries)"
+        }
         guard entry.body.isWhole else {
             return "the body (\(NumberText.binarySize(entry.body.length))) is larger than the \(NumberText.binarySize(InspectorLog.bodyBytes)) "
                 + "the inspector keeps: record deliveries with --record and re-send them with webhook trigger --replay"
@@ -89,12 +96,13 @@ enum DeliveryInspection {
         return entry
     }
 
-    /// The delivery as `--record` writes it, for `webhook trigger --replay`; nil when its body
-    /// was cut.
+    /// The delivery as `--record` writes it, for `webhook trigger --replay`, without its
+    /// credential headers (`InspectorEntry.credentialHeaders`); nil when its body was cut.
     @Sendable static func record(_ entry: InspectorEntry) -> [UInt8]? {
         guard entry.body.isWhole else { return nil }
         let valid: Bool? = if case .bool(let valid)? = entry.summary["valid"] { valid } else { nil }
-        return RecordedDelivery(receivedAt: entry.time, method: entry.method, target: entry.target, headers: entry.headers,
+        // Credentials stay in the listener: a record leaves the inspector without them.
+        return RecordedDelivery(receivedAt: entry.time, method: entry.method, target: entry.target, headers: entry.headersWithoutCredentials,
                                 body: entry.body.bytes, valid: valid).jsonLine()
     }
 

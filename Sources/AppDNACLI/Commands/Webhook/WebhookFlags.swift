@@ -44,7 +44,7 @@ enum WebhookVerifyFlags {
 
 enum WebhookListenFlags {
     static let port = Flag.defaulted("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8787", .integer(0...65535))
-    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 address to listen on (0.0.0.0 for every interface)", default: "127.0.0.1", .text)
+    static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)", default: "127.0.0.1", .text)
     static let forwardTo = Flag.optional("forward-to", value: "URL", "Forward valid deliveries (exact body and headers) to this URL and relay its answer", .text)
     static let forwardInvalid = Flag.switch("forward-invalid", "Forward deliveries with a bad or missing signature too (they are still reported invalid)")
     static let forwardTimeout = Flag.defaulted("forward-timeout", value: "DURATION", "How long the forward target may take (AppDNA itself waits 15 s)",
@@ -61,10 +61,11 @@ enum WebhookListenFlags {
                                                default: "64", .integer(1...4096))
     static let inspect = InspectorFlags.port("deliveries")
     static let inspectKeep = InspectorFlags.keep("deliveries")
+    static let inspectMaxBytes = InspectorFlags.maxBytes("deliveries")
     static let json = OutputFlags.json("Print one JSON object per delivery (NDJSON)")
 
     static let all: [FlagSpec] = [port.spec, host.spec, forwardTo.spec, forwardInvalid.spec, forwardTimeout.spec, record.spec, maxBody.spec,
-                                  headerTimeout.spec, idleTimeout.spec, maxConnections.spec, inspect.spec, inspectKeep.spec]
+                                  headerTimeout.spec, idleTimeout.spec, maxConnections.spec, inspect.spec, inspectKeep.spec, inspectMaxBytes.spec]
         + SecretFlags.specs(rotation: true, stdinNote: nil) + [json.spec]
 }
 

@@ -77,16 +77,13 @@ enum WebhookListenCommand {
         let log = ListenLog(invocation)
         let forwarder = try DeliveryClient.make(invocation)
 
-        let inspector = try DeliveryInspection.start(invocation, host: host, port: server.port, target: target, timeout: forwardTimeout,
+        let inspector = try DeliveryInspection.start(invocation, listener: server, target: target, forwardInvalid: forwardInvalid,
+                                                     timeout: forwardTimeout,
                                                      client: forwarder, log: log)
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
-        log.note("listening on http://\(host):\(server.port)\(forwarding); Ctrl-C to stop")
-        server.serve(handle: { request in
-            deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
-                    client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
-                    clock: invocation.io.clock, inspector: inspector?.log)
-        }, rejected: { rejection in
+        log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
+        let report: @Sendable (HTTPServer.Rejection) -> Void = { rejection in
             let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
             if json {
                 let object: JSONValue = ["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
@@ -95,7 +92,19 @@ enum WebhookListenCommand {
             } else {
                 log.rejection("\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)")
             }
-        })
+        }
+        server.serve(handle: { request in
+            // Only what the route table takes is a delivery: another method is 405, never checked or forwarded.
+            if case .failure(let refusal) = ListenRoutes.table.resolve(method: request.head.method, target: request.head.target) {
+                report(HTTPServer.Rejection(status: refusal.status, reason: refusal.message, peer: request.peer))
+                var response = HTTPServer.Response.text(refusal.status, refusal.message)
+                response.headers += refusal.headers
+                return response
+            }
+            return deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
+                           client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
+                           clock: invocation.io.clock, inspector: inspector?.log)
+        }, rejected: report)
         inspector?.stop()
         log.note(log.summary())
         return .success
