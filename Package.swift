@@ -56,8 +56,8 @@ let package = Package(
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer", "TestSupport"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
         .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore", "TestSupport"]),
-        // Runs the built `appdna` binary as a user would.
-        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer", "TestSupport", "AppDNACore"]),
+        // Runs the built `appdna` binary as a user would (the route fuzzer reads the servers' route tables from AppDNACLI).
+        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer", "TestSupport", "AppDNACore", "AppDNANet", "AppDNACLI"]),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
         // cut-off bodies, never answering). Test support only: no product uses it.
         .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),
