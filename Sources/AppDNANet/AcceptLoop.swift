@@ -218,7 +218,7 @@ struct AcceptLoop {
     /// Over the memory budget, the bodies (other than `keeping`'s) that made progress longest
     /// ago are refused until the held bytes fit again.
     private mutating func enforceBudget(keeping: Int?) {
-        let inLine = server.lock.locked { server.readyBytes }
+        let inLine = server.lock.locked { server.readyBytes + server.reservedBytes }
         while polled.heldBytes + inLine > limits.maxBufferedBytes, let stalest = polled.stalestBody(excluding: keeping) {
             refuse(at: stalest, 503, "the server holds as many request bytes as it may; this body made the least progress")
         }

@@ -137,6 +137,9 @@ public final class HTTPServer: @unchecked Sendable {
     var openCount = 0
     /// Bytes the accept loop holds for requests still arriving, as of its last turn.
     var arrivingBytes = 0
+    /// Bytes handlers hold beyond the request they were given (a forward's answer), reserved
+    /// with `reserve` against the same budget.
+    var reservedBytes = 0
 
     /// A complete request and its connection, in line for a worker.
     struct ReadyRequest {
@@ -223,10 +226,27 @@ public final class HTTPServer: @unchecked Sendable {
         lock.locked { openCount }
     }
 
-    /// Bytes held for requests still arriving (as of the accept loop's last turn), and for
-    /// complete requests waiting for a worker: what `limits.maxBufferedBytes` bounds.
+    /// Bytes held for requests still arriving (as of the accept loop's last turn), for
+    /// complete requests waiting for a worker, and reserved by handlers: what
+    /// `limits.maxBufferedBytes` bounds.
     public var bufferedRequestBytes: Int {
-        lock.locked { arrivingBytes + readyBytes }
+        lock.locked { arrivingBytes + readyBytes + reservedBytes }
+    }
+
+    /// Takes `bytes` of the buffered-bytes budget for what a handler is about to hold (a
+    /// forward's body and answer: up to 1 MiB each, times every worker); false when the budget
+    /// has no room, and the handler answers 503 instead of allocating. Give it back with
+    /// `release`. Without this, 400 slow forwards held 400 answers and malloc failed.
+    public func reserve(_ bytes: Int) -> Bool {
+        lock.locked {
+            guard bytes >= 0, arrivingBytes + readyBytes + reservedBytes <= limits.maxBufferedBytes - bytes else { return false }
+            reservedBytes += bytes
+            return true
+        }
+    }
+
+    public func release(_ bytes: Int) {
+        lock.locked { reservedBytes -= bytes }
     }
 
     /// Closes a connection the server accepted, and counts it closed.

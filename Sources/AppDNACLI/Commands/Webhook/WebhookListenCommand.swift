@@ -103,7 +103,7 @@ enum WebhookListenCommand {
             }
             return deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
                            client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
-                           clock: invocation.io.clock, inspector: inspector?.log)
+                           clock: invocation.io.clock, inspector: inspector?.log, budget: server)
         }, rejected: report)
         inspector?.stop()
         log.note(log.summary())
@@ -113,7 +113,8 @@ enum WebhookListenCommand {
     /// One complete request: check, record, forward, report; returns the answer for the sender.
     static func deliver(_ request: HTTPServer.Request, secrets: [WebhookSecret], target: String?, forwardInvalid: Bool,
                         timeout: Double, client: HTTPClient, recorder: DeliveryRecorder?, log: ListenLog,
-                        json: Bool, style: Styler, clock: any Clock, inspector: InspectorLog? = nil) -> HTTPServer.Response {
+                        json: Bool, style: Styler, clock: any Clock, inspector: InspectorLog? = nil,
+                        budget: HTTPServer) -> HTTPServer.Response {
         let receivedAt = clock.wallMilliseconds()
         let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: secrets)
         let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
@@ -129,7 +130,14 @@ enum WebhookListenCommand {
 
         var response: HTTPServer.Response
         var forward: DeliveryForward.Outcome? = nil
-        if let target, check.isValid || forwardInvalid {
+        // A forward holds the body and up to 1 MiB of answer while the handler takes its time:
+        // counted against the listener's buffered-bytes budget, 503 when it is spent.
+        let forwardBytes = request.body.count + DeliveryForward.relayedAnswerBytes
+        if target != nil, check.isValid || forwardInvalid, !budget.reserve(forwardBytes) {
+            response = .text(503, "the listener holds as many bytes as it may for forwards under way; try again")
+            response.headers.append(("Retry-After", "1"))
+        } else if let target, check.isValid || forwardInvalid {
+            defer { budget.release(forwardBytes) }
             let outcome = DeliveryForward.send(method: request.head.method, headers: headers, body: request.body, peer: request.peer,
                                        to: target, timeout: timeout, client: client)
             forward = outcome
