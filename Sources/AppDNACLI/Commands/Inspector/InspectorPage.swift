@@ -96,7 +96,8 @@ enum InspectorPage {
   const pollMilliseconds = 1000;
 
   // [title, cell, width class]: the widths are in inspector.css, so the list keeps to its pane
-  // (a long value is cut with an ellipsis, in full in the cell's title and the detail view).
+  // (a long value takes two lines, then ends in an ellipsis; the cell's title and the detail
+  // view have all of it).
   const columns = kind === "api"
     ? [["Time", timeCell, "time"], ["Request", requestCell, "wide"], ["Endpoint", (e) => text(e.endpoint), "medium"],
        ["Status", statusCell, "narrow"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"]]
@@ -179,10 +180,12 @@ enum InspectorPage {
   function timeCell(entry) { return element("span", instant(entry.time), "mono time"); }
 
   // A name or id as text that may break after its dots, underscores and hyphens
-  // (subscription.|renewed, evt_demo_|user_created) when its column is narrow.
+  // (subscription.|renewed, evt_demo_|user_created) when its column is narrow. (Split at a line
+  // feed put after each, as visible text has none of its own; no look-behind, which Safari
+  // before 16.4 cannot parse.)
   function breakable(value) {
     const span = document.createElement("span");
-    for (const part of visible(value).split(/(?<=[._-])/)) {
+    for (const part of visible(value).replace(/[._-]/g, "$&\n").split("\n").filter((piece) => piece !== "")) {
       if (span.firstChild) span.appendChild(document.createElement("wbr"));
       span.appendChild(document.createTextNode(part));
     }
@@ -428,7 +431,7 @@ enum InspectorPage {
       : `sends these exact bytes and headers to ${entry.forward_to} again`);
     const results = $("replay-results");
     results.replaceChildren();
-    for (const result of entry.replay_results) results.appendChild(element("li", replayText(result)));
+    for (const result of entry.replay_results || []) results.appendChild(element("li", replayText(result)));
   }
 
   function replayText(result) {
