@@ -10,6 +10,8 @@ between its own actions (sending a delivery, reading what the handler received),
 browser stays open across them. Commands:
 
   {"open": URL}                        load a page
+  {"viewport": [W, H]}                 lay the page out in a W x H CSS-pixel window (a 1280 x 800
+                                       laptop, say), as screenshots then are
   {"wait": CSS, "text": T, "count": N, "timeout": S}
                                        until an element matches CSS (whose textContent holds T,
                                        or until N elements match); "timeout" bounds the wait
@@ -70,6 +72,13 @@ def wait(browser, command):
 
 
 def handle(browser, command):
+    if "viewport" in command:
+        # The window's inner size exactly (--window-size sets the outer one, which headless
+        # Chromium's versions size differently): the device metrics DevTools emulates.
+        width, height = command["viewport"]
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        return {"ok": True}
     if "open" in command:
         browser.get(command["open"])
         return {"ok": True}

@@ -103,6 +103,9 @@ final class BrowserSession {
 
     func open(_ url: String) throws { try send(["open": url]) }
 
+    /// Lays the page out in a `width` x `height` window (CSS pixels), as a screen of that size would.
+    func viewport(width: Int, height: Int) throws { try send(["viewport": [width, height]]) }
+
     /// Until an element matches `css` (with `text` in its textContent, or `count` of them); the
     /// bound only ends a wait that would never succeed (a loaded CI machine is slow, not wrong).
     func wait(_ css: String, text: String? = nil, count: Int? = nil, timeout: Double = 60) throws {

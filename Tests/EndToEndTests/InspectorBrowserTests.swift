@@ -83,9 +83,10 @@ final class InspectorBrowserTests: XCTestCase {
         let handlerColumn = try browser.texts("#list-body tr td:nth-child(6)")
         XCTAssertEqual(handlerColumn.first, "not forwarded")
         XCTAssertTrue(handlerColumn.last?.hasPrefix("200 in ") == true, "\(handlerColumn)")
-        // Each row's time is the time of arrival (its full ISO 8601 form in the title).
-        let title = try browser.attribute("#list-body tr:first-child td:first-child span", "title") ?? ""
-        XCTAssertTrue(title.hasSuffix("Z") && title.contains("T"), title)
+        // Each row's time is the time of arrival, in the page's one format (UTC, milliseconds).
+        for time in try browser.texts("#list-body tr td:nth-child(1)") {
+            XCTAssertNotNil(time.range(of: InspectorLayout.timeFormat, options: .regularExpression), time)
+        }
         XCTAssertEqual(try browser.text("#kept"), "2 shown of 2 received; the inspector keeps the last 500.")
         XCTAssertEqual(handler.requests.count, 1, "only the valid delivery reaches the handler")
     }
@@ -270,11 +271,130 @@ final class InspectorBrowserTests: XCTestCase {
         XCTAssertEqual(handler.requests.count, 2)
     }
 
+    /// A delivery the listener would refuse to replay (here: no --forward-to, so no handler):
+    /// the button is disabled and the listener's reason is next to it.
+    func testReplayIsDisabledWithTheListenersReasonWhenItWouldBeRefused() throws {
+        let browser = try BrowserSession()
+        self.browser = browser
+        let listener = try InspectedProcess(["webhook", "listen", "--secret-file", secretPath], in: directory)
+        self.listener = listener
+        try browser.open(listener.inspector + "/")
+        try browser.wait("#live", text: "live")
+        try send(Self.body(id: "evt_nowhere"), to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        try browser.click("#list-body tr")
+        try browser.wait("#detail-title", text: "evt_nowhere")
+        XCTAssertEqual(try curl(listener.inspector + "/api/deliveries/1", in: directory).json["replayable"] as? Bool, false)
+        XCTAssertEqual(try browser.attribute("#replay", "disabled"), "true")
+        XCTAssertEqual(try browser.text("#replay-note"), "the listener has no --forward-to: there is no handler to replay to")
+        XCTAssertEqual(try browser.attribute("#replay-box", "class"), "replay refused")
+    }
+
+    // MARK: - On a laptop's screen and a wide one
+
+    /// The sizes the page is checked at: a laptop (1280 x 800, the smallest it is laid out for
+    /// side by side) and a 1920 x 1080 monitor.
+    static let screens = [(width: 1280, height: 800), (width: 1920, height: 1080)]
+
+    /// The issue it answers: at 1280 px the list scrolled sideways (the Handler column cut off),
+    /// the right half was blank until something was selected, an invalid delivery's reason was
+    /// a ~60 px column ten lines tall, and the page wrote times three ways.
+    func testThePageFitsALaptopAndAWideScreenWithAPlaceholderReadableDiagnosesAndOneTimeFormat() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        // Long names and ids, a diagnosis (an editor's newline) and a long reason (no diagnosis).
+        try send(Self.body(id: "evt_01J9Z7Q4W8XKDM3N5P6R7S8T9V", type: "paywall.purchase_completed"), type: "paywall.purchase_completed", to: listener)
+        try send(Self.body(id: "evt_demo_subscription_renewed"), to: listener)
+        try sendWithNewlineAdded(Self.body(id: "evt_edited_after_signing"), to: listener)
+        let unknownScheme = try curl(listener.listener + "/webhooks", ["-X", "POST", "--data-binary", Self.body(id: "evt_unknown_scheme"),
+                                                                      "-H", "Content-Type: application/json",
+                                                                      "-H", "X-AppDNA-Signature: t=1767225600,v1=" + String(repeating: "0", count: 64)],
+                                     in: directory)
+        XCTAssertEqual(unknownScheme.status, 401)
+        try browser.wait("#list-body tr", count: 4)
+        // A replay, so that its result's time is on the page too.
+        try browser.click("#list-body tr:nth-child(3)")
+        try browser.wait("#detail-title", text: "evt_demo_subscription_renewed")
+        try browser.click("#replay")
+        try browser.wait("#replay-results li", count: 1)
+
+        let folder = try InspectorLayout.screenshotFolder()
+        for screen in Self.screens {
+            let size = "\(screen.width)x\(screen.height)"
+            try browser.viewport(width: screen.width, height: screen.height)
+            try browser.open(listener.inspector + "/")
+            try browser.wait("#list-body tr", count: 4)
+
+            // Nothing selected: the list, and a placeholder where the entry will be.
+            var layout = try InspectorLayout.measure(browser)
+            assertFits(layout, size)
+            XCTAssertTrue(layout.placeholderShown, size)
+            XCTAssertFalse(layout.detailShown, size)
+            XCTAssertTrue(layout.placeholder.hasPrefix("No delivery selected: choose one in the list"), layout.placeholder)
+            XCTAssertEqual(layout.columns.map(\.title), ["Time", "Event", "Event id", "Signature", "Sender got", "Handler"])
+            let verdicts = layout.rows.compactMap(\.verdict)
+            XCTAssertEqual(verdicts.count, 4)
+            XCTAssertTrue(verdicts[0].hasPrefix("invalid X-AppDNA-Signature: "), verdicts[0])
+            XCTAssertEqual(verdicts[1], "invalid trailing-newline-added")
+            for row in layout.rows {
+                XCTAssertTrue(row.timeWhole, "\(size): a time cut")
+                // Two lines at most (and the row's padding), however long its reason.
+                XCTAssertLessThanOrEqual(row.height, 3 * row.lineHeight, "\(size): a row of \(row.height) px")
+                XCTAssertGreaterThanOrEqual(row.verdictWidth ?? 0, 150, "\(size): the diagnosis in a narrow column")
+            }
+            XCTAssertEqual(layout.rows[1].verdictWhole, true, "\(size): the diagnosis is cut")
+            for time in try InspectorLayout.times(browser) {
+                XCTAssertNotNil(time.range(of: InspectorLayout.timeFormat, options: .regularExpression), "\(size): \(time)")
+            }
+            try saveScreenshot(browser, folder.appendingPathComponent("inspector-\(size).png"), screen)
+
+            // The invalid one with its diagnosis selected, then the replayed one.
+            try browser.click("#list-body tr:nth-child(2)")
+            try browser.wait("#detail-title", text: "evt_edited_after_signing")
+            layout = try InspectorLayout.measure(browser)
+            assertFits(layout, size)
+            XCTAssertFalse(layout.placeholderShown, size)
+            XCTAssertTrue(layout.detailShown, size)
+            try saveScreenshot(browser, folder.appendingPathComponent("inspector-\(size)-invalid.png"), screen)
+            try browser.click("#list-body tr:nth-child(3)")
+            try browser.wait("#replay-results li", count: 1)
+            assertFits(try InspectorLayout.measure(browser), size)
+            let times = try InspectorLayout.times(browser)
+            // The four rows, the last update, the time received and the replay's.
+            XCTAssertGreaterThanOrEqual(times.count, 7, "\(times)")
+            for time in times {
+                XCTAssertNotNil(time.range(of: InspectorLayout.timeFormat, options: .regularExpression), "\(size): \(time)")
+            }
+        }
+    }
+
+    /// No sideways scrolling: not the page, not either pane; every column of the list inside it
+    /// with its title whole; the page no taller than the window (each pane scrolls by itself).
+    func assertFits(_ layout: InspectorLayout, _ size: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertLessThanOrEqual(layout.pageWidth, layout.windowWidth, "\(size): the page scrolls sideways", file: file, line: line)
+        XCTAssertLessThanOrEqual(layout.pageHeight, layout.windowHeight, "\(size): the page is taller than the window", file: file, line: line)
+        XCTAssertLessThanOrEqual(layout.listWidth, layout.listVisibleWidth, "\(size): the list scrolls sideways", file: file, line: line)
+        XCTAssertLessThanOrEqual(layout.detailWidth, layout.detailVisibleWidth, "\(size): the detail scrolls sideways", file: file, line: line)
+        for column in layout.columns {
+            XCTAssertLessThanOrEqual(column.right, layout.listVisibleWidth + 0.5, "\(size): \(column.title) is cut off", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(column.right - column.left, 48, "\(size): \(column.title) is a sliver", file: file, line: line)
+            XCTAssertFalse(column.titleCut, "\(size): the title \(column.title) is cut", file: file, line: line)
+        }
+    }
+
+    /// Saves the window as a PNG of the screen's size, for a person to look at.
+    func saveScreenshot(_ browser: BrowserSession, _ url: URL, _ screen: (width: Int, height: Int),
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        try browser.screenshot(url.path)
+        let size = InspectorLayout.pngSize(try Data(contentsOf: url))
+        XCTAssertEqual(size?.width, screen.width, url.path, file: file, line: line)
+        XCTAssertEqual(size?.height, screen.height, url.path, file: file, line: line)
+    }
+
     // MARK: - The docs' screenshot
 
     /// scripts/inspector-screenshot, which took docs/images/inspector.png, still takes a
-    /// picture of the page with headless Chromium's --screenshot: a PNG of the window's size,
-    /// as the committed one is.
+    /// picture of the page with headless Chromium's --screenshot: a PNG of a laptop's screen
+    /// (1280 x 800), as the committed one is.
     func testTheScreenshotScriptOfTheDocsTakesAPicture() throws {
         let chromium = try BrowserSession.browser(because: "the docs' screenshot is taken with headless Chromium")
         _ = try requireTool("curl", because: "the screenshot script sends its invalid delivery with curl")
@@ -288,8 +408,8 @@ final class InspectorBrowserTests: XCTestCase {
                     try Data(contentsOf: repositoryRoot.appendingPathComponent("docs/images/inspector.png"))] {
             XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG")
             let size = png.subdata(in: 16..<24).map { UInt32($0) }
-            XCTAssertEqual(size[0] << 24 | size[1] << 16 | size[2] << 8 | size[3], 1400, "width")
-            XCTAssertEqual(size[4] << 24 | size[5] << 16 | size[6] << 8 | size[7], 860, "height")
+            XCTAssertEqual(size[0] << 24 | size[1] << 16 | size[2] << 8 | size[3], 1280, "width")
+            XCTAssertEqual(size[4] << 24 | size[5] << 16 | size[6] << 8 | size[7], 800, "height")
             XCTAssertGreaterThan(png.count, 40_000, "a page full of text, not an empty window")
         }
     }
@@ -315,6 +435,13 @@ final class InspectorBrowserTests: XCTestCase {
         XCTAssertEqual(try curl(server.listener + "/api/v1/ingest/events", key + ["-H", "Content-Encoding: deflate", "--data-binary", "@" + again],
                                 in: directory).status, 200)
         try browser.wait("#list-body tr", count: 3)
+        // On a laptop's screen: the list whole, a placeholder until a request is selected.
+        let laptop = (width: 1280, height: 800)
+        try browser.viewport(width: laptop.width, height: laptop.height)
+        let layout = try InspectorLayout.measure(browser)
+        assertFits(layout, "api serve at 1280x800")
+        XCTAssertTrue(layout.placeholderShown && !layout.detailShown)
+        XCTAssertTrue(layout.placeholder.hasPrefix("No request selected: choose one in the list"), layout.placeholder)
         XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(3)"), ["events", "events", "version"])
         XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(4)"), ["200", "200", "503"])
         XCTAssertEqual(try browser.texts("#list-body tr td:nth-child(5)"), ["", "", "injected by --fail"])
@@ -324,9 +451,16 @@ final class InspectorBrowserTests: XCTestCase {
         try browser.wait("#batch details", count: 2)
         XCTAssertEqual(try browser.text("#batch-title"), "Events (2)")
         XCTAssertEqual(try browser.texts("#batch summary"), ["app_open  \(TestEvents.id(2))  duplicate", "app_open  \(TestEvents.id(3))  accepted"])
+        assertFits(try InspectorLayout.measure(browser), "api serve at 1280x800, a batch selected")
+        for time in try InspectorLayout.times(browser) {
+            XCTAssertNotNil(time.range(of: InspectorLayout.timeFormat, options: .regularExpression), time)
+        }
+        try saveScreenshot(browser, try InspectorLayout.screenshotFolder().appendingPathComponent("inspector-api-1280x800.png"), laptop)
         try browser.click("#batch details:nth-child(2) summary")
         XCTAssertTrue(try browser.text("#batch details:nth-child(2) pre").contains("\"event_id\": \"\(TestEvents.id(3))\""))
-        XCTAssertEqual(try headerRows(browser)["x-api-key"], "(hidden: a credential)")
+        // Hidden: null in the API, shown as such by the page, or masked as ••• by the server itself.
+        let shownKey = try headerRows(browser)["x-api-key"] ?? "(missing)"
+        XCTAssertTrue(["(hidden: a credential)", "•••"].contains(shownKey), shownKey)
         XCTAssertFalse(try XCTUnwrap(browser.script("return document.body.textContent") as? String).contains("adn_test_browser"))
         XCTAssertTrue(try browser.text("#body-note").hasPrefix("raw DEFLATE, "))
         XCTAssertEqual(try browser.count("#replay-box:not([hidden])"), 0)

@@ -31,41 +31,45 @@ enum InspectorPage {
 <main>
   <section id="list-pane" aria-label="received">
     <table id="list">
+      <colgroup id="list-columns"></colgroup>
       <thead><tr id="list-head"></tr></thead>
       <tbody id="list-body"></tbody>
     </table>
     <p id="empty" class="empty">Nothing received yet. This list updates by itself.</p>
     <p id="kept" class="kept"></p>
   </section>
-  <section id="detail" aria-label="selected" hidden>
-    <div class="detail-head">
-      <h2 id="detail-title"></h2>
-      <p id="detail-verdict" class="verdict"></p>
-      <ul id="detail-diagnoses" class="diagnoses"></ul>
+  <section id="detail-pane" aria-label="selected">
+    <p id="placeholder" class="placeholder">Nothing selected yet: choose one in the list to see it in full.</p>
+    <div id="detail" hidden>
+      <div class="detail-head">
+        <h2 id="detail-title"></h2>
+        <p id="detail-verdict" class="verdict"></p>
+        <ul id="detail-diagnoses" class="diagnoses"></ul>
+      </div>
+      <dl id="detail-facts" class="facts"></dl>
+      <div id="replay-box" class="replay" hidden>
+        <button id="replay" type="button">Replay</button>
+        <span id="replay-note" class="note"></span>
+        <ol id="replay-results" class="results"></ol>
+      </div>
+      <div id="resend-box" hidden>
+        <h3>Re-send it</h3>
+        <pre id="resend" class="command"></pre>
+      </div>
+      <div id="batch-box" hidden>
+        <h3 id="batch-title">Events</h3>
+        <div id="batch"></div>
+      </div>
+      <h3>Headers</h3>
+      <table id="headers" class="headers"><tbody id="headers-body"></tbody></table>
+      <h3 id="body-title">Body</h3>
+      <p id="body-note" class="note"></p>
+      <div class="toggles"><button id="body-raw" type="button" hidden>Show the exact bytes</button></div>
+      <pre id="body" class="payload"></pre>
+      <h3 id="answer-title">Answer</h3>
+      <p id="answer-note" class="note"></p>
+      <pre id="answer" class="payload"></pre>
     </div>
-    <dl id="detail-facts" class="facts"></dl>
-    <div id="replay-box" class="replay" hidden>
-      <button id="replay" type="button">Replay</button>
-      <span id="replay-note" class="note"></span>
-      <ol id="replay-results" class="results"></ol>
-    </div>
-    <div id="resend-box" hidden>
-      <h3>Re-send it</h3>
-      <pre id="resend" class="command"></pre>
-    </div>
-    <div id="batch-box" hidden>
-      <h3 id="batch-title">Events</h3>
-      <div id="batch"></div>
-    </div>
-    <h3>Headers</h3>
-    <table id="headers" class="headers"><tbody id="headers-body"></tbody></table>
-    <h3 id="body-title">Body</h3>
-    <p id="body-note" class="note"></p>
-    <div class="toggles"><button id="body-raw" type="button" hidden>Show the exact bytes</button></div>
-    <pre id="body" class="payload"></pre>
-    <h3 id="answer-title">Answer</h3>
-    <p id="answer-note" class="note"></p>
-    <pre id="answer" class="payload"></pre>
   </section>
 </main>
 </body>
@@ -91,11 +95,14 @@ enum InspectorPage {
   const collection = kind === "api" ? "requests" : "deliveries";
   const pollMilliseconds = 1000;
 
+  // [title, cell, width class]: the widths are in inspector.css, so the list keeps to its pane
+  // (a long value takes two lines, then ends in an ellipsis; the cell's title and the detail
+  // view have all of it).
   const columns = kind === "api"
-    ? [["Time", timeCell], ["Request", requestCell], ["Endpoint", (e) => text(e.endpoint)], ["Status", statusCell],
-       ["Fault", (e) => text(e.fault || "")], ["Events", eventsCell]]
-    : [["Time", timeCell], ["Event", (e) => text(e.event)], ["Event id", (e) => text(e.event_id)],
-       ["Signature", verdictCell], ["Sender got", statusCell], ["Handler", handlerCell]];
+    ? [["Time", timeCell, "time"], ["Request", requestCell, "wide"], ["Endpoint", (e) => text(e.endpoint), "medium"],
+       ["Status", statusCell, "narrow"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"]]
+    : [["Time", timeCell, "time"], ["Event", (e) => breakable(e.event), "medium"], ["Event id", (e) => breakable(e.event_id), "medium"],
+       ["Signature", verdictCell, "verdict"], ["Sender got", statusCell, "narrow"], ["Handler", handlerCell, "short"]];
 
   let newest = 0;
   let keep = 0;
@@ -159,12 +166,30 @@ enum InspectorPage {
 
   function milliseconds(value) { return `${value} ms`; }
 
+  // Every time on the page is written one way: ISO 8601 in UTC with milliseconds,
+  // 2026-02-19T10:00:00.123Z, as the JSON API, --record files and the listener's own log lines
+  // write it (they leave out .000; here the width stays the same). A time the browser cannot
+  // read is shown as it came.
+  function instant(value) {
+    const date = value instanceof Date ? value : new Date(String(value));
+    return Number.isNaN(date.getTime()) ? visible(value) : date.toISOString();
+  }
+
   // --- The list ------------------------------------------------------------------------------
 
-  function timeCell(entry) {
-    const cell = text(String(entry.time).replace(/^.*T/, "").replace(/Z$/, ""));
-    cell.setAttribute("title", entry.time);
-    return cell;
+  function timeCell(entry) { return element("span", instant(entry.time), "mono time"); }
+
+  // A name or id as text that may break after its dots, underscores and hyphens
+  // (subscription.|renewed, evt_demo_|user_created) when its column is narrow. (Split at a line
+  // feed put after each, as visible text has none of its own; no look-behind, which Safari
+  // before 16.4 cannot parse.)
+  function breakable(value) {
+    const span = document.createElement("span");
+    for (const part of visible(value).replace(/[._-]/g, "$&\n").split("\n").filter((piece) => piece !== "")) {
+      if (span.firstChild) span.appendChild(document.createElement("wbr"));
+      span.appendChild(document.createTextNode(part));
+    }
+    return span;
   }
 
   function requestCell(entry) { return element("span", `${entry.method} ${entry.target}`, "mono"); }
@@ -175,6 +200,7 @@ enum InspectorPage {
 
   function verdictCell(entry) {
     const cell = document.createElement("span");
+    cell.className = "verdict-cell";
     cell.appendChild(element("span", entry.valid ? "valid" : "invalid", entry.valid ? "badge valid" : "badge invalid"));
     if (!entry.valid) {
       const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
@@ -202,7 +228,16 @@ enum InspectorPage {
 
   function buildHead() {
     const head = $("list-head");
-    for (const [title] of columns) head.appendChild(element("th", title));
+    const widths = $("list-columns");
+    for (const [title, , width] of columns) {
+      const column = document.createElement("col");
+      column.className = width;
+      widths.appendChild(column);
+      head.appendChild(element("th", title)).setAttribute("title", title);
+    }
+    $("placeholder").textContent = kind === "api"
+      ? "No request selected: choose one in the list to see its headers, its body, a batch's events and the answer."
+      : "No delivery selected: choose one in the list to see its signature check, headers, body and the handler's answer, and to replay it.";
   }
 
   function addRow(entry) {
@@ -213,6 +248,8 @@ enum InspectorPage {
     for (const [, cell] of columns) {
       const td = document.createElement("td");
       td.appendChild(cell(entry));
+      // What an ellipsis cuts is in the title (a cell that sets its own keeps it).
+      if (!td.firstChild.hasAttribute("title")) td.setAttribute("title", td.textContent);
       row.appendChild(td);
     }
     row.addEventListener("click", () => select(entry.id));
@@ -233,32 +270,35 @@ enum InspectorPage {
   }
 
   async function poll() {
+    let more = false;
     try {
       const response = await fetch(`/api/${collection}?after=${newest}`, { cache: "no-store" });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const page = await response.json();
       keep = page.keep;
       showListener(page.listener);
-      // Newest first: add the oldest first so that the newest ends on top.
-      const entries = page[collection].slice().reverse();
+      // Oldest first, so that the newest ends on top (whatever order the answer lists them in).
+      const entries = page[collection].slice().sort((a, b) => a.id - b.id);
       for (const entry of entries) {
         if (entry.id > newest) {
           addRow(entry);
           newest = entry.id;
+          more = true;
         }
       }
       trim();
       $("empty").hidden = rows.size > 0;
       $("kept").textContent = rows.size > 0
         ? `${rows.size} shown of ${page.received} received; the inspector keeps the last ${page.keep}.` : "";
-      $("live").textContent = `live: updated ${new Date().toLocaleTimeString()}`;
+      $("live").textContent = `live: updated ${instant(new Date())}`;
       $("live").className = "live";
       if (selected === null && location.hash.length > 1) select(Number(location.hash.slice(1)));
     } catch (error) {
       $("live").textContent = `not connected (${error.message}): retrying`;
       $("live").className = "live down";
     }
-    setTimeout(poll, pollMilliseconds);
+    // An answer that brought new entries may be one page of several: ask for the next at once.
+    setTimeout(poll, more ? 0 : pollMilliseconds);
   }
 
   function showListener(listener) {
@@ -286,6 +326,7 @@ enum InspectorPage {
   }
 
   function showMissing(message) {
+    $("placeholder").hidden = true;
     $("detail").hidden = false;
     $("detail-title").textContent = visible(message);
     for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
@@ -302,6 +343,7 @@ enum InspectorPage {
     // An invalid delivery's diagnosis is about its bytes: they come first.
     if (!shownDetail || shownDetail.id !== entry.id) showExactBody = kind === "webhook" && !entry.valid;
     shownDetail = entry;
+    $("placeholder").hidden = true;
     $("detail").hidden = false;
     const facts = $("detail-facts");
     facts.replaceChildren();
@@ -314,7 +356,7 @@ enum InspectorPage {
       $("detail-verdict").textContent = visible(verdict);
       $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
       for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
-      fact(facts, "Received", entry.time);
+      fact(facts, "Received", instant(entry.time));
       fact(facts, "From", entry.peer);
       fact(facts, "Request", `${entry.method} ${entry.target}`);
       fact(facts, "Sender got", String(entry.status));
@@ -327,7 +369,7 @@ enum InspectorPage {
       $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
       $("detail-verdict").textContent = visible(entry.note);
       $("detail-verdict").className = entry.status < 300 ? "verdict valid" : "verdict invalid";
-      fact(facts, "Received", entry.time);
+      fact(facts, "Received", instant(entry.time));
       fact(facts, "From", entry.peer);
       fact(facts, "Endpoint", entry.endpoint);
       fact(facts, "Status", String(entry.status));
@@ -376,20 +418,26 @@ enum InspectorPage {
     toggle.textContent = showExactBody ? "Show it pretty-printed" : "Show the exact bytes";
   }
 
+  // An entry says `"replayable": false` with its reason (`replay_refusal`; `not_replayable` from
+  // listeners before it) when the listener would refuse the replay; without the field it is
+  // replayable, and the listener still has the last word.
   function showReplay(entry) {
+    const refused = entry.replayable === false;
     $("replay-box").hidden = false;
-    $("replay").disabled = !entry.replayable;
-    $("replay-note").textContent = visible(entry.replayable
-      ? `sends these exact bytes and headers to ${entry.forward_to} again` : entry.not_replayable || "");
+    $("replay").disabled = refused;
+    $("replay-box").classList.toggle("refused", refused);
+    $("replay-note").textContent = visible(refused
+      ? entry.replay_refusal || entry.not_replayable || "the listener cannot replay it"
+      : `sends these exact bytes and headers to ${entry.forward_to} again`);
     const results = $("replay-results");
     results.replaceChildren();
-    for (const result of entry.replay_results) results.appendChild(element("li", replayText(result)));
+    for (const result of entry.replay_results || []) results.appendChild(element("li", replayText(result)));
   }
 
   function replayText(result) {
     const answer = result.status !== null ? `${result.status} in ${milliseconds(result.latency_ms)}`
       : `failed after ${milliseconds(result.latency_ms)}: ${result.error}`;
-    return `${result.time}: replayed, the handler answered ${answer}`;
+    return `${instant(result.time)}: replayed, the handler answered ${answer}`;
   }
 
   function showBatch(entry) {
@@ -452,7 +500,9 @@ enum InspectorPage {
 
     /// inspector.css
     static let style = #"""
-/* The appdna inspector page: system fonts only (it works offline), light and dark. */
+/* The appdna inspector page: system fonts only (it works offline), light and dark. It fits a
+   laptop's 1280 x 800 without scrolling sideways: the header, then the list and the selected
+   entry side by side, each pane scrolling on its own (one above the other below 900 px). */
 :root {
   --background: #ffffff;
   --panel: #f6f7f9;
@@ -489,12 +539,16 @@ enum InspectorPage {
 
 body {
   margin: 0;
+  display: flex;
+  flex-direction: column;
+  height: 100vh;
   background: var(--background);
   color: var(--text);
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", "Liberation Sans", sans-serif;
 }
 
 header {
+  flex: none;
   display: flex;
   flex-wrap: wrap;
   align-items: baseline;
@@ -512,38 +566,71 @@ h3 { font-size: 0.95em; margin: 1.2em 0 0.4em; color: var(--muted); text-transfo
 .live { margin: 0 0 0 auto; color: var(--good); font-size: 0.9em; }
 .live.down { color: var(--bad); }
 
+/* min-height 0: the panes scroll inside the window rather than making the page taller. */
 main {
+  flex: 1 1 auto;
+  min-height: 0;
   display: grid;
-  grid-template-columns: minmax(0, 1.25fr) minmax(0, 1fr);
-  height: calc(100vh - 3.2em);
+  grid-template-columns: minmax(0, 62fr) minmax(0, 38fr);
 }
 
 #list-pane { overflow: auto; border-right: 1px solid var(--line); }
-#detail { overflow: auto; padding: 1em 1.2em 2em; }
+#detail-pane { overflow: auto; padding: 1em 1.2em 2em; }
+
+.placeholder {
+  margin: 2em auto;
+  max-width: 26em;
+  padding: 1.2em 1.4em;
+  border: 1px dashed var(--line);
+  border-radius: 6px;
+  color: var(--muted);
+  text-align: center;
+}
 
 table { border-collapse: collapse; width: 100%; }
+
+/* The list's columns have set widths (the <col>s inspector.js adds), the rest shared by the
+   others: a value too long for its column takes a second line, and what does not fit in two is
+   cut with an ellipsis (the cell's title and the detail view hold it all), instead of widening
+   the list past its pane. */
+#list { table-layout: fixed; }
+#list col.time { width: 13.6em; }  /* 2026-02-19T10:00:00.123Z in the monospace font, and padding */
+#list col.narrow { width: 7.4em; }
+#list col.short { width: 9.2em; }
+#list col.verdict { width: 22%; }
+#list col.wide { width: 28%; }
 #list th {
   position: sticky;
   top: 0;
   background: var(--panel);
   text-align: left;
   font-weight: 600;
-  padding: 0.45em 0.6em;
+  padding: 0.45em 0.5em;
   border-bottom: 1px solid var(--line);
   white-space: nowrap;
+  overflow: hidden;
+  text-overflow: ellipsis;
 }
 #list { font-size: 0.93em; }
 #list td {
-  padding: 0.4em 0.6em;
+  padding: 0.4em 0.5em;
   border-bottom: 1px solid var(--line);
   vertical-align: top;
-  max-width: 14em;
-  overflow: hidden;
-  text-overflow: ellipsis;
-  white-space: nowrap;
 }
-/* A diagnosis goes under its badge rather than widening the list. */
-#list td .why { display: block; white-space: normal; font-size: 0.9em; overflow-wrap: anywhere; }
+/* A diagnosis follows its badge on the same line; like any long value it takes two lines at
+   most: a row stays a row however long what it holds. */
+#list td > span {
+  display: -webkit-box;
+  -webkit-box-orient: vertical;
+  -webkit-line-clamp: 2;
+  line-clamp: 2;
+  overflow: hidden;
+  white-space: normal;
+  overflow-wrap: anywhere;
+}
+#list td > .mono { word-break: break-all; }
+#list td > .time { font-size: 0.86em; }
+#list td .why { font-size: 0.9em; }
 #list tbody tr { cursor: pointer; }
 #list tbody tr:hover { background: var(--panel); }
 #list tbody tr.selected { background: var(--selected); }
@@ -565,7 +652,7 @@ table { border-collapse: collapse; width: 100%; }
 .verdict.invalid { color: var(--bad); background: var(--bad-background); }
 .diagnoses { margin: 0.4em 0; padding-left: 1.4em; }
 
-.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.2em 1em; margin: 0.8em 0; }
+.facts { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0.2em 1em; margin: 0.8em 0; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; font-family: var(--mono); font-size: 0.92em; overflow-wrap: anywhere; }
 
@@ -583,6 +670,7 @@ button:disabled { background: transparent; color: var(--muted); border-color: va
 .toggles button { background: transparent; color: var(--accent); padding: 0.1em 0.6em; }
 .note { color: var(--muted); margin: 0.3em 0; }
 .replay .note { margin-left: 0.8em; }
+.replay.refused .note { color: var(--bad); }
 .results { margin: 0.4em 0; padding-left: 1.4em; font-family: var(--mono); font-size: 0.9em; }
 
 .headers th, .headers td {
@@ -594,7 +682,8 @@ button:disabled { background: transparent; color: var(--muted); border-color: va
   border-bottom: 1px solid var(--line);
   overflow-wrap: anywhere;
 }
-.headers th { font-weight: 600; white-space: nowrap; }
+.headers { table-layout: fixed; }
+.headers th { font-weight: 600; width: 34%; }
 
 pre {
   margin: 0.3em 0;
@@ -616,7 +705,8 @@ details.event.duplicate summary { color: var(--muted); }
 details.event pre { margin: 0; border: 0; border-top: 1px solid var(--line); border-radius: 0; }
 
 @media (max-width: 900px) {
-  main { display: block; height: auto; }
+  body { display: block; height: auto; }
+  main { display: block; }
   #list-pane { border-right: 0; border-bottom: 1px solid var(--line); max-height: 50vh; }
 }
 

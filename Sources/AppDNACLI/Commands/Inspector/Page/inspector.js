@@ -14,11 +14,14 @@
   const collection = kind === "api" ? "requests" : "deliveries";
   const pollMilliseconds = 1000;
 
+  // [title, cell, width class]: the widths are in inspector.css, so the list keeps to its pane
+  // (a long value takes two lines, then ends in an ellipsis; the cell's title and the detail
+  // view have all of it).
   const columns = kind === "api"
-    ? [["Time", timeCell], ["Request", requestCell], ["Endpoint", (e) => text(e.endpoint)], ["Status", statusCell],
-       ["Fault", (e) => text(e.fault || "")], ["Events", eventsCell]]
-    : [["Time", timeCell], ["Event", (e) => text(e.event)], ["Event id", (e) => text(e.event_id)],
-       ["Signature", verdictCell], ["Sender got", statusCell], ["Handler", handlerCell]];
+    ? [["Time", timeCell, "time"], ["Request", requestCell, "wide"], ["Endpoint", (e) => text(e.endpoint), "medium"],
+       ["Status", statusCell, "narrow"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"]]
+    : [["Time", timeCell, "time"], ["Event", (e) => breakable(e.event), "medium"], ["Event id", (e) => breakable(e.event_id), "medium"],
+       ["Signature", verdictCell, "verdict"], ["Sender got", statusCell, "narrow"], ["Handler", handlerCell, "short"]];
 
   let newest = 0;
   let keep = 0;
@@ -82,12 +85,30 @@
 
   function milliseconds(value) { return `${value} ms`; }
 
+  // Every time on the page is written one way: ISO 8601 in UTC with milliseconds,
+  // 2026-02-19T10:00:00.123Z, as the JSON API, --record files and the listener's own log lines
+  // write it (they leave out .000; here the width stays the same). A time the browser cannot
+  // read is shown as it came.
+  function instant(value) {
+    const date = value instanceof Date ? value : new Date(String(value));
+    return Number.isNaN(date.getTime()) ? visible(value) : date.toISOString();
+  }
+
   // --- The list ------------------------------------------------------------------------------
 
-  function timeCell(entry) {
-    const cell = text(String(entry.time).replace(/^.*T/, "").replace(/Z$/, ""));
-    cell.setAttribute("title", entry.time);
-    return cell;
+  function timeCell(entry) { return element("span", instant(entry.time), "mono time"); }
+
+  // A name or id as text that may break after its dots, underscores and hyphens
+  // (subscription.|renewed, evt_demo_|user_created) when its column is narrow. (Split at a line
+  // feed put after each, as visible text has none of its own; no look-behind, which Safari
+  // before 16.4 cannot parse.)
+  function breakable(value) {
+    const span = document.createElement("span");
+    for (const part of visible(value).replace(/[._-]/g, "$&\n").split("\n").filter((piece) => piece !== "")) {
+      if (span.firstChild) span.appendChild(document.createElement("wbr"));
+      span.appendChild(document.createTextNode(part));
+    }
+    return span;
   }
 
   function requestCell(entry) { return element("span", `${entry.method} ${entry.target}`, "mono"); }
@@ -98,6 +119,7 @@
 
   function verdictCell(entry) {
     const cell = document.createElement("span");
+    cell.className = "verdict-cell";
     cell.appendChild(element("span", entry.valid ? "valid" : "invalid", entry.valid ? "badge valid" : "badge invalid"));
     if (!entry.valid) {
       const first = entry.diagnoses.length > 0 ? entry.diagnoses[0].id : (entry.problem || "");
@@ -125,7 +147,16 @@
 
   function buildHead() {
     const head = $("list-head");
-    for (const [title] of columns) head.appendChild(element("th", title));
+    const widths = $("list-columns");
+    for (const [title, , width] of columns) {
+      const column = document.createElement("col");
+      column.className = width;
+      widths.appendChild(column);
+      head.appendChild(element("th", title)).setAttribute("title", title);
+    }
+    $("placeholder").textContent = kind === "api"
+      ? "No request selected: choose one in the list to see its headers, its body, a batch's events and the answer."
+      : "No delivery selected: choose one in the list to see its signature check, headers, body and the handler's answer, and to replay it.";
   }
 
   function addRow(entry) {
@@ -136,6 +167,8 @@
     for (const [, cell] of columns) {
       const td = document.createElement("td");
       td.appendChild(cell(entry));
+      // What an ellipsis cuts is in the title (a cell that sets its own keeps it).
+      if (!td.firstChild.hasAttribute("title")) td.setAttribute("title", td.textContent);
       row.appendChild(td);
     }
     row.addEventListener("click", () => select(entry.id));
@@ -156,32 +189,35 @@
   }
 
   async function poll() {
+    let more = false;
     try {
       const response = await fetch(`/api/${collection}?after=${newest}`, { cache: "no-store" });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const page = await response.json();
       keep = page.keep;
       showListener(page.listener);
-      // Newest first: add the oldest first so that the newest ends on top.
-      const entries = page[collection].slice().reverse();
+      // Oldest first, so that the newest ends on top (whatever order the answer lists them in).
+      const entries = page[collection].slice().sort((a, b) => a.id - b.id);
       for (const entry of entries) {
         if (entry.id > newest) {
           addRow(entry);
           newest = entry.id;
+          more = true;
         }
       }
       trim();
       $("empty").hidden = rows.size > 0;
       $("kept").textContent = rows.size > 0
         ? `${rows.size} shown of ${page.received} received; the inspector keeps the last ${page.keep}.` : "";
-      $("live").textContent = `live: updated ${new Date().toLocaleTimeString()}`;
+      $("live").textContent = `live: updated ${instant(new Date())}`;
       $("live").className = "live";
       if (selected === null && location.hash.length > 1) select(Number(location.hash.slice(1)));
     } catch (error) {
       $("live").textContent = `not connected (${error.message}): retrying`;
       $("live").className = "live down";
     }
-    setTimeout(poll, pollMilliseconds);
+    // An answer that brought new entries may be one page of several: ask for the next at once.
+    setTimeout(poll, more ? 0 : pollMilliseconds);
   }
 
   function showListener(listener) {
@@ -209,6 +245,7 @@
   }
 
   function showMissing(message) {
+    $("placeholder").hidden = true;
     $("detail").hidden = false;
     $("detail-title").textContent = visible(message);
     for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
@@ -225,6 +262,7 @@
     // An invalid delivery's diagnosis is about its bytes: they come first.
     if (!shownDetail || shownDetail.id !== entry.id) showExactBody = kind === "webhook" && !entry.valid;
     shownDetail = entry;
+    $("placeholder").hidden = true;
     $("detail").hidden = false;
     const facts = $("detail-facts");
     facts.replaceChildren();
@@ -237,7 +275,7 @@
       $("detail-verdict").textContent = visible(verdict);
       $("detail-verdict").className = entry.valid ? "verdict valid" : "verdict invalid";
       for (const diagnosis of entry.diagnoses) diagnoses.appendChild(element("li", `${diagnosis.id}: ${diagnosis.message}`));
-      fact(facts, "Received", entry.time);
+      fact(facts, "Received", instant(entry.time));
       fact(facts, "From", entry.peer);
       fact(facts, "Request", `${entry.method} ${entry.target}`);
       fact(facts, "Sender got", String(entry.status));
@@ -250,7 +288,7 @@
       $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
       $("detail-verdict").textContent = visible(entry.note);
       $("detail-verdict").className = entry.status < 300 ? "verdict valid" : "verdict invalid";
-      fact(facts, "Received", entry.time);
+      fact(facts, "Received", instant(entry.time));
       fact(facts, "From", entry.peer);
       fact(facts, "Endpoint", entry.endpoint);
       fact(facts, "Status", String(entry.status));
@@ -299,20 +337,26 @@
     toggle.textContent = showExactBody ? "Show it pretty-printed" : "Show the exact bytes";
   }
 
+  // An entry says `"replayable": false` with its reason (`replay_refusal`; `not_replayable` from
+  // listeners before it) when the listener would refuse the replay; without the field it is
+  // replayable, and the listener still has the last word.
   function showReplay(entry) {
+    const refused = entry.replayable === false;
     $("replay-box").hidden = false;
-    $("replay").disabled = !entry.replayable;
-    $("replay-note").textContent = visible(entry.replayable
-      ? `sends these exact bytes and headers to ${entry.forward_to} again` : entry.not_replayable || "");
+    $("replay").disabled = refused;
+    $("replay-box").classList.toggle("refused", refused);
+    $("replay-note").textContent = visible(refused
+      ? entry.replay_refusal || entry.not_replayable || "the listener cannot replay it"
+      : `sends these exact bytes and headers to ${entry.forward_to} again`);
     const results = $("replay-results");
     results.replaceChildren();
-    for (const result of entry.replay_results) results.appendChild(element("li", replayText(result)));
+    for (const result of entry.replay_results || []) results.appendChild(element("li", replayText(result)));
   }
 
   function replayText(result) {
     const answer = result.status !== null ? `${result.status} in ${milliseconds(result.latency_ms)}`
       : `failed after ${milliseconds(result.latency_ms)}: ${result.error}`;
-    return `${result.time}: replayed, the handler answered ${answer}`;
+    return `${instant(result.time)}: replayed, the handler answered ${answer}`;
   }
 
   function showBatch(entry) {
