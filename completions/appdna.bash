@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -196,10 +196,11 @@ _appdna() {
                 --max-connections) COMPREPLY=(); return 0 ;;
                 --inspect) COMPREPLY=(); return 0 ;;
                 --inspect-keep) COMPREPLY=(); return 0 ;;
+                --inspect-max-bytes) COMPREPLY=(); return 0 ;;
                 --secret-file) _appdna_files; return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--port --host --forward-to --forward-invalid --forward-timeout --record --max-body --header-timeout --idle-timeout --max-connections --inspect --inspect-keep --secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--port --host --forward-to --forward-invalid --forward-timeout --record --max-body --header-timeout --idle-timeout --max-connections --inspect --inspect-keep --inspect-max-bytes --secret-file --secret-stdin --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "webhook trigger")
             case "$prev" in
@@ -277,9 +278,10 @@ _appdna() {
                 --status-413-over) COMPREPLY=(); return 0 ;;
                 --inspect) COMPREPLY=(); return 0 ;;
                 --inspect-keep) COMPREPLY=(); return 0 ;;
+                --inspect-max-bytes) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --inspect-max-bytes --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "warehouse")
             if [[ "$cur" == -* ]]; then

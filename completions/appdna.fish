@@ -119,7 +119,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -l json -d 'Print a JSON document: header, signature, body_length, secret (its position and source, never its value)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from sign' -F
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l port -x -d 'The port to listen on (0 picks a free one, printed on stderr)'
-complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l host -x -d 'The IPv4 address to listen on (0.0.0.0 for every interface)'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l host -x -d 'The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l forward-to -x -d 'Forward valid deliveries (exact body and headers) to this URL and relay its answer'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l forward-invalid -d 'Forward deliveries with a bad or missing signature too (they are still reported invalid)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l forward-timeout -x -d 'How long the forward target may take (AppDNA itself waits 15 s)'
@@ -130,6 +130,7 @@ complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subc
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l max-connections -x -d 'Complete requests processed at once (connections still sending a head or a body do not count); more wait their turn'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l inspect -x -d 'Serve a page listing the last deliveries on http://127.0.0.1:PORT/ (always loopback; 0 picks a free port)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l inspect-keep -x -d 'How many deliveries the --inspect page keeps in memory (the oldest go first)'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l inspect-max-bytes -x -d 'The most memory the --inspect page\'s deliveries may hold (the oldest go first, whatever --inspect-keep says)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-file -r -F -d 'Read the signing secret from a file; repeat it while rotating secrets (any may match)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l secret-stdin -d 'Read the signing secret from stdin'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from listen' -l json -d 'Print one JSON object per delivery (NDJSON)'
@@ -176,7 +177,7 @@ complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcom
 complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcommand_from replay' -F
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l bundle -r -F -d 'Serve this bundle file (either shape); it is read again whenever it changes'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l port -x -d 'The port to listen on (0 picks a free one, printed on stderr)'
-complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l host -x -d 'The IPv4 address to listen on (0.0.0.0 for every interface)'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l host -x -d 'The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l key-file -r -F -d 'Accept only the key in this file (default: any non-empty x-api-key)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l key-from-env -d 'Accept only the key in APPDNA_SDK_KEY'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l record -r -F -d 'Append every event received to FILE, one JSON object per line (NDJSON), exactly as sent'
@@ -187,6 +188,7 @@ complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcomma
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l status-413-over -x -d 'Answer 413 to event batches whose body is larger than SIZE (as sent, compressed)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l inspect -x -d 'Serve a page listing the last requests on http://127.0.0.1:PORT/ (always loopback; 0 picks a free port)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l inspect-keep -x -d 'How many requests the --inspect page keeps in memory (the oldest go first)'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l inspect-max-bytes -x -d 'The most memory the --inspect page\'s requests may hold (the oldest go first, whatever --inspect-keep says)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l json -d 'Print one JSON object per request (NDJSON) instead of a text line'
 complete -c appdna -n '__fish_seen_subcommand_from warehouse; and __fish_seen_subcommand_from assignment' -l dialect -x -a 'clickhouse spark duckdb'
 complete -c appdna -n '__fish_seen_subcommand_from warehouse; and __fish_seen_subcommand_from assignment' -l dialect -x -d 'The engine the SQL is for (required)'
