@@ -58,11 +58,17 @@ final class WorkflowLintTests: XCTestCase {
         XCTAssertEqual(text.components(separatedBy: "run: .ci/run").count - 1, 2, "both jobs run .ci/run")
         let ciRun = try String(contentsOf: repositoryRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
         let command = try XCTUnwrap(ciRun.split(separator: "\n").last { $0.hasPrefix("scripts/install-test-tools && ") }, ciRun)
-        XCTAssertTrue(command.contains("APPDNA_TEST_BINARY=\"$PWD/.build/release/appdna\" swift test --parallel"),
+        XCTAssertTrue(command.contains("APPDNA_TEST_BINARY=\"$PWD/.build/release/appdna\" scripts/test --parallel"),
                       "the end-to-end tests run the release binary it built")
         // .ci/run's command is the README's and docs/development.md's test command, word for word
         // as on Linux (where the static flag is passed).
         let onLinux = command.replacingOccurrences(of: #"${static[@]+"${static[@]}"}"#, with: "--static-swift-stdlib")
+        // The release build is the install's (scripts/install): the same product and flags, so
+        // after the README's install command it compiles nothing again.
+        XCTAssertTrue(onLinux.contains("swift build -c release --product appdna --static-swift-stdlib && "), onLinux)
+        let install = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/install"), encoding: .utf8)
+        XCTAssertTrue(install.contains("build=(swift build -c release --product appdna)") && install.contains("build+=(--static-swift-stdlib)"),
+                      "scripts/install builds what the test command builds")
         for document in ["README.md", "docs/development.md"] {
             let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
             XCTAssertTrue(text.contains("\n" + onLinux + "\n"), "\(document) shows .ci/run's command: \(onLinux)")

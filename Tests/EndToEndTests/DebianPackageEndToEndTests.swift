@@ -74,7 +74,7 @@ final class DebianPackageEndToEndTests: XCTestCase {
         for directory in ["var/lib/dpkg/updates", "var/lib/dpkg/info", "var/log"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: Data()), "the empty dpkg status file")
         let install = try ProcessRunner.run(dpkg, ["--root=\(root)", "--force-not-root", "--force-depends", "--log=/dev/null", "-i", deb],
                                             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         XCTAssertEqual(install.status, 0, install.stdout + install.stderr)
