@@ -60,6 +60,11 @@ func plantedTypedThrowsErased() -> Bool {
 func plantedTypedThrowsCast(_ value: Any) -> Bool {
     value is () throws(PlantedError) -> Void // caught: typed throws cast
 }
+struct PlantedHandlers {
+    var all: [() throws(PlantedError) -> Void] // caught: typed throws in a stored property's generic argument
+    var one: (() throws(PlantedError) -> Void)? // allowed: an optional typed-throws function
+}
+func plantedIsolatedList(_ list: [@isolated(any) () -> Void]) {} // caught: @isolated(any) in a parameter's generic argument
 func plantedTypedThrowsPlain() throws(PlantedError) { // allowed: typed throws in a signature
     try plantedTypedThrows() // allowed: calling a typed-throws function
 }
