@@ -28,8 +28,17 @@ class Appdna < Formula
     # Homebrew builds inside its own sandbox, where SwiftPM's sandbox-exec cannot nest.
     # Only the appdna product: not the plugin's host-tool copy, nor the test-support targets.
     args = ["--disable-sandbox", "--configuration", "release", "--product", "appdna"]
-    # macOS has the Swift runtime in the system; on Linux it is linked in.
-    args << "--static-swift-stdlib" if OS.linux?
+    if OS.linux?
+      # macOS has the Swift runtime in the system; on Linux it is linked in.
+      args << "--static-swift-stdlib"
+      # The binary loads libcurl, libsqlite3 and zlib with dlopen by file name when a command
+      # needs them (Sources/AppDNACore/Platform/SystemLibrary.swift). A RUNPATH to the lib
+      # directory of each dependency above makes that search find Homebrew's copies, the ones
+      # this formula depends on, before the system's.
+      %w[curl sqlite zlib].each do |dependency|
+        args += ["-Xlinker", "-rpath", "-Xlinker", Formula[dependency].opt_lib.to_s]
+      end
+    end
     system "swift", "build", *args
     bin.install ".build/release/appdna"
     man1.install "man/appdna.1"

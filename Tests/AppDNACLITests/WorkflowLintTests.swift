@@ -58,11 +58,17 @@ final class WorkflowLintTests: XCTestCase {
         XCTAssertEqual(text.components(separatedBy: "run: .ci/run").count - 1, 2, "both jobs run .ci/run")
         let ciRun = try String(contentsOf: repositoryRoot.appendingPathComponent(".ci/run"), encoding: .utf8)
         let command = try XCTUnwrap(ciRun.split(separator: "\n").last { $0.hasPrefix("scripts/install-test-tools && ") }, ciRun)
-        XCTAssertTrue(command.contains("APPDNA_TEST_BINARY=\"$PWD/.build/release/appdna\" swift test --parallel"),
+        XCTAssertTrue(command.contains("APPDNA_TEST_BINARY=\"$PWD/.build/release/appdna\" scripts/test --parallel"),
                       "the end-to-end tests run the release binary it built")
         // .ci/run's command is the README's and docs/development.md's test command, word for word
         // as on Linux (where the static flag is passed).
         let onLinux = command.replacingOccurrences(of: #"${static[@]+"${static[@]}"}"#, with: "--static-swift-stdlib")
+        // The release build is the install's (scripts/install): the same product and flags, so
+        // after the README's install command it compiles nothing again.
+        XCTAssertTrue(onLinux.contains("swift build -c release --product appdna --static-swift-stdlib && "), onLinux)
+        let install = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/install"), encoding: .utf8)
+        XCTAssertTrue(install.contains("build=(swift build -c release --product appdna)") && install.contains("build+=(--static-swift-stdlib)"),
+                      "scripts/install builds what the test command builds")
         for document in ["README.md", "docs/development.md"] {
             let text = try String(contentsOf: repositoryRoot.appendingPathComponent(document), encoding: .utf8)
             XCTAssertTrue(text.contains("\n" + onLinux + "\n"), "\(document) shows .ci/run's command: \(onLinux)")
@@ -113,9 +119,60 @@ final class WorkflowLintTests: XCTestCase {
         for line in ["scripts/package-archive --binary .build/release/appdna --max-glibc 2.31 --output dist",
                      "scripts/package-archive --output dist", "image: swift:6.1-focal", "platform: linux-arm64", "platform: linux-x86_64",
                      "sha256sum -- *.tar.gz *.deb > SHA256SUMS", "scripts/homebrew-formula --tag \"$GITHUB_REF_NAME\"",
-                     "uses: ./", "runner: [macos-15, macos-15-intel]"] {
+                     "uses: ./", "runner: [macos-14, macos-15, macos-15-intel]"] {
             XCTAssertTrue(text.contains(line), line)
         }
+    }
+
+    /// Every action a workflow or the action uses is pinned to a full commit SHA (a tag can be
+    /// moved to other code; the release job can write releases), with its version in a comment,
+    /// and Dependabot keeps those pins current. A local action (`./`) is the checkout itself.
+    func testEveryUsesIsPinnedToACommitSHA() throws {
+        var pinned = 0
+        for file in [Self.workflow, Self.release, Self.action] + Self.otherWorkflows() {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                var key = line.trimmingCharacters(in: .whitespaces)
+                if key.hasPrefix("- ") { key.removeFirst(2) }
+                guard key.hasPrefix("uses:") else { continue }
+                let value = key.dropFirst("uses:".count).trimmingCharacters(in: .whitespaces)
+                if value.hasPrefix("./") { continue }
+                let pin = #"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40} # v[0-9]+(\.[0-9]+)*$"#
+                XCTAssertNotNil(value.range(of: pin, options: .regularExpression),
+                                "\(file.lastPathComponent): \(value) is not `owner/repo@<40-hex SHA> # vX.Y.Z`")
+                pinned += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(pinned, 12)
+        let dependabot = repositoryRoot.appendingPathComponent(".github/dependabot.yml")
+        let result = try checkSchema("vendor.dependabot", dependabot)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(try String(contentsOf: dependabot, encoding: .utf8).contains("package-ecosystem: github-actions"))
+    }
+
+    /// The pin check can fail: a tag, a short SHA or a SHA without its version does.
+    func testThePinCheckRejectsTagsAndBareSHAs() throws {
+        let pin = #"^[A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+@[0-9a-f]{40} # v[0-9]+(\.[0-9]+)*$"#
+        for unpinned in ["actions/checkout@v4", "actions/checkout@11bd719", "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683"] {
+            XCTAssertNil(unpinned.range(of: pin, options: .regularExpression), unpinned)
+        }
+        XCTAssertNotNil("actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2".range(of: pin, options: .regularExpression))
+    }
+
+    /// Workflows besides ci.yml and release.yml (another engineer's tsan.yml, for one).
+    static func otherWorkflows() -> [URL] {
+        let directory = repositoryRoot.appendingPathComponent(".github/workflows")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".yml") && $0 != "ci.yml" && $0 != "release.yml" }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// The Linux jobs run in a Debian-based Swift image, where `apt-get install chromium
+    /// chromium-driver` installs a real browser (Ubuntu's are stubs of a snap, which a container
+    /// cannot run), privileged so that the install test can make its namespace.
+    func testLinuxJobsRunWhereTheBrowserIsARealPackage() throws {
+        let text = try String(contentsOf: Self.workflow, encoding: .utf8)
+        XCTAssertTrue(text.contains("image: swift:6.1-bookworm"), "the Linux jobs' image")
+        XCTAssertFalse(text.contains("-noble") || text.contains("-jammy") || text.contains("-focal"), "no Ubuntu image in ci.yml")
+        XCTAssertTrue(text.contains("options: --privileged"))
     }
 
     /// The `run:` values of a workflow or action: single-line ones and `|` blocks.

@@ -46,7 +46,7 @@ final class AvailabilityCheckTests: XCTestCase {
         let tree = try run(try checker(), ["--verbose"])
         XCTAssertEqual(tree.status, 0, tree.stdout + tree.stderr)
         XCTAssertEqual(tree.stdout, "", "findings on the tree")
-        XCTAssertTrue(tree.stderr.contains("macOS 13.0 target: 0 finding(s)"), tree.stderr)
+        XCTAssertTrue(tree.stderr.contains("macOS 13.0 target, Swift 6.0.3 (Xcode 16.2) or newer: 0 finding(s)"), tree.stderr)
         // Every kind of module was checked: product, test, test-support and plugin modules.
         let checked = try XCTUnwrap(tree.stderr.split(separator: "\n").first { $0.hasPrefix("checked: ") })
         for module in ["AppDNACore", "AppDNANet", "AppDNAReplay", "AppDNACLI", "appdna", "AppDNACoreTests", "EndToEndTests",
@@ -112,7 +112,75 @@ final class AvailabilityCheckTests: XCTestCase {
         try text.replacingOccurrences(of: ".macOS(.v13)", with: ".macOS(.v15)").write(to: manifest, atomically: true, encoding: .utf8)
         let raised = try run(checker, ["--package-dir", scratch.path, "--modules", modules])
         XCTAssertEqual(raised.status, 0, raised.stdout + raised.stderr)
-        XCTAssertTrue(raised.stderr.contains("macOS 15.0 target: 0 finding(s)"), raised.stderr)
+        XCTAssertTrue(raised.stderr.contains("macOS 15.0 target, Swift 6.0.3 (Xcode 16.2) or newer: 0 finding(s)"), raised.stderr)
+    }
+
+    /// Every form of AvailabilityPlantedCorpus, planted in one file of a copy: each line marked
+    /// "caught" is named (with the line, not just the file), each marked "allowed" is not, and
+    /// nothing else is. One run of the checker over the small `appdna` module checks them all.
+    func testEveryPlantedFormIsCaughtOrAllowed() throws {
+        let checker = try checker()
+        let scratch = try ScratchDirectory("availability-corpus")
+        defer { scratch.remove() }
+        for item in ["Package.swift", "Sources", "Tests", "Plugins"] {
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(item), to: scratch.url.appendingPathComponent(item))
+        }
+        let path = "Sources/appdna/PlantedCorpus.swift"
+        try plant(in: scratch, path, AvailabilityPlantedCorpus.source)
+        let lines = AvailabilityPlantedCorpus.source.split(separator: "\n", omittingEmptySubsequences: false)
+        func marked(_ mark: String) -> [Int: String] {
+            var forms: [Int: String] = [:]
+            for (index, line) in lines.enumerated() {
+                if let range = line.range(of: "// \(mark): ") { forms[index + 1] = String(line[range.upperBound...]) }
+            }
+            return forms
+        }
+        let caught = marked("caught"), allowed = marked("allowed")
+        XCTAssertGreaterThanOrEqual(caught.count + allowed.count, 35, "the corpus holds at least 35 forms")
+
+        let planted = try run(checker, ["--package-dir", scratch.path, "--modules", "appdna"])
+        XCTAssertEqual(planted.status, 1, planted.stdout + planted.stderr)
+        var named: [Int: [Substring]] = [:]
+        for finding in planted.stdout.split(separator: "\n") {
+            let parts = finding.split(separator: ":", maxSplits: 3)
+            XCTAssertEqual(parts.first.map(String.init), path, String(finding))
+            guard parts.count == 4, let line = Int(parts[1]) else { continue }
+            named[line, default: []].append(parts[3])
+        }
+        for (line, form) in caught.sorted(by: { $0.key < $1.key }) {
+            XCTAssertNotNil(named[line], "line \(line) (\(form)) is not named:\n" + planted.stdout)
+        }
+        for (line, form) in allowed.sorted(by: { $0.key < $1.key }) {
+            XCTAssertNil(named[line], "line \(line) (\(form)) is allowed but named: \(named[line] ?? [])")
+        }
+        XCTAssertEqual(Set(named.keys).subtracting(caught.keys).sorted(), [], "named lines that are not marked:\n" + planted.stdout)
+
+        // Each kind of finding says why, for the lines that only it explains.
+        for (form, expected) in [("typed throws metatype", "typed-throws function type as a generic argument, metatype or cast (runtime support) is macOS 15.0+"),
+                                 ("@isolated(any) as a generic argument", "@isolated(any) function type as a generic argument, metatype or cast (runtime support) is macOS 15.0+"),
+                                 ("parameter pack in a generic type", "parameter pack in a generic type (runtime support) is macOS 14.0+"),
+                                 ("own macOS 15 function", "appdna.plantedOwnNew() -> Swift.Int is macOS 15.0+"),
+                                 ("own declaration unavailable on macOS", "appdna.plantedOwnNever() -> () is unavailable on macOS"),
+                                 ("Span (Swift 6.2, back-deployed)", "Swift.Array.span is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with)"),
+                                 ("InlineArray (Swift 6.2)", "Swift.InlineArray is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with)")] {
+            let line = try XCTUnwrap(caught.first { $0.value == form }?.key, form)
+            XCTAssertTrue(named[line]?.contains { $0.contains(expected) } ?? false, "\(form): \(named[line] ?? [])")
+        }
+    }
+
+    /// The checker's minimum compiler is the Xcode the oldest macOS job in CI selects: when CI moves
+    /// to a newer Xcode (or adds an older one), the checker's declaration moves with it.
+    func testTheMinimumCompilerIsTheOldestXcodeInCI() throws {
+        let workflow = try String(contentsOf: repositoryRoot.appendingPathComponent(".github/workflows/ci.yml"), encoding: .utf8)
+        let versions = workflow.split(separator: "\n").compactMap { line -> [Int]? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("xcode: ") else { return nil }
+            return trimmed.dropFirst("xcode: ".count).trimmingCharacters(in: ["'", "\""]).split(separator: ".").compactMap { Int($0) }
+        }
+        let oldest = try XCTUnwrap(versions.min { $0.lexicographicallyPrecedes($1) }, "no xcode: in ci.yml")
+        let script = try String(contentsOfFile: script, encoding: .utf8)
+        let declared = oldest.map(String.init).joined(separator: ".")
+        XCTAssertTrue(script.contains(#"MINIMUM_COMPILER = {"xcode": "\#(declared)", "#), "scripts/check-availability declares another minimum than Xcode \(declared)")
     }
 
     /// Appends `code` to the file (creating it).

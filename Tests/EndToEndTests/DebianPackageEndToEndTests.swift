@@ -42,6 +42,21 @@ final class DebianPackageEndToEndTests: XCTestCase {
         try checkLintianFindsNoErrors(deb)
     }
 
+    /// `--binary appdna` names the file in the current directory (it failed with status 127: the
+    /// script ran "$binary", which bash looked up on PATH).
+    func testABareFileNameIsTheFileInTheCurrentDirectory() throws {
+        _ = try tool("dpkg-deb")
+        _ = try tool("dpkg-shlibdeps")
+        let scratch = try ScratchDirectory("deb-bare")
+        defer { scratch.remove() }
+        try FileManager.default.copyItem(atPath: try ReleaseBinary.require(), toPath: scratch.path + "/appdna")
+        let result = try ProcessRunner.run("/bin/bash", [repositoryRoot.appendingPathComponent("scripts/package-deb").path,
+                                                         "--binary", "appdna", "--output", scratch.path + "/out"], environment: nil, currentDirectory: scratch.path)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.hasPrefix(scratch.path + "/out/appdna_"), result.stdout)
+        XCTAssertTrue(result.stdout.hasSuffix(".deb\n"), result.stdout)
+    }
+
     func testScriptIsShellcheckClean() throws {
         let shellcheck = try tool("shellcheck")
         let result = try ProcessRunner.run(shellcheck, [repositoryRoot.appendingPathComponent("scripts/package-deb").path], environment: nil)
@@ -59,7 +74,7 @@ final class DebianPackageEndToEndTests: XCTestCase {
         for directory in ["var/lib/dpkg/updates", "var/lib/dpkg/info", "var/log"] {
             try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: Data()), "the empty dpkg status file")
         let install = try ProcessRunner.run(dpkg, ["--root=\(root)", "--force-not-root", "--force-depends", "--log=/dev/null", "-i", deb],
                                             environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         XCTAssertEqual(install.status, 0, install.stdout + install.stderr)

@@ -92,6 +92,64 @@ final class HomebrewFormulaTests: XCTestCase {
         XCTAssertEqual(single(formula, "head"), "https://github.com/appdna/appdna-cli.git")
     }
 
+    /// On Linux the formula's `uses_from_macos` libraries are dependencies, and the binary loads
+    /// them with dlopen: its build gives the binary a RUNPATH to each dependency's lib directory,
+    /// so what the formula installs is what the binary loads. The `install` method runs under
+    /// Ruby with a Homebrew stand-in that records the `swift build` arguments on Linux.
+    func testOnLinuxTheBinaryFindsTheLibrariesTheFormulaDependsOn() throws {
+        let recorder = """
+            class Formula
+              def self.method_missing(name, *args, **keywords, &block)
+                ((@calls ||= {})[name.to_s] ||= []) << args
+                nil
+              end
+              def self.respond_to_missing?(*)
+                true
+              end
+              def self.calls
+                @calls
+              end
+              def self.test(*)
+              end
+              Dependency = Struct.new(:name) do
+                def opt_lib
+                  "/home/linuxbrew/.linuxbrew/opt/#{name}/lib"
+                end
+              end
+              def self.[](name)
+                Dependency.new(name)
+              end
+              def system(*args)
+                $built = args
+              end
+              def method_missing(*)
+                Class.new { def install(*) end }.new
+              end
+              def respond_to_missing?(*)
+                true
+              end
+            end
+            module OS
+              def self.linux?
+                true
+              end
+            end
+            load ARGV[0]
+            Appdna.new.install
+            puts JSON.generate({ "uses" => Appdna.calls["uses_from_macos"].map(&:first).grep(String), "build" => $built })
+            """
+        let result = try XCTUnwrap(try rubyJSON(recorder, [Self.formula.path]) as? [String: [String]])
+        let uses = try XCTUnwrap(result["uses"]).filter { $0 != "swift" }
+        XCTAssertEqual(Set(uses), ["curl", "sqlite", "zlib"], "the libraries SystemLibrary loads")
+        let build = try XCTUnwrap(result["build"]).joined(separator: " ")
+        XCTAssertTrue(build.hasPrefix("swift build "), build)
+        XCTAssertTrue(build.contains("--static-swift-stdlib"), build)
+        for library in uses {
+            XCTAssertTrue(build.contains("-Xlinker -rpath -Xlinker /home/linuxbrew/.linuxbrew/opt/\(library)/lib"),
+                          "\(library): the binary would load the system's copy, not the dependency's: \(build)")
+        }
+    }
+
     /// What the macOS CI job installs: the formula with its url at a tarball of HEAD.
     func testCheckoutFormulaBuildsATarballOfTheCheckout() throws {
         let scratch = try ScratchDirectory("formula")

@@ -25,6 +25,18 @@ final class ReleaseArchiveEndToEndTests: XCTestCase {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `--binary appdna` names the file in the current directory (it failed with status 127: the
+    /// script ran "$binary", which bash looked up on PATH).
+    func testABareFileNameIsTheFileInTheCurrentDirectory() throws {
+        let here = scratch.path + "/here"
+        try FileManager.default.createDirectory(atPath: here, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try ReleaseBinary.require(), toPath: here + "/appdna")
+        let result = try runScript("scripts/package-archive", ["--binary", "appdna", "--output", "dist"], currentDirectory: here)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let name = "appdna-\(try ReleaseBinary.version())-\(ReleaseBinary.platform)"
+        XCTAssertEqual(result.stdout, here + "/dist/\(name).tar.gz\n", result.stderr)
+    }
+
     func testArchiveHoldsTheInstalledLayoutAndItsChecksumFileChecks() throws {
         let version = try ReleaseBinary.version()
         let path = try archive()

@@ -13,7 +13,7 @@ enum ReleaseBinary {
     static func require() throws -> String {
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw missing("the release binary \(path)", because: "it is what gets installed and packaged",
-                          remedy: "run `swift build -c release --static-swift-stdlib` first (.ci/run does)")
+                          remedy: "run `swift build -c release --product appdna --static-swift-stdlib` first (.ci/run and scripts/install do)")
         }
         return path
     }
