@@ -53,7 +53,24 @@ public final class HTTPServer: @unchecked Sendable {
             // What the workers could hold at once, within bounds: never less than one whole request.
             maxBufferedBytes = max(maxBodyBytes + (64 << 10), min(maxConnections.multipliedReportingOverflow(by: maxBodyBytes).partialValue, 256 << 20))
         }
+
+        /// These limits within an address space of `bytes` (`ulimit -v`; nil: none): the
+        /// workers' stacks and the buffered bytes each take at most a quarter of it, so that
+        /// what the server holds at its limits leaves room for everything else. A Swift
+        /// allocation that fails is fatal, so past these the server answers 503 instead.
+        public func fitted(toAddressSpace bytes: Int?) -> Limits {
+            guard let bytes else { return self }
+            var fitted = self
+            fitted.maxConnections = max(1, min(maxConnections, bytes / 4 / HTTPServer.workerStackBytes))
+            fitted.maxBufferedBytes = max(min(maxBodyBytes + (64 << 10), bytes / 4), min(maxBufferedBytes, bytes / 4))
+            return fitted
+        }
     }
+
+    /// A worker's stack. A handler parses JSON (the parser keeps its own stack), computes an
+    /// HMAC and runs libcurl: none recurses deeply, and 400 workers with the default 8 MiB each
+    /// reserve 3.2 GB of address space.
+    public static let workerStackBytes = 512 << 10
 
     /// One complete request.
     public struct Request: Sendable {
@@ -152,8 +169,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds and listens (status 73-like configuration errors are the caller's to word).
     /// `startThread` starts the workers (the system's threads; tests make it fail).
     public init(host: String, port: Int, limits: Limits,
-                startThread: @escaping ThreadStarter = { ThreadSpawner.trySpawnDetached($0) }) throws(HTTPError) {
-        self.limits = limits
+                startThread: @escaping ThreadStarter = { ThreadSpawner.trySpawnDetached(stackBytes: HTTPServer.workerStackBytes, $0) }) throws(HTTPError) {
+        self.limits = limits.fitted(toAddressSpace: ProcessLimits.addressSpaceBytes)
         self.host = host
         self.startThread = startThread
         let listening: (fd: Int32, port: Int)

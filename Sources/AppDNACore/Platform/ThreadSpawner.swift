@@ -27,8 +27,14 @@ public enum ThreadSpawner {
 
     /// Starts `body` on a new thread, or returns nil (and never runs `body`) when the system
     /// refuses one: for callers that can do the work themselves instead (`ChunkPipeline`).
-    public static func trySpawn(_ body: @escaping () -> Void) -> SpawnedThread? {
+    /// `stackBytes`: the thread's stack instead of the system's default (RLIMIT_STACK, 8 MiB
+    /// on Linux): a server's hundreds of workers each reserve theirs in the address space.
+    public static func trySpawn(stackBytes: Int? = nil, _ body: @escaping () -> Void) -> SpawnedThread? {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        if let stackBytes { pthread_attr_setstacksize(&attributes, stackBytes) }
         // glibc's pthread_t is an integer (`pthread_t()` is 0); Darwin's is a non-optional
         // pointer (`typedef struct _opaque_pthread_t *__darwin_pthread_t`, SDK sys/_pthread/_pthread_types.h) and pthread_create takes `pthread_t?`.
         #if canImport(Darwin)
@@ -36,7 +42,7 @@ public enum ThreadSpawner {
         #else
         var thread = pthread_t()
         #endif
-        let rc = pthread_create(&thread, nil, { raw in
+        let rc = pthread_create(&thread, &attributes, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
             box.body()
             return nil
@@ -59,8 +65,8 @@ public enum ThreadSpawner {
 
     /// Starts `body` on a thread nobody joins, or returns false (and never runs `body`) when
     /// the system refuses one: for servers, which answer "busy" instead of crashing.
-    public static func trySpawnDetached(_ body: @escaping () -> Void) -> Bool {
-        guard let thread = trySpawn(body) else { return false }
+    public static func trySpawnDetached(stackBytes: Int? = nil, _ body: @escaping () -> Void) -> Bool {
+        guard let thread = trySpawn(stackBytes: stackBytes, body) else { return false }
         pthread_detach(thread.handle)
         return true
     }
