@@ -91,9 +91,14 @@ final class HelpGoldenTests: XCTestCase {
         // A command's help still lists what it reads.
         XCTAssertTrue(runCLI(["bundle", "fetch", "--help"]).stdout.contains("Environment:\n  APPDNA_SDK_KEY"))
 
+        // Issue 44: a word after `help` is a topic, and is called one when it is none.
         let misspelt = runCLI(["help", "enviroment"])
         XCTAssertEqual(misspelt.status, 64)
-        XCTAssertTrue(misspelt.stderr.contains("did you mean 'environment'"), misspelt.stderr)
+        XCTAssertEqual(misspelt.stderr, "appdna: unknown help topic 'enviroment'; did you mean 'environment'? (see 'appdna --help')\n")
+        let misspeltCommand = runCLI(["help", "bundle", "valdate"])
+        XCTAssertEqual(misspeltCommand.stderr, "appdna: unknown help topic 'bundle valdate'; did you mean 'bundle validate'? (see 'appdna bundle --help')\n")
+        // Outside `help`, a command is still a command.
+        XCTAssertTrue(runCLI(["bundl"]).stderr.hasPrefix("appdna: unknown command 'bundl'"))
     }
 
     func testFindingCodesAreInValidateHelpAndTheManPage() {

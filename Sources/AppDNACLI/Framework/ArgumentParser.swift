@@ -169,15 +169,18 @@ public struct ArgumentParser {
     private func checkHelpTopic(_ topic: [String]) throws(Failure) {
         if topic.isEmpty || table.command(topic) != nil || HelpTopic.named(topic, in: table) != nil { return }
         if table.commands.contains(where: { $0.path.starts(with: topic) }) { return }
-        throw unknownCommand(topic, topics: topic.count == 1 ? HelpTopic.allCases.map(\.rawValue) : [])
+        // After `help` every word is a topic (a command, a group, or a page such as
+        // `environment`): "unknown command" would read as if `appdna enviroment` had been run.
+        throw unknownCommand(topic, topics: topic.count == 1 ? HelpTopic.allCases.map(\.rawValue) : [], noun: "help topic")
     }
 
     func usageLine(_ command: CommandSpec) -> String {
         HelpRenderer(table: table).usage(for: command)
     }
 
-    /// `topics`: the help topics that may stand where the word is (after `appdna help`).
-    private func unknownCommand(_ path: [String], topics: [String] = []) -> Failure {
+    /// `topics`: the help topics that may stand where the word is (after `appdna help`, whose
+    /// words the message calls a `noun` of "help topic").
+    private func unknownCommand(_ path: [String], topics: [String] = [], noun: String = "command") -> Failure {
         let known = path.dropLast()
         let siblings = Set(table.visibleCommands.filter { $0.path.count > known.count && $0.path.starts(with: known) }
             .map { $0.path[known.count] } + topics).sorted()
@@ -187,7 +190,7 @@ public struct ArgumentParser {
         if known.isEmpty, let flag = table.globalFlags.first(where: { $0.long == word && !$0.takesValue && !$0.hidden }) {
             return Failure(.usage, "unknown command '\(word)'; did you mean '\(table.programName) --\(flag.long)'?")
         }
-        return Failure(.usage, "unknown command '\(prefix)\(word)'"
+        return Failure(.usage, "unknown \(noun) '\(prefix)\(word)'"
                        + Suggestions.phrase(for: word, among: siblings, prefix: prefix)
                        + " (see '\(table.programName) \(prefix)--help')")
     }
