@@ -2,8 +2,9 @@ import AppDNACore
 
 /// What the command line asks for, once lexed against the table.
 public enum ParsedCommandLine: Sendable {
-    /// `--help`, `-h` or `appdna help …`: help for this path (empty = the whole tool).
-    case help(path: [String], globals: ParsedArguments)
+    /// `--help`, `-h` or `appdna help …`: help for this path (empty = the whole tool); `brief`
+    /// for `-h` alone (the short help, `HelpRenderer.renderBrief`).
+    case help(path: [String], globals: ParsedArguments, brief: Bool)
     case version(globals: ParsedArguments)
     case run(CommandSpec, ParsedArguments)
 }
@@ -24,6 +25,8 @@ public struct ArgumentParser {
         var path: [String] = []
         var command: CommandSpec?
         var wantsHelp = false
+        // `-h` asks for the short help, `--help` for the full text (which wins when both are given).
+        var wantsShortHelp = false, wantsLongHelp = false
         var wantsVersion = false
         var helpTopic: [String]?
         var onlyOperands = false
@@ -41,6 +44,7 @@ public struct ArgumentParser {
                 let flags = table.allFlags(for: command)
                 // The command words typed so far and still to come: whose flag a misplaced one is.
                 let words = command == nil ? path + arguments[index...].filter { !$0.hasPrefix("-") } : []
+                let helpBefore = parsed[GlobalFlags.help]
                 if token.hasPrefix("--") {
                     try parseLong(token, flags: flags, command: command, words: words,
                                   arguments: arguments, index: &index, into: &parsed)
@@ -48,7 +52,14 @@ public struct ArgumentParser {
                     try parseShortCluster(token, flags: flags, command: command, words: words,
                                           arguments: arguments, index: &index, into: &parsed)
                 }
-                if parsed[GlobalFlags.help] { wantsHelp = true }
+                if parsed[GlobalFlags.help] {
+                    wantsHelp = true
+                    if token == "--help" {
+                        wantsLongHelp = true
+                    } else if !token.hasPrefix("--") && (!helpBefore || token.dropFirst().contains("h")) {
+                        wantsShortHelp = true
+                    }
+                }
                 if parsed[GlobalFlags.version] { wantsVersion = true }
                 continue
             }
@@ -75,12 +86,12 @@ public struct ArgumentParser {
 
         if let topic = helpTopic {
             try checkHelpTopic(topic)
-            return .help(path: topic, globals: parsed)
+            return .help(path: topic, globals: parsed, brief: false)
         }
-        if wantsHelp { return .help(path: path, globals: parsed) }
+        if wantsHelp { return .help(path: path, globals: parsed, brief: wantsShortHelp && !wantsLongHelp) }
         if wantsVersion { return .version(globals: parsed) }
         // One rule for `appdna` and `appdna GROUP` alone: the help of what was typed, status 0.
-        guard let command else { return .help(path: path, globals: parsed) }
+        guard let command else { return .help(path: path, globals: parsed, brief: false) }
         try checkOperands(parsed.operands, expected: command.operandsGiven(parsed), for: command)
         parsed.declare(command: command.name, flags: command.flags + table.globalFlags)
         return .run(command, parsed)

@@ -37,8 +37,9 @@ public enum Runner {
     static func dispatch(_ arguments: [String], table: CommandTable, io: CommandIO) -> ExitStatus {
         do {
             switch try ArgumentParser(table: table).parse(arguments) {
-            case .help(let path, _):
-                io.stdout.writeToolText(HelpRenderer(table: table).render(path: path))
+            case .help(let path, _, let brief):
+                let renderer = HelpRenderer(table: table)
+                io.stdout.writeToolText(brief ? renderer.renderBrief(path: path) : renderer.render(path: path))
                 return .success
             case .version:
                 io.stdout.writeLine("\(table.programName) \(table.version)")
