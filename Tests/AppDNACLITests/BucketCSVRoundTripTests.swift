@@ -53,7 +53,15 @@ final class BucketCSVRoundTripTests: XCTestCase {
 
     func testEveryIDComesBackFromTheCSVOfOneExperiment() throws {
         let ids = Self.ids().filter { $0.last != 13 }
-        let run = runCLIBytes(["bucket", "-", "exp", "salt", "--variants", "a\\tb=0.5,a\tb=0.5", "--format", "csv"], stdin: Self.input(ids))
+        // One thread and several: each id is judged plain or not (`PlainLines`) on both paths.
+        for threads in ["1", "3"] {
+            let run = runCLIBytes(["bucket", "-", "exp", "salt", "--variants", "a\\tb=0.5,a\tb=0.5", "--format", "csv"],
+                                  environment: [BatchRunner.threadsVariable: threads], stdin: Self.input(ids))
+            try checkOneExperiment(run, ids: ids)
+        }
+    }
+
+    func checkOneExperiment(_ run: CapturedRun, ids: [[UInt8]]) throws {
         XCTAssertEqual(run.status, 0, run.stderr)
         let rows = try CSVReading.rows(Array(run.stdout.utf8))
         XCTAssertEqual(rows.first, ["user", "hash", "bucket", "variant"].map { Array($0.utf8) })
