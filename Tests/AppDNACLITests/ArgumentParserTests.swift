@@ -79,7 +79,7 @@ final class ArgumentParserTests: XCTestCase {
 
     func testUnknownCommandSuggestsTheClosest() {
         XCTAssertTrue(usageError(["bukcet"]).contains("did you mean 'bucket'?"))
-        XCTAssertTrue(usageError(["help", "bukcet"]).contains("unknown command"))
+        XCTAssertTrue(usageError(["help", "bukcet"]).contains("unknown help topic 'bukcet'; did you mean 'bucket'?"))
     }
 
     func testMissingAndSurplusOperandsAndValues() {
@@ -92,7 +92,7 @@ final class ArgumentParserTests: XCTestCase {
 
     func testHelpFormsAllLeadToTheSamePage() throws {
         for words in [["bucket", "--help"], ["bucket", "-h"], ["help", "bucket"], ["--help", "bucket"]] {
-            guard case .help(let path, _) = try parser.parse(words) else { return XCTFail("\(words) is not help") }
+            guard case .help(let path, _, _) = try parser.parse(words) else { return XCTFail("\(words) is not help") }
             XCTAssertEqual(path, ["bucket"])
         }
         guard case .version = try parser.parse(["--version"]) else { return XCTFail("not version") }

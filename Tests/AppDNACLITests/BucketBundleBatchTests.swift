@@ -141,9 +141,9 @@ final class BucketBundleBatchTests: XCTestCase {
         VisibleText.escaped(field.replacingOccurrences(of: "\\", with: "\\\\"))
     }
 
-    /// What would act on a terminal or a log escaped (`VisibleText`), then RFC 4180 quoting.
+    /// Escaped as in TSV (a backslash doubled too), then RFC 4180 quoting.
     static func csv(_ field: String) -> String {
-        let field = VisibleText.escaped(field)
+        let field = tsv(field)
         guard field.unicodeScalars.contains(where: { ",\"".unicodeScalars.contains($0) }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

@@ -310,7 +310,7 @@ final class BundleFetchInProcessTests: XCTestCase {
                 let kept = fetch(ScriptedBundleAPI(clock: clock) { _, _ in reply }, ["--retries", "1", "--timeout", "5", "--keep-on-failure"],
                                  environment: github ? ["GITHUB_ACTIONS": "true"] : [:])
                 XCTAssertEqual(kept.status, 0, kept.stderr)
-                let prefix = (github ? "::warning::" : "warning: ") + "appdna bundle fetch: kept \(output) (bundle_version 41): "
+                let prefix = (github ? "::warning file=\(output)::" : "warning: ") + "appdna bundle fetch: kept \(output) (bundle_version 41): "
                 XCTAssertEqual(kept.stderrLines.count, 1, kept.stderr)
                 XCTAssertTrue(kept.stderr.hasPrefix(prefix), kept.stderr)
             }

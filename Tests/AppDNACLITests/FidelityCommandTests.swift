@@ -36,12 +36,30 @@ final class FidelityCommandTests: XCTestCase {
 
     func testPlatformTakesOnlyWhatDevicesReport() throws {
         let path = try bundle("{}")
-        for platform in ["web", "iso", "iOS", "macos"] {
+        for platform in ["web", "iso", "IOSX", "macos"] {
             let run = runCLI(["bucket", "u1", "e", "--bundle", path, "--platform", platform])
             XCTAssertEqual(run.status, 64, "\(platform): \(run.stdout)")
             XCTAssertTrue(run.stderr.contains("--platform takes one of ios, android, not '\(platform)'"), run.stderr)
         }
         XCTAssertEqual(runCLI(["bucket", "u1", "e", "--bundle", path, "--platform", "android"]).status, 0)
+    }
+
+    /// Issue 44: `--help` and the SQL compare platform names without case, so `--platform iOS`
+    /// (as Apple spells it) is iOS, for one user and for the batch alike.
+    func testPlatformTakesAnyCaseOfIOSAndAndroid() throws {
+        let path = NSTemporaryDirectory() + "appdna-fidelity-\(UUID().uuidString).json"
+        try #"{"bundle_version": 1, "experiments": {"e": {"status": "running", "salt": "s", "platforms": ["ios"], "variants": [{"id": "a", "weight": 1}]}}}"#
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
+        for platform in ["iOS", "IOS", "Ios", "ios"] {
+            XCTAssertEqual(try eligible(["--bundle", path, "--platform", platform]), "1", platform)
+        }
+        for platform in ["Android", "ANDROID", "android"] {
+            XCTAssertEqual(try eligible(["--bundle", path, "--platform", platform]), "0", platform)
+        }
+        let batch = runCLI(["bucket", "-", "e", "--bundle", path, "--platform", "iOS", "--format", "csv"], stdin: "u1\n")
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(batch.stdout.split(separator: "\n").last.map(String.init)?.hasSuffix(",a"), true, batch.stdout)
     }
 
     func testExplainFlagsABlankUserID() throws {

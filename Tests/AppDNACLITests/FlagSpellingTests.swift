@@ -59,7 +59,7 @@ final class FlagSpellingTests: XCTestCase {
                     }
                     checked += 1
                     switch (flag.long, result) {
-                    case ("help", .help(let path, _)):
+                    case ("help", .help(let path, _, _)):
                         XCTAssertEqual(path, command.path, words.joined(separator: " "))
                     case ("version", .version):
                         break

@@ -91,9 +91,54 @@ final class HelpGoldenTests: XCTestCase {
         // A command's help still lists what it reads.
         XCTAssertTrue(runCLI(["bundle", "fetch", "--help"]).stdout.contains("Environment:\n  APPDNA_SDK_KEY"))
 
+        // Issue 44: a word after `help` is a topic, and is called one when it is none.
         let misspelt = runCLI(["help", "enviroment"])
         XCTAssertEqual(misspelt.status, 64)
-        XCTAssertTrue(misspelt.stderr.contains("did you mean 'environment'"), misspelt.stderr)
+        XCTAssertEqual(misspelt.stderr, "appdna: unknown help topic 'enviroment'; did you mean 'environment'? (see 'appdna --help')\n")
+        let misspeltCommand = runCLI(["help", "bundle", "valdate"])
+        XCTAssertEqual(misspeltCommand.stderr, "appdna: unknown help topic 'bundle valdate'; did you mean 'bundle validate'? (see 'appdna bundle --help')\n")
+        // Outside `help`, a command is still a command.
+        XCTAssertTrue(runCLI(["bundl"]).stderr.hasPrefix("appdna: unknown command 'bundl'"))
+    }
+
+    /// Issue 44: `-h` is the short help, as git and ripgrep give it (usage, one paragraph, every
+    /// option on one line, examples, at most 40 lines), and `--help` the full text; both come from
+    /// the command table (the short pages are golden files too, `*.short.txt`).
+    func testDashHIsAShortHelpAndDashDashHelpTheFullText() {
+        let renderer = HelpRenderer(table: table)
+        for command in table.visibleCommands {
+            let name = command.path.joined(separator: " ")
+            let short = runCLI(command.path + ["-h"])
+            XCTAssertEqual(short.status, 0, name)
+            let lines = short.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            XCTAssertLessThanOrEqual(lines.count, 40, "\(name) -h:\n\(short.stdout)")
+            // Over 80 columns only what --help has so too: the title, usage forms and example commands.
+            for line in lines where line.count > 80 {
+                XCTAssertTrue(line.hasPrefix("appdna ") || line.hasPrefix("       appdna ") || line.hasPrefix("  appdna ") || line.hasPrefix("  APPDNA_")
+                              || line.hasPrefix("  curl "), "\(name) -h: \(line)")
+            }
+            XCTAssertTrue(short.stdout.contains("\nUsage: " + renderer.usage(for: command) + "\n"), name)
+            for flag in command.flags where !flag.hidden {
+                XCTAssertTrue(short.stdout.contains("--\(flag.long)"), "\(name) -h lacks --\(flag.long)")
+            }
+            if let example = command.examples.first {
+                XCTAssertTrue(short.stdout.contains("\nExamples:\n  " + example.command + "\n"), name)
+            }
+            if let paragraph = command.discussion.split(separator: "\n").first {
+                let firstWords = paragraph.split(separator: " ").prefix(5).joined(separator: " ")
+                XCTAssertTrue(short.stdout.contains(firstWords), "\(name) -h lacks its paragraph")
+            }
+            XCTAssertTrue(short.stdout.contains("'appdna \(name) --help'"), "\(name) -h says where the full text is")
+            // --help is the full text, -h --help too; the short help is shorter.
+            let full = runCLI(command.path + ["--help"]).stdout
+            XCTAssertEqual(full, renderer.render(path: command.path))
+            XCTAssertEqual(runCLI(command.path + ["-h", "--help"]).stdout, full, name)
+            XCTAssertEqual(runCLI(["help"] + command.path).stdout, full, name)
+            XCTAssertLessThan(short.stdout.count, full.count, name)
+        }
+        let tool = runCLI(["-h"])
+        XCTAssertLessThanOrEqual(tool.stdout.split(separator: "\n").count, 40, tool.stdout)
+        XCTAssertTrue(tool.stdout.contains("\nCommands:\n"), tool.stdout)
     }
 
     func testFindingCodesAreInValidateHelpAndTheManPage() {
@@ -115,13 +160,17 @@ extension GeneratedFilesTests {
         let goldenDirectory = repositoryRoot.appendingPathComponent("Tests/AppDNACLITests/Golden/help")
         let update = ProcessInfo.processInfo.environment["APPDNA_UPDATE_GENERATED"] == "1"
         var expectedFiles: Set<String> = []
+        // `-h` pages (the short help of the tool and of each command) as NAME.short.txt.
+        let shortPages = [[]] + CommandTable.appdna.visibleCommands.map(\.path)
         let pages = HelpGoldenTests.helpPaths(.appdna).map { $0 + ["--help"] } + HelpTopic.allCases.map { ["help", $0.rawValue] }
+            + shortPages.map { $0 + ["-h"] }
         for arguments in pages {
             // Through the real runner, as a user gets it.
             let run = runCLI(arguments)
             XCTAssertEqual(run.status, 0)
             XCTAssertEqual(run.stderr, "")
-            let name = (["appdna"] + arguments.filter { $0 != "--help" }).joined(separator: "-") + ".txt"
+            let short = arguments.last == "-h"
+            let name = (["appdna"] + arguments.filter { $0 != "--help" && $0 != "-h" }).joined(separator: "-") + (short ? ".short.txt" : ".txt")
             expectedFiles.insert(name)
             let url = goldenDirectory.appendingPathComponent(name)
             if update {

@@ -174,6 +174,52 @@ final class QueueReaderTests: XCTestCase {
         _ = connection
     }
 
+    /// Issue 44: the usual mistake with `adb pull` is to copy `appdna_events.db` without its
+    /// `-wal`. A database never checkpointed then has an empty schema in the file: it used to be
+    /// called "not an event queue: the database has no pending_events table"; the error now says
+    /// the log is missing (66) and which files to copy. With the log beside it, it reads.
+    func testSQLiteInWALModeCopiedWithoutItsLogSaysToCopyTheLog() throws {
+        typealias F = QueueFixtures
+        let device = directory.appendingPathComponent("device")
+        let pulled = directory.appendingPathComponent("pulled")
+        for url in [device, pulled] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        let original = device.appendingPathComponent("appdna_events.db")
+        let connection = try F.sqlite(at: original, rows: [(100, F.event(1)), (200, F.event(2))])
+        let copy = pulled.appendingPathComponent("appdna_events.db")
+        try FileManager.default.copyItem(at: original, to: copy)
+        let header = Array(try Data(contentsOf: copy).prefix(20))
+        XCTAssertEqual([header[18], header[19]], [2, 2], "the file says WAL mode")
+
+        do {
+            _ = try items(copy.path)
+            XCTFail("read without its -wal")
+        } catch let failure as Failure {
+            XCTAssertEqual(failure.kind, .inputMissing)
+            XCTAssertEqual(failure.message, "\(copy.path): the database is in WAL mode but its write-ahead log \(copy.path)-wal is missing: the pending_events table and the events not yet checkpointed are in that file")
+            XCTAssertEqual(failure.hint, "copy appdna_events.db-wal (and appdna_events.db-shm) from the device with appdna_events.db, into the same directory under the same name (\(copy.path)-wal), then run this again")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: pulled.path), ["appdna_events.db"], "nothing written beside it")
+
+        try FileManager.default.copyItem(atPath: original.path + "-wal", toPath: copy.path + "-wal")
+        XCTAssertEqual(try items(copy.path), ["event _id=1 \(F.id(1))", "event _id=2 \(F.id(2))"])
+        _ = connection
+    }
+
+    /// A database in WAL mode closed cleanly has no `-wal`, and its tables in the file: one
+    /// without pending_events is another app's database, still "not an event queue".
+    func testAnotherWALDatabaseWithoutItsLogIsStillNotAQueue() throws {
+        let url = directory.appendingPathComponent("other.db")
+        do {
+            let database = try SQLiteDatabase(path: url.path, flags: SQLite.openReadWrite | SQLite.openCreate)
+            try database.execute("PRAGMA journal_mode=WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('x');")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + "-wal"), "closing checkpointed and removed the log")
+        XCTAssertEqual(Array(try Data(contentsOf: url).prefix(20))[18...19], [2, 2])
+        XCTAssertThrowsError(try items(url.path)) { error in
+            XCTAssertEqual((error as? Failure)?.message, "\(url.path): not an event queue: the database has no pending_events table")
+        }
+    }
+
     func testTruncatedSQLiteFileIsReportedNotFatal() throws {
         typealias F = QueueFixtures
         let url = directory.appendingPathComponent("appdna_events.db")

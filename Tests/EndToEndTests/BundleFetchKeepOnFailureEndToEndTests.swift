@@ -55,7 +55,7 @@ final class BundleFetchKeepOnFailureEndToEndTests: XCTestCase {
         let github = try fetch(url, extra + ["--keep-on-failure"], githubActions: true)
         XCTAssertEqual(github.status, 0, github.stderr, file: file, line: line)
         XCTAssertEqual(github.stderrLines.count, 1, github.stderr, file: file, line: line)
-        XCTAssertTrue(github.stderr.hasPrefix("::warning::appdna bundle fetch: kept \(output) (bundle_version 41): "), github.stderr, file: file, line: line)
+        XCTAssertTrue(github.stderr.hasPrefix("::warning file=\(output)::appdna bundle fetch: kept \(output) (bundle_version 41): "), github.stderr, file: file, line: line)
         try assertFileUntouched(file: file, line: line)
         return String(xcode.stderr.dropFirst(prefix.count).dropLast())
     }
@@ -112,12 +112,14 @@ final class BundleFetchKeepOnFailureEndToEndTests: XCTestCase {
         try broken.write(to: URL(fileURLWithPath: output))
         let result = try fetch(FakeBundleAPI.refusedURL, ["--keep-on-failure", "--retries", "0"])
         XCTAssertEqual(result.status, 69, result.stderr)
+        XCTAssertTrue(result.stderrLines.last?.hasPrefix("hint: --keep-on-failure had nothing to keep: \(output) is invalid (not JSON: line 1, column 23: ") == true, result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), broken)
 
-        // No file at all.
+        // No file at all (issue 44: the failure used to read exactly as without the flag).
         try FileManager.default.removeItem(atPath: output)
         let missing = try fetch(FakeBundleAPI.refusedURL, ["--keep-on-failure", "--retries", "0"])
         XCTAssertEqual(missing.status, 69, missing.stderr)
+        XCTAssertEqual(missing.stderrLines.last, "hint: --keep-on-failure had nothing to keep: \(output) does not exist yet (the first fetch has to reach the API)", missing.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output))
     }
 

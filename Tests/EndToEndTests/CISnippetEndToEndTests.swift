@@ -167,6 +167,7 @@ final class CISnippetEndToEndTests: XCTestCase {
         let gate = try runGitHub(step: Self.checkStep, api: server.baseURL, ref: "refs/tags/v1.2.1")
         XCTAssertEqual(gate.status, 1, gate.stderr)
         XCTAssertEqual(gate.stdout, "behind: file bundle_version 41, live bundle_version 42\n")
+        XCTAssertTrue(gate.stderr.hasPrefix("::error file=\(Self.bundlePath)::appdna: \(Self.bundlePath) is not the live bundle (bundle_version 42); run "), gate.stderr)
         XCTAssertEqual(try fileBytes(), stale)
         let refresh = try runGitHub(step: Self.fetchStep, api: server.baseURL, ref: "refs/heads/main")
         XCTAssertEqual(refresh.status, 0, refresh.stderr)
@@ -180,14 +181,15 @@ final class CISnippetEndToEndTests: XCTestCase {
         assertNoKey(fetch)
         XCTAssertEqual(fetch.status, 0, fetch.stderr)
         XCTAssertEqual(fetch.stderr.split(separator: "\n").count, 1, fetch.stderr)
-        XCTAssertTrue(fetch.stderr.hasPrefix("::warning::appdna bundle fetch: kept \(Self.bundlePath) (bundle_version 41): cannot reach 127.0.0.1:9: "), fetch.stderr)
+        XCTAssertTrue(fetch.stderr.hasPrefix("::warning file=\(Self.bundlePath)::appdna bundle fetch: kept \(Self.bundlePath) (bundle_version 41): cannot reach 127.0.0.1:9: "), fetch.stderr)
         XCTAssertEqual(try fileBytes(), kept)
 
         let server = try Self.unavailable()
         let check = try runGitHub(step: Self.checkStep, api: server.baseURL, ref: "refs/tags/v1.2.0")
         XCTAssertEqual(check.status, 75, check.stderr)
         XCTAssertEqual(check.stdout, "")
-        XCTAssertTrue(check.stderr.hasPrefix("appdna: GET \(server.baseURL)/api/v1/sdk/config-bundle/version: HTTP 503"), check.stderr)
+        // An annotation on the pull request, not only a line in the log (issue 44).
+        XCTAssertTrue(check.stderr.hasPrefix("::error::appdna: GET \(server.baseURL)/api/v1/sdk/config-bundle/version: HTTP 503"), check.stderr)
         XCTAssertEqual(try fileBytes(), kept)
     }
 }

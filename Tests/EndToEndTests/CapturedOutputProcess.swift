@@ -14,9 +14,10 @@ final class CapturedOutputProcess: @unchecked Sendable {
     private var readers: [Thread] = []
     private let readersDone = DispatchGroup()
 
-    /// Starts `appdna arguments`; `stdin` is fed and closed (nil: /dev/null).
-    init(_ arguments: [String], target: Target, stdin: [UInt8]? = nil, environment: [String: String]) throws {
-        process.executableURL = Binary.url
+    /// Starts `appdna arguments` (or another `executable`: a script that installs it); `stdin`
+    /// is fed and closed (nil: /dev/null).
+    init(_ arguments: [String], executable: URL = Binary.url, target: Target, stdin: [UInt8]? = nil, environment: [String: String]) throws {
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         var parentEnds: [Int32] = []

@@ -35,12 +35,18 @@ final class InstallScriptEndToEndTests: XCTestCase {
         try ProcessRunner.run(executable, arguments, environment: environment)
     }
 
-    func install(_ arguments: [String], destdir: String? = nil) throws -> ProcessRunner.Output {
+    /// Runs scripts/install with its output to a pipe (a CI log), or with `terminal` on a
+    /// pseudo-terminal as a person runs it (stdout and stderr then come together, in stdout).
+    func install(_ arguments: [String], destdir: String? = nil, terminal: Bool = false,
+                 environment extra: [String: String] = [:]) throws -> ProcessRunner.Output {
         _ = try ReleaseBinary.require()
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path]
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": directory.path].merging(extra) { $1 }
         if let destdir { environment["DESTDIR"] = destdir }
-        return try run("/bin/bash", [Self.root.appendingPathComponent("scripts/install").path, "--binary", Self.releaseBinary] + arguments,
-                       environment: environment)
+        let command = [Self.root.appendingPathComponent("scripts/install").path, "--binary", Self.releaseBinary] + arguments
+        guard terminal else { return try run("/bin/bash", command, environment: environment) }
+        let process = try CapturedOutputProcess(command, executable: URL(fileURLWithPath: "/bin/bash"), target: .terminal, environment: environment)
+        let output = String(decoding: process.finish(), as: UTF8.self)
+        return ProcessRunner.Output(status: process.process.terminationStatus, stdout: output, stderr: "")
     }
 
     func assertInstalled(under target: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -94,7 +100,7 @@ final class InstallScriptEndToEndTests: XCTestCase {
 
     func testInstallsEveryFileUnderThePrefixAndUpgradesInPlace() throws {
         let prefix = directory.appendingPathComponent("prefix with space").path
-        let first = try install(["--prefix", prefix])
+        let first = try install(["--prefix", prefix], terminal: true)
         XCTAssertEqual(first.status, 0, first.stderr)
         let installedLines = Self.installed.map { "installed \(prefix)/\($0.path)\n" }.joined()
         XCTAssertTrue(first.stdout.hasPrefix(installedLines + "\ncompletions:\n"), first.stdout)
@@ -110,6 +116,22 @@ final class InstallScriptEndToEndTests: XCTestCase {
         try assertInstalled(under: prefix)
         let after = try FileManager.default.attributesOfItem(atPath: binary)[.systemFileNumber] as? NSNumber
         XCTAssertNotEqual(before, after)
+    }
+
+    /// Issue 44: in CI (`CI` set) or into a log (no terminal) nobody pastes lines into a shell's
+    /// startup file: one line says where the completions went, instead of the six-line block.
+    func testInCIOrIntoALogTheCompletionsAreOneLine() throws {
+        let prefix = directory.appendingPathComponent("prefix").path
+        let expected = "completions: bash, zsh and fish under \(prefix)/share (run 'appdna completions install' in a shell to enable them there)"
+        for (terminal, environment) in [(false, [String: String]()), (true, ["CI": "true"])] {
+            let result = try install(["--prefix", prefix], terminal: terminal, environment: environment)
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.last, expected, result.stdout)
+            XCTAssertEqual(lines.filter { $0.hasPrefix("installed ") }.count, Self.installed.count, result.stdout)
+            XCTAssertEqual(lines.count, Self.installed.count + 1, "the installed lines and the one completions line: \(result.stdout)")
+            try assertInstalled(under: prefix)
+        }
     }
 
     func testHonoursDestdirForPackagers() throws {

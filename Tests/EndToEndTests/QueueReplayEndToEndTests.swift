@@ -245,6 +245,36 @@ final class QueueReplayEndToEndTests: XCTestCase {
         XCTAssertEqual((plan["skipped"] as? [String: Any])?["dead-lettered-before"] as? Int, 3)
     }
 
+    /// Issue 44: a resumed replay with nothing left to send used to print only "nothing to send"
+    /// (and exit 1 when events had been dead-lettered): it names what is left and why.
+    func testAResumedReplayWithNothingToSendSaysWhatIsLeftAndWhy() throws {
+        var lines = (1...6).map { Self.event($0) }
+        lines.append(Self.event(7, ageMinutes: 8 * 24 * 60))                        // stale
+        try writeQueue(lines.joined(separator: "\n") + "\n")
+        let poison = Self.id(4)
+        let server = try IngestServer(key: Self.key) { _, ids in
+            ids.contains(poison) ? LoopbackHTTPServer.Reply(status: 400, json: "{}") : LoopbackHTTPServer.Reply(status: 200, json: "{}")
+        }
+        XCTAssertEqual(try replay(server, ["--yes", "--batch-size", "3"]).status, 1)
+        let expected = "nothing to send: of 7 events read, 1 older than --max-age (--include-stale sends them), "
+            + "3 already delivered (journal: \(stateDir)/journal), 3 dead-lettered by an earlier run, not sent again (\(stateDir)/dead-letter.ndjson)"
+        for extra in [[], ["--json"], ["--quiet"]] {
+            let again = try replay(server, ["--yes"] + extra)
+            XCTAssertEqual(again.status, 1, again.stderr)
+            XCTAssertEqual(again.stderr, "appdna: " + expected + "\n", "\(extra)")
+        }
+        XCTAssertEqual(server.received.count, 2, "nothing sent again")
+
+        // All delivered: a note (status 0), silenced by --quiet.
+        try writeQueue(Self.queue(1...3))
+        try FileManager.default.removeItem(atPath: stateDir)
+        XCTAssertEqual(try replay(server, ["--yes"]).status, 0)
+        let done = try replay(server, ["--yes"])
+        XCTAssertEqual(done.status, 0, done.stderr)
+        XCTAssertEqual(done.stderr, "nothing to send: of 3 events read, 3 already delivered (journal: \(stateDir)/journal)\n")
+        XCTAssertEqual(try replay(server, ["--yes", "--quiet"]).stderr, "")
+    }
+
     func test5xxBacksOffThenStopsWithTheRestUndelivered() throws {
         try writeQueue(Self.queue(1...6))
         let server = try IngestServer(key: Self.key) { index, _ in

@@ -155,6 +155,33 @@ final class ReadmeConsoleTests: XCTestCase {
         return outputs
     }
 
+    /// Issue 44: the README shows the `appdna api serve` command its API examples need (the
+    /// first one used to fail after 8 s with no hint). That command, run as shown (on a free
+    /// port instead of 18791), serves what the examples ask for, and only to their key.
+    func testTheReadmeShowsTheAPIServeCommandItsExamplesNeed() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try XCTUnwrap(readme.split(separator: "\n").first { $0.contains(" appdna api serve ") }, "no api serve command in README.md")
+        let words = line.split(separator: " ").map(String.init)
+        XCTAssertEqual(Array(words[1...3]), ["appdna", "api", "serve"], String(line))
+        // KEY=VALUE: the key the examples export, with the address they use.
+        let key = try XCTUnwrap(words[0].split(separator: "=", maxSplits: 1).last.map(String.init))
+        XCTAssertEqual(words[0], "APPDNA_SDK_KEY=" + key)
+        XCTAssertTrue(readme.contains("$ export APPDNA_SDK_KEY=\(key) APPDNA_API_URL=\(Self.fakeAPIPlaceholder)\n"), "the examples use another key or address")
+        var arguments = Array(words[4...])
+        let port = try XCTUnwrap(arguments.firstIndex(of: "--port"))
+        XCTAssertEqual(arguments[port + 1], String(Self.fakeAPIPlaceholder.split(separator: ":").last!))
+        arguments.removeSubrange(port...(port + 1))
+        let server = try APIServeProcess(arguments, environment: ["APPDNA_SDK_KEY": key], directory: Self.repository)
+        defer { server.stop() }
+        let bundle = Self.repository.appendingPathComponent("examples/bundles/appdna-config.json").path
+        let check = try Binary.run(["bundle", "fetch", "--check", "-o", bundle], environment: ["APPDNA_SDK_KEY": key, "APPDNA_API_URL": server.baseURL])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.text, "up to date (bundle_version 3)\n")
+        let other = try Binary.run(["bundle", "fetch", "--check", "-o", bundle],
+                                   environment: ["APPDNA_SDK_KEY": "adn_test_another000000000000000001", "APPDNA_API_URL": server.baseURL])
+        XCTAssertEqual(other.status, 77, "--key-from-env accepts only the examples' key: \(other.stderr)")
+    }
+
     /// The documents' examples can be run again and again: the same output each time (the
     /// blocks that send events, the replay journal's resume included), and the checkout as it
     /// was (the replay state and written files stay in the scratch copy).

@@ -9,6 +9,12 @@ public enum ProcessRunner {
         public let status: Int32
         public let stdout: String
         public let stderr: String
+
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// `environment` nil inherits the test's environment; otherwise exactly that one is used.

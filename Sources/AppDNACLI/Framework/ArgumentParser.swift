@@ -2,8 +2,9 @@ import AppDNACore
 
 /// What the command line asks for, once lexed against the table.
 public enum ParsedCommandLine: Sendable {
-    /// `--help`, `-h` or `appdna help …`: help for this path (empty = the whole tool).
-    case help(path: [String], globals: ParsedArguments)
+    /// `--help`, `-h` or `appdna help …`: help for this path (empty = the whole tool); `brief`
+    /// for `-h` alone (the short help, `HelpRenderer.renderBrief`).
+    case help(path: [String], globals: ParsedArguments, brief: Bool)
     case version(globals: ParsedArguments)
     case run(CommandSpec, ParsedArguments)
 }
@@ -24,6 +25,8 @@ public struct ArgumentParser {
         var path: [String] = []
         var command: CommandSpec?
         var wantsHelp = false
+        // `-h` asks for the short help, `--help` for the full text (which wins when both are given).
+        var wantsShortHelp = false, wantsLongHelp = false
         var wantsVersion = false
         var helpTopic: [String]?
         var onlyOperands = false
@@ -41,6 +44,7 @@ public struct ArgumentParser {
                 let flags = table.allFlags(for: command)
                 // The command words typed so far and still to come: whose flag a misplaced one is.
                 let words = command == nil ? path + arguments[index...].filter { !$0.hasPrefix("-") } : []
+                let helpBefore = parsed[GlobalFlags.help]
                 if token.hasPrefix("--") {
                     try parseLong(token, flags: flags, command: command, words: words,
                                   arguments: arguments, index: &index, into: &parsed)
@@ -48,7 +52,14 @@ public struct ArgumentParser {
                     try parseShortCluster(token, flags: flags, command: command, words: words,
                                           arguments: arguments, index: &index, into: &parsed)
                 }
-                if parsed[GlobalFlags.help] { wantsHelp = true }
+                if parsed[GlobalFlags.help] {
+                    wantsHelp = true
+                    if token == "--help" {
+                        wantsLongHelp = true
+                    } else if !token.hasPrefix("--") && (!helpBefore || token.dropFirst().contains("h")) {
+                        wantsShortHelp = true
+                    }
+                }
                 if parsed[GlobalFlags.version] { wantsVersion = true }
                 continue
             }
@@ -75,12 +86,12 @@ public struct ArgumentParser {
 
         if let topic = helpTopic {
             try checkHelpTopic(topic)
-            return .help(path: topic, globals: parsed)
+            return .help(path: topic, globals: parsed, brief: false)
         }
-        if wantsHelp { return .help(path: path, globals: parsed) }
+        if wantsHelp { return .help(path: path, globals: parsed, brief: wantsShortHelp && !wantsLongHelp) }
         if wantsVersion { return .version(globals: parsed) }
         // One rule for `appdna` and `appdna GROUP` alone: the help of what was typed, status 0.
-        guard let command else { return .help(path: path, globals: parsed) }
+        guard let command else { return .help(path: path, globals: parsed, brief: false) }
         try checkOperands(parsed.operands, expected: command.operandsGiven(parsed), for: command)
         parsed.declare(command: command.name, flags: command.flags + table.globalFlags)
         return .run(command, parsed)
@@ -169,15 +180,18 @@ public struct ArgumentParser {
     private func checkHelpTopic(_ topic: [String]) throws(Failure) {
         if topic.isEmpty || table.command(topic) != nil || HelpTopic.named(topic, in: table) != nil { return }
         if table.commands.contains(where: { $0.path.starts(with: topic) }) { return }
-        throw unknownCommand(topic, topics: topic.count == 1 ? HelpTopic.allCases.map(\.rawValue) : [])
+        // After `help` every word is a topic (a command, a group, or a page such as
+        // `environment`): "unknown command" would read as if `appdna enviroment` had been run.
+        throw unknownCommand(topic, topics: topic.count == 1 ? HelpTopic.allCases.map(\.rawValue) : [], noun: "help topic")
     }
 
     func usageLine(_ command: CommandSpec) -> String {
         HelpRenderer(table: table).usage(for: command)
     }
 
-    /// `topics`: the help topics that may stand where the word is (after `appdna help`).
-    private func unknownCommand(_ path: [String], topics: [String] = []) -> Failure {
+    /// `topics`: the help topics that may stand where the word is (after `appdna help`, whose
+    /// words the message calls a `noun` of "help topic").
+    private func unknownCommand(_ path: [String], topics: [String] = [], noun: String = "command") -> Failure {
         let known = path.dropLast()
         let siblings = Set(table.visibleCommands.filter { $0.path.count > known.count && $0.path.starts(with: known) }
             .map { $0.path[known.count] } + topics).sorted()
@@ -187,7 +201,7 @@ public struct ArgumentParser {
         if known.isEmpty, let flag = table.globalFlags.first(where: { $0.long == word && !$0.takesValue && !$0.hidden }) {
             return Failure(.usage, "unknown command '\(word)'; did you mean '\(table.programName) --\(flag.long)'?")
         }
-        return Failure(.usage, "unknown command '\(prefix)\(word)'"
+        return Failure(.usage, "unknown \(noun) '\(prefix)\(word)'"
                        + Suggestions.phrase(for: word, among: siblings, prefix: prefix)
                        + " (see '\(table.programName) \(prefix)--help')")
     }

@@ -77,22 +77,30 @@ public struct FlagValue<Value: Sendable>: Sendable {
 
     /// One of an enum's raw values, listed in declaration order (the parser refuses others
     /// with a "did you mean").
-    public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(_ type: Choice.Type) -> FlagValue<Choice>
+    /// `ignoringCase`: any ASCII case of a choice is taken (`--platform iOS`: devices and the
+    /// SQL compare platform names without case, so the flag does too).
+    public static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(_ type: Choice.Type, ignoringCase: Bool = false) -> FlagValue<Choice>
     where Choice.RawValue == String {
-        FlagValue<Choice>.named(Choice.allCases.map { (name: $0.rawValue, value: $0) })
+        FlagValue<Choice>.named(Choice.allCases.map { (name: $0.rawValue, value: $0) }, ignoringCase: ignoringCase)
     }
 
     /// One of `options`, by name, listed in this order (the parser refuses others with a
-    /// "did you mean").
-    static func named(_ options: [(name: String, value: Value)]) -> FlagValue<Value> {
+    /// "did you mean"); with `ignoringCase`, in any ASCII case.
+    static func named(_ options: [(name: String, value: Value)], ignoringCase: Bool = false) -> FlagValue<Value> {
         let words = options.map(\.name)
         return FlagValue<Value>(range: nil, choices: words, sample: words.first) { long, text throws(Failure) in
-            guard let value = options.first(where: { $0.name == text })?.value else {  // not an id: flag words
+            let typed = ignoringCase ? asciiLowercased(text) : text
+            guard let value = options.first(where: { (ignoringCase ? asciiLowercased($0.name) : $0.name) == typed })?.value else {  // not an id: flag words
                 throw Failure(.usage, "--\(long) takes one of \(words.joined(separator: ", ")), not '\(text)'"
                               + Suggestions.phrase(for: text, among: words))
             }
             return value
         }
+    }
+
+    /// `text` with A-Z lowered (flag words are ASCII; no locale involved).
+    static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }, as: UTF8.self)
     }
 
     /// `86400` rather than `86400.0` in help.

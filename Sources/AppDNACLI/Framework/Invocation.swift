@@ -82,9 +82,42 @@ public struct Invocation: Sendable {
 
     public var stdout: OutputSink { io.stdout }
 
-    /// A warning on stderr (`appdna: warning: …`), shown even with `--quiet`.
+    /// A warning on stderr (`appdna: warning: …`), shown even with `--quiet`; under GitHub
+    /// Actions a `::warning` annotation.
     public func warn(_ message: String) {
-        io.stderr.writeLine("appdna: " + options.stderrStyle.apply(.yellow, "warning:") + " " + message)
+        warn(message, place: nil)
+    }
+
+    /// A warning about `place` (a file, and its line when known) for the annotation.
+    func warn(_ message: String, place: GitHubWorkflowText.Place?) {
+        if GitHubWorkflowText.isActive(io.environment) {
+            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.warning, "appdna: warning: " + message, place: place))
+        } else {
+            io.stderr.writeLine("appdna: " + options.stderrStyle.apply(.yellow, "warning:") + " " + message)
+        }
+    }
+
+    /// An error line on stderr (`appdna: …`) for an outcome the command reports itself (a gate
+    /// that fails, an invalid file among several), shown even with `--quiet`; under GitHub
+    /// Actions an `::error` annotation about `place`.
+    func error(_ message: String, place: GitHubWorkflowText.Place? = nil) {
+        if GitHubWorkflowText.isActive(io.environment) {
+            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.error, "appdna: " + message, place: place))
+        } else {
+            io.stderr.writeLine("appdna: " + message)
+        }
+    }
+
+    /// A warning in the format of the build running us, for `bundle fetch` in a build phase:
+    /// the `warning: ` line Xcode lists in its issue navigator (and which reads fine in any
+    /// other log), or under GitHub Actions a `::warning` annotation (the tool's own line,
+    /// written as it is, its data escaped for the command).
+    func buildWarning(_ message: String, place: GitHubWorkflowText.Place? = nil) {
+        if GitHubWorkflowText.isActive(io.environment) {
+            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.warning, message, place: place))
+        } else {
+            io.stderr.writeLine("warning: " + message)
+        }
     }
 
     /// A status line on stderr (summaries, progress notes); silenced by `--quiet`.

@@ -37,8 +37,9 @@ public enum Runner {
     static func dispatch(_ arguments: [String], table: CommandTable, io: CommandIO) -> ExitStatus {
         do {
             switch try ArgumentParser(table: table).parse(arguments) {
-            case .help(let path, _):
-                io.stdout.writeToolText(HelpRenderer(table: table).render(path: path))
+            case .help(let path, _, let brief):
+                let renderer = HelpRenderer(table: table)
+                io.stdout.writeToolText(brief ? renderer.renderBrief(path: path) : renderer.render(path: path))
                 return .success
             case .version:
                 io.stdout.writeLine("\(table.programName) \(table.version)")
@@ -58,7 +59,11 @@ public enum Runner {
             report(error, io: io)
             return ExitStatus(error.kind)
         } catch {
-            io.stderr.writeLine("appdna: " + FlagWording.message(for: error))
+            if GitHubWorkflowText.isActive(io.environment) {
+                io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.error, "appdna: " + FlagWording.message(for: error)))
+            } else {
+                io.stderr.writeLine("appdna: " + FlagWording.message(for: error))
+            }
             return .internalError
         }
     }
@@ -71,7 +76,14 @@ public enum Runner {
         io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(names.joined(separator: ", ")), which it does not declare (it got the default, whatever was typed)")
     }
 
-    static func report(_ error: ClassifiedError, io: CommandIO) {
+    /// `appdna: MESSAGE` and its `hint:` line; under GitHub Actions one `::error` workflow
+    /// command holding both, pointing at `place` when the error is about a file.
+    static func report(_ error: ClassifiedError, io: CommandIO, place: GitHubWorkflowText.Place? = nil) {
+        if GitHubWorkflowText.isActive(io.environment) {
+            let hint = FlagWording.hint(for: error).map { "\nhint: " + $0 } ?? ""
+            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.error, "appdna: " + FlagWording.message(for: error) + hint, place: place))
+            return
+        }
         let style = Styler(enabled: ColorPolicy.enabled(flag: nil, environment: io.environment, isTerminal: io.stderr.isTerminal))
         io.stderr.writeLine(style.apply(.red, "appdna:") + " " + FlagWording.message(for: error))
         if let hint = FlagWording.hint(for: error) {

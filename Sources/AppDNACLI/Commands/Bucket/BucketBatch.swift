@@ -66,8 +66,11 @@ enum BucketBatch {
         return true
     }
 
-    /// One text field of a row: TSV escaped (below), CSV per RFC 4180 (a field holding a comma,
-    /// quote or line break is quoted, with inner quotes doubled), NDJSON a JSON string literal.
+    /// One text field of a row: TSV escaped (below); CSV escaped as TSV escapes, then quoted per
+    /// RFC 4180 (a field holding a comma or quote is quoted, with inner quotes doubled); NDJSON a
+    /// JSON string literal. CSV doubles a backslash as TSV does, so an id holding a tab (`\t`)
+    /// and one spelling `\t` literally (`\\t`) never print the same bytes: a reader undoes
+    /// the quoting, then the escapes, and has the id back (docs/experiments.md says how).
     @inline(__always)
     static func appendField(_ field: UnsafeRawBufferPointer, format: Format, to buffer: inout RawByteBuffer) {
         switch format {
@@ -75,13 +78,12 @@ enum BucketBatch {
             buffer.reserve(4 * field.count)
             appendTSVField(field, to: &buffer)
         case .csv:
+            // The escapes take at most 4 bytes a byte; a quote (which they leave) becomes 2.
             buffer.reserve(4 * field.count + 2)
-            if VisibleText.firstEscape(in: field, asciiOnly: false) != nil {
-                // A character that would act on a terminal or a log is written as VisibleText
-                // writes it (as in TSV): a field never spans lines nor starts one.
-                var visible: [UInt8] = []
-                VisibleText.append(field, to: &visible, asciiOnly: false)
-                visible.withUnsafeBytes { appendCSVField($0, to: &buffer) }
+            if FieldScan.mayNeedTSVEscape(field), let first = field.firstIndex(where: { tsvLook[Int($0)] }) {
+                var escaped = Array(field[..<first])
+                appendTSVEscapes(field, from: first, to: &escaped)
+                escaped.withUnsafeBytes { appendCSVField($0, to: &buffer) }
             } else {
                 appendCSVField(field, to: &buffer)
             }
@@ -105,6 +107,13 @@ enum BucketBatch {
         }
         buffer.uncheckedCopy(start, first)
         var escaped: [UInt8] = []
+        appendTSVEscapes(field, from: first, to: &escaped)
+        escaped.withUnsafeBytes { buffer.uncheckedCopy($0.baseAddress!, $0.count) }
+    }
+
+    /// `field[first...]` with a backslash doubled and what `VisibleText` escapes escaped: the
+    /// escaping TSV and CSV share.
+    static func appendTSVEscapes(_ field: UnsafeRawBufferPointer, from first: Int, to escaped: inout [UInt8]) {
         var i = first
         while i < field.count {
             let byte = field[i]
@@ -118,19 +127,18 @@ enum BucketBatch {
             VisibleText.append(UnsafeRawBufferPointer(rebasing: field[i..<end]), to: &escaped, asciiOnly: false)
             i = end
         }
-        escaped.withUnsafeBytes { buffer.uncheckedCopy($0.baseAddress!, $0.count) }
     }
 
     /// Bytes that may start something a TSV field escapes: a backslash, and what `VisibleText`
     /// looks at (C0, DEL, the lead bytes of C1, bidi and separator characters).
     static let tsvLook: [Bool] = (0..<256).map { $0 == 92 || $0 < 0x20 || $0 == 0x7F || VisibleText.mayStartEscape[$0] }
 
-    /// One CSV field, quoted when it must be; the caller reserved `2 * count + 2` bytes (of the
-    /// escaped field).
+    /// One CSV field (already escaped: it holds no CR or LF), quoted when it holds a comma or a
+    /// quote; the caller reserved `2 * count + 2` bytes (of the escaped field).
     @inline(__always)
     static func appendCSVField(_ field: UnsafeRawBufferPointer, to buffer: inout RawByteBuffer) {
         guard let start = field.baseAddress else { return }
-        guard FieldScan.mayNeedCSVQuotes(field), field.contains(where: { $0 == 44 || $0 == 34 || $0 == 13 || $0 == 10 }) else {
+        guard FieldScan.mayNeedCSVQuotes(field), field.contains(where: { $0 == 44 || $0 == 34 }) else {
             buffer.uncheckedCopyShort(start, field.count)
             return
         }

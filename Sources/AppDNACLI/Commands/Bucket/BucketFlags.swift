@@ -2,6 +2,7 @@ import AppDNACore
 
 /// The platforms devices report (`device.platform`): `--platform` takes only these, so a typo
 /// (`iso`) or a platform no SDK runs on (`web`) is refused instead of judged as if it were iOS.
+/// Any case is taken (`iOS`, `Android`): the rules and the SQL compare platform names without case.
 enum DevicePlatform: String, CaseIterable, Sendable { case ios, android }
 
 /// The flags of `bucket`, each declared once, in help order.
@@ -11,14 +12,14 @@ enum BucketFlags {
     static let variants = Flag.optional("variants", value: "LIST", "Variants and weights, e.g. control=0.5,variant_b=0.5", .text)
     static let bundle = Flag.optional("bundle", value: "FILE", "Take the experiment (salt, variants, status, targeting) from a config bundle: a file, '-' for standard input, or @remote for the live bundle",
                                       completion: .file, .text)
-    static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform, as devices report it",
-                                        .choice(DevicePlatform.self))
+    static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform, as devices report it (any case)",
+                                        .choice(DevicePlatform.self, ignoringCase: true))
     static let country = Flag.optional("country", value: "CODE", "User context for --bundle: ISO 3166 alpha-2 country", .text)
     static let appVersion = Flag.optional("app-version", value: "VERSION", "User context for --bundle: the app version", .text)
     static let trait = Flag.repeated("trait", value: "KEY=VALUE", "User context for --bundle: a user trait", .keyValue)
     static let installedAt = Flag.optional("installed-at", value: "TIME", "User context for --bundle: install time (ms since 1970, or ISO 8601)", .time)
     static let explain = Flag.switch("explain", "Show the bytes hashed, the hash, the variant ranges, the other scheme and portability warnings")
-    static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin (in TSV a tab, CR, LF or backslash is written \\t, \\r, \\n, \\\\; other control and bidi characters are escaped in TSV and CSV)", default: "tsv", .choice(BucketBatch.Format.self))
+    static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin (in TSV and CSV a tab, CR, LF or backslash is written \\t, \\r, \\n, \\\\ and other control and bidi characters are escaped; CSV then quotes per RFC 4180)", default: "tsv", .choice(BucketBatch.Format.self))
     static let summary = Flag.switch("summary", "For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test")
     static let find = Flag.optional("find", value: "VARIANT", "Print user ids that land in VARIANT (for QA)", .text)
 

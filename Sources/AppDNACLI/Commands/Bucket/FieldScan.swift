@@ -30,7 +30,9 @@ enum FieldScan {
         return false
     }
 
-    /// CSV quotes a field holding a comma, a quote, CR or LF (below 14).
+    /// CSV quotes a field holding a comma or a quote. The field was escaped as TSV escapes it
+    /// first, so it holds no CR or LF; a byte below 14 still counts here (it costs nothing in
+    /// the word), and the caller's byte check settles it.
     @inline(__always)
     static func mayNeedCSVQuotes(_ field: UnsafeRawBufferPointer) -> Bool {
         scan(field, equalTo: 44, or: 34)

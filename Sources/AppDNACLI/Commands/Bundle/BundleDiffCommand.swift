@@ -43,7 +43,15 @@ enum BundleDiffCommand {
             case .text: writeText(diff, style: invocation.options.stdoutStyle, to: out)
             }
         }
-        if let threshold { return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) }
+        if let threshold {
+            // An experiment that moves users is pointed at in NEW, when NEW is a file; at its
+            // line when the file was read as it is (against @remote it was laid out anew).
+            let experiments = BundleExperiments.map(in: new.root)
+            return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) { experiment in
+                guard newPath != "-" && newPath != remote else { return nil }
+                return GitHubWorkflowText.Place(file: newPath, line: againstRemote ? nil : experiments?[experiment]?.location.line)
+            }
+        }
         if diff.isEmpty { return .success }
         // Exit 1 like diff(1); the contract wants a line on stderr for every non-zero exit.
         invocation.io.stderr.writeLine("appdna: the bundles differ (\(diff.changes.count) change\(diff.changes.count == 1 ? "" : "s"))")

@@ -33,11 +33,15 @@ enum BundleDiffGate {
         }
     }
 
-    /// The exit status, with one stderr line per experiment over the threshold.
-    static func status(_ switching: [SwitchingShare], threshold: Double, invocation: Invocation) -> ExitStatus {
+    /// The exit status, with one stderr line per experiment over the threshold (under GitHub
+    /// Actions an annotation at `place(experiment)`: where NEW defines it).
+    static func status(_ switching: [SwitchingShare], threshold: Double, invocation: Invocation,
+                       place: (String) -> GitHubWorkflowText.Place?) -> ExitStatus {
         let over = Verdict(switching, threshold: threshold).over
         for entry in over {
-            invocation.io.stderr.writeLine("appdna: --fail-on-switch \(NumberText.shortest(threshold))%: \"\(entry.experiment)\" moves \(NumberText.roundedPercent(entry.share)) of its users to another variant")
+            let place = place(entry.experiment)
+            invocation.error("--fail-on-switch \(NumberText.shortest(threshold))%: \"\(entry.experiment)\" moves \(NumberText.roundedPercent(entry.share)) of its users to another variant",
+                             place: place)
         }
         return over.isEmpty ? .success : .negative
     }

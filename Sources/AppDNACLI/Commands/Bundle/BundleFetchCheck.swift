@@ -40,6 +40,6 @@ enum BundleFetchCheck {
         let arguments = invocation.arguments
         let fetch = ["appdna", "bundle", "fetch"] + APIFlags.givenWords(arguments)
             + (arguments[BundleFetchFlags.requireLive] ? ["--require-live"] : []) + ["-o", output]
-        return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); run \(ShellWord.line(fetch))")
+        return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); run \(ShellWord.line(fetch))", about: output)
     }
 }

@@ -47,7 +47,8 @@ enum BundleFetchCommand {
     --keep-on-failure: when the API cannot be reached (network error, 5xx, timeout) and the \
     file is a valid bundle, it is kept, one warning in the CI's format names its \
     bundle_version and the failure (Xcode's warning: line, or ::warning:: when GITHUB_ACTIONS \
-    is set), and the status is 0. 401/403 and an invalid bundle still fail. Without libcurl \
+    is set), and the status is 0; with no valid file, the failure's hint says there was nothing \
+    to keep. 401/403 and an invalid bundle still fail. Without libcurl \
     (Debian: libcurl4) fetch fails with 69 and a line that says so.
     Exit status: 0 written or up to date, 1 bundle invalid or older than --min-version, 69 \
     service unavailable (network error, 5xx after retries, 404, not JSON), 73 cannot create \
@@ -90,8 +91,8 @@ enum BundleFetchCommand {
                               hint: "use the production key (adn_live_…) for builds that ship")
             }
             if environment["CONFIGURATION"] == "Release" {
-                // Xcode lists lines of this form in its issue navigator.
-                invocation.io.stderr.writeLine("warning: appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
+                // Xcode lists lines of this form in its issue navigator (GitHub Actions: an annotation).
+                invocation.buildWarning("appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
         if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
@@ -114,7 +115,7 @@ enum BundleFetchCommand {
                 if (200...299).contains(response.status), let document = try? JSONDocument(bytes: response.body),
                    let remote = document.root["bundle_version"]?.int64 {
                     if let minVersion, remote < Int64(minVersion) {
-                        return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed")
+                        return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed", about: output)
                     }
                     if remote == local {
                         invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
@@ -165,16 +166,16 @@ enum BundleFetchCommand {
             }
             if !errors.isEmpty {
                 for finding in errors.prefix(20) {
-                    invocation.io.stderr.writeLine("appdna: bundle error: " + describe(finding))
+                    invocation.error("bundle error: " + describe(finding))
                 }
-                if errors.count > 20 { invocation.io.stderr.writeLine("appdna: … and \(errors.count - 20) more") }
+                if errors.count > 20 { invocation.error("… and \(errors.count - 20) more") }
                 return BundleFetchReport.negative(invocation, "the bundle from \(HTTPURL(url)?.hostAndPort ?? url) is invalid (\(errors.count) error\(errors.count == 1 ? "" : "s")); \(output) not changed",
                               hint: "--no-validate writes it anyway")
             }
         }
         let counts = document.map { BundleFileShape.counts($0.root) }
         if let minVersion, let version = counts?.bundleVersion, version < Int64(minVersion) {
-            return BundleFetchReport.negative(invocation, "the server's bundle_version \(version) is older than --min-version \(minVersion); \(output) not changed")
+            return BundleFetchReport.negative(invocation, "the server's bundle_version \(version) is older than --min-version \(minVersion); \(output) not changed", about: output)
         }
 
         // 4. Write.

@@ -9,9 +9,11 @@ enum BundleFetchReport {
         invocation.stdout.flush()
     }
 
-    /// A negative answer (status 1): said like an error, but not a failure to run.
-    static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil) -> ExitStatus {
-        Runner.report(Failure(.usage, message, hint: hint), io: invocation.io)
+    /// A negative answer (status 1): said like an error, but not a failure to run; `about`
+    /// is the bundle file it concerns (the annotation's file under GitHub Actions; not '-').
+    static func negative(_ invocation: Invocation, _ message: String, hint: String? = nil, about file: String? = nil) -> ExitStatus {
+        let place = file.flatMap { $0 == "-" ? nil : GitHubWorkflowText.Place(file: $0) }
+        Runner.report(Failure(.usage, message, hint: hint), io: invocation.io, place: place)
         return .negative
     }
 }

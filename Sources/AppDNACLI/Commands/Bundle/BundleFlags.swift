@@ -14,7 +14,7 @@ enum BundleFetchFlags {
     static let check = Flag.switch("check", "Only compare the file's bundle_version with the live one; download and write nothing",
                                    details: "Asks only GET /api/v1/sdk/config-bundle/version. Prints 'up to date (bundle_version 42)' and exits 0 when the file at -o has the live bundle_version; prints 'behind: file bundle_version 41, live bundle_version 42' and exits 1 when it differs, or when the file is missing or not a valid bundle (the line says which).")
     static let keepOnFailure = Flag.switch("keep-on-failure", "Keep a valid existing file and exit 0 with a warning when the API cannot be reached",
-                                           details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning::' line when GITHUB_ACTIONS is set.")
+                                           details: "Applies to network errors, 5xx, 408 and timeouts only; 401/403, an invalid bundle, a missing library or a configuration error still fail. The warning names the kept bundle_version and the failure, as an Xcode 'warning:' line, or a '::warning file=…::' line when GITHUB_ACTIONS is set. With no valid file to keep, the failure's hint says so (nothing to keep: the file does not exist yet, or is invalid).")
 
     static let maxSize = Flag.defaulted("max-size", value: "SIZE", "Fail when the bundle answer, decoded, is larger than SIZE (a compressed answer counts inflated)",
                                         default: "64MiB", .size((1 << 10)...(1 << 30)))

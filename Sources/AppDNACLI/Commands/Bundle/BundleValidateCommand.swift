@@ -31,10 +31,17 @@ enum BundleValidateCommand {
         case .github: writeGitHub(reports, to: invocation.stdout)
         case .text: BundleCheckReport.writeText(reports, style: invocation.options.stdoutStyle, to: invocation.stdout)
         }
+        // Under GitHub Actions every finding is also an annotation on stderr (with --format
+        // github they already are, on stdout), so a plain `bundle validate` step shows them on
+        // the pull request.
+        if format != .github && GitHubWorkflowText.isActive(invocation.io.environment) {
+            writeGitHub(reports, to: invocation.io.stderr)
+        }
         var status = ExitStatus.success
         for report in reports {
+            let place = [BundleInput.stdinName, BundleArgument.remote].contains(report.file) ? nil : GitHubWorkflowText.Place(file: report.file)
             if let failure = report.failure {
-                Runner.report(failure, io: invocation.io)
+                Runner.report(failure, io: invocation.io, place: place)
                 let mapped = ExitStatus(failure.kind)
                 // The most serious failure decides: unreadable beats invalid.
                 if status == .success || status == .negative { status = mapped }
@@ -48,7 +55,7 @@ enum BundleValidateCommand {
                 invocation.note("\(report.file): valid \(counts)")
             } else {
                 // Exit 1: said even with --quiet (every non-zero exit has an appdna: line).
-                invocation.io.stderr.writeLine("appdna: \(report.file): invalid \(counts)")
+                invocation.error("\(report.file): invalid \(counts)", place: place)
             }
         }
         return status
@@ -60,9 +67,10 @@ enum BundleValidateCommand {
     static func writeGitHub(_ reports: [BundleCheckReport], to out: OutputSink) {
         for report in reports {
             for f in report.findings {
-                let file = GitHubWorkflowText.escapeProperty(report.file)
-                let title = GitHubWorkflowText.escapeProperty("appdna \(f.code)")
-                out.writeVerbatimLine("::\(f.severity.rawValue) file=\(file),line=\(f.line),col=\(f.column),title=\(title)::\(GitHubWorkflowText.escapeData(f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)"))")
+                let place = GitHubWorkflowText.Place(file: report.file, line: f.line, column: f.column)
+                out.writeVerbatimLine(GitHubWorkflowText.annotation(f.severity == .error ? .error : .warning,
+                                                                    f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)",
+                                                                    place: place, title: "appdna \(f.code)"))
             }
         }
     }

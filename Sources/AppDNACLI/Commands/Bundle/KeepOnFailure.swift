@@ -9,10 +9,18 @@ enum KeepOnFailure {
     static func run(_ invocation: Invocation, output: String, fetch: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try fetch()
-        } catch let error as HTTPError where output != "-" && isUnreachable(error) {
-            guard case let .valid(version) = ExistingBundleFile(path: output) else { throw error }
+        } catch var error as HTTPError where output != "-" && isUnreachable(error) {
+            let existing = ExistingBundleFile(path: output)
+            guard case let .valid(version) = existing else {
+                // The flag was given and could not help: the failure says why, instead of
+                // reading exactly as it would without the flag.
+                let why = existing == .missing ? "\(output) does not exist yet (the first fetch has to reach the API)"
+                    : "\(output) is \(existing.description)"
+                error.hint = (["--keep-on-failure had nothing to keep: " + why] + [FlagWording.hint(for: error)].compactMap { $0 }).joined(separator: "; ")
+                throw error
+            }
             let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
-            writeCIWarning(message, invocation: invocation)
+            invocation.buildWarning(message, place: GitHubWorkflowText.Place(file: output))
             // --json: a script is told what happened too (the file is the kept one).
             BundleFetchReport.json(invocation, ["path": .string(output), "written": false, "up_to_date": false,
                                                    "bundle_version": .integer(Int(version)), "kept": true,
@@ -25,17 +33,5 @@ enum KeepOnFailure {
     static func isUnreachable(_ error: HTTPError) -> Bool {
         if let status = error.status { return status == 408 || (500...599).contains(status) }
         return error.retryable || error.deadlineExpired
-    }
-
-    /// One warning line in the format of the CI running us: a GitHub Actions workflow command
-    /// when GITHUB_ACTIONS is set (the tool's own, written as it is, its data escaped for the
-    /// command), else the `warning: ` line Xcode lists in its issue navigator (and which reads
-    /// fine in any other log).
-    static func writeCIWarning(_ message: String, invocation: Invocation) {
-        if let actions = invocation.io.environment["GITHUB_ACTIONS"], !actions.isEmpty {
-            invocation.io.stderr.writeVerbatimLine("::warning::" + GitHubWorkflowText.escapeData(message))
-        } else {
-            invocation.io.stderr.writeLine("warning: " + message)
-        }
     }
 }

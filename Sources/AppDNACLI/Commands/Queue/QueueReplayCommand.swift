@@ -118,9 +118,14 @@ enum QueueReplayCommand {
         guard let key else { throw Failure(.internalError, "no key") }
 
         if plan.toSend == 0 {
-            if !options.json { invocation.note("nothing to send") }
             if options.json { writeJSON(plan, options: options, url: url, outcome: ReplayOutcome(), dryRun: false, to: invocation.stdout) }
-            return plan.hasUndeliverableSkips ? .negative : .success
+            // What is left and why: a resumed run that exits 1 says it on its appdna: line.
+            if plan.hasUndeliverableSkips {
+                invocation.error(nothingToSend(plan, options: options))
+                return .negative
+            }
+            if !options.json { invocation.note(nothingToSend(plan, options: options)) }
+            return .success
         }
 
         // Confirmation.
@@ -202,6 +207,25 @@ enum QueueReplayCommand {
         (.deadLettered, "refused by the server in an earlier run; see the dead-letter file"),
         (.duplicate, "an earlier event in the queue has the same event_id"),
     ]
+
+    /// "nothing to send: of 6 events read, 3 already delivered (journal …), 3 dead-lettered by
+    /// an earlier run (…)": every event that is left, counted by why it is not sent.
+    static func nothingToSend(_ plan: ReplayPlan, options: Options) -> String {
+        let why: [ReplaySkip: String] = [
+            .cancelled: "cancelled by a later tombstone on the device",
+            .stale: "older than --max-age (--include-stale sends them)",
+            .invalid: "rejected by the event schema (the plan lists them; they are never sent)",
+            .delivered: "already delivered (journal: \(options.stateDirectory)/journal)",
+            .deadLettered: "dead-lettered by an earlier run, not sent again (\(options.deadLetterPath))",
+            .duplicate: "repeating an earlier event_id",
+        ]
+        let parts = skipReasons.compactMap { reason, _ -> String? in
+            guard let count = plan.skipped[reason], count > 0 else { return nil }
+            return "\(count) \(why[reason]!)"
+        }
+        guard !parts.isEmpty else { return "nothing to send: the queues hold no live events" }
+        return "nothing to send: of \(plan.eventsRead) event\(plan.eventsRead == 1 ? "" : "s") read, " + parts.joined(separator: ", ")
+    }
 
     static func writePlan(_ plan: ReplayPlan, options: Options, url: String, key: APIKey?, invocation: Invocation) {
         let out = invocation.stdout

@@ -24,14 +24,22 @@ struct SQLiteQueueReader {
             _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "cannot open the database: \(error.message)")))
             return
         }
+        let hasTable: Bool, schemaIsEmpty: Bool
         do {
-            let check = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pending_events'")
-            guard try check.step() else {
-                _ = body(.problem(QueueProblem(.notAQueue, QueueLocation(path: path), "the database has no pending_events table")))
-                return
-            }
+            hasTable = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pending_events'").step()
+            // Android's own table (`android_metadata`) is created with the SDK's, in the same log.
+            schemaIsEmpty = try !database.prepare("SELECT 1 FROM sqlite_master WHERE name <> 'android_metadata'").step()
         } catch {
             _ = body(.problem(QueueProblem(.unreadable, QueueLocation(path: path), "cannot read the database: \(error.message)")))
+            return
+        }
+        guard hasTable else {
+            // Copied off a device without its write-ahead log (`adb pull` of the .db alone): a
+            // database never checkpointed has its tables and events in the missing `-wal`, and
+            // an empty schema in the file. (A WAL database closed cleanly has no `-wal` either,
+            // but its tables are in the file: one without pending_events is another database.)
+            if schemaIsEmpty && Self.isWriteAheadLogMissing(path) { throw Self.missingWriteAheadLog(path) }
+            _ = body(.problem(QueueProblem(.notAQueue, QueueLocation(path: path), "the database has no pending_events table")))
             return
         }
         var rows = 0
@@ -83,6 +91,25 @@ struct SQLiteQueueReader {
                                                "the database is damaged: \(error.message); the rest after \(rows) rows is unreadable")))
             }
         }
+    }
+
+    /// Whether the database at `path` is in WAL mode (its header's file format write and read
+    /// versions, bytes 18 and 19, are 2) and no `-wal` file is beside it.
+    static func isWriteAheadLogMissing(_ path: String) -> Bool {
+        guard let head = try? QueueSource.head(path, count: 20), head.count == 20, head[18] == 2, head[19] == 2 else { return false }
+        do {
+            _ = try FileStatus.of(path: path + "-wal")
+            return false
+        } catch {
+            return error == .notFound
+        }
+    }
+
+    /// The 66 for a WAL-mode database read without its log: the input is incomplete, and the
+    /// message says which files to copy (the SDK's database is `appdna_events.db`).
+    static func missingWriteAheadLog(_ path: String) -> Failure {
+        Failure(.inputMissing, "\(path): the database is in WAL mode but its write-ahead log \(path)-wal is missing: the pending_events table and the events not yet checkpointed are in that file",
+                hint: "copy appdna_events.db-wal (and appdna_events.db-shm) from the device with appdna_events.db, into the same directory under the same name (\(path)-wal), then run this again")
     }
 
     /// A path as the path part of a `file:` URI.
