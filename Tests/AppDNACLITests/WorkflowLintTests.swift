@@ -129,6 +129,11 @@ final class WorkflowLintTests: XCTestCase {
         XCTAssertTrue(steps.contains("SKIP_BUILD=1 scripts/tsan-check --plant"), "\(steps)")
         XCTAssertTrue(text.contains("image: swift:6.1-"), "the official Swift image")
         XCTAssertTrue(text.contains("  pull_request:\n") && text.contains("branches: [main]"), "on every pull request and push to main")
+        let uses = text.split(separator: "\n").filter { $0.contains("uses: ") }
+        XCTAssertFalse(uses.isEmpty)
+        for line in uses {
+            XCTAssertNotNil(line.firstMatch(of: /uses: [A-Za-z0-9_.\/-]+@[0-9a-f]{40} # v[0-9.]+$/), "pinned to a commit, its tag in a comment: \(line)")
+        }
 
         let check = repositoryRoot.appendingPathComponent("scripts/tsan-check")
         let script = try String(contentsOf: check, encoding: .utf8)
