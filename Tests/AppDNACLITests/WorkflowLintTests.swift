@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import TestSupport
 
-/// The workflows (`.github/workflows/ci.yml`, `release.yml`) and the root `action.yml` cannot
+/// The workflows (`.github/workflows/ci.yml`, `release.yml`, `tsan.yml`) and the root `action.yml` cannot
 /// run here, so they are checked the way GitHub would read them: against GitHub's published
 /// schemas (check-jsonschema carries them: no download; the check runs with the network cut off
 /// where user namespaces allow), and every `run:` script through shellcheck as bash. CI must
@@ -10,6 +10,7 @@ import TestSupport
 final class WorkflowLintTests: XCTestCase {
     static let workflow = repositoryRoot.appendingPathComponent(".github/workflows/ci.yml")
     static let release = repositoryRoot.appendingPathComponent(".github/workflows/release.yml")
+    static let tsan = repositoryRoot.appendingPathComponent(".github/workflows/tsan.yml")
     static let action = repositoryRoot.appendingPathComponent("action.yml")
 
     /// check-jsonschema with one of its built-in schemas, offline.
@@ -26,7 +27,7 @@ final class WorkflowLintTests: XCTestCase {
     }
 
     func testWorkflowsMatchGitHubsWorkflowSchema() throws {
-        for workflow in [Self.workflow, Self.release] {
+        for workflow in [Self.workflow, Self.release, Self.tsan] {
             let result = try checkSchema("vendor.github-workflows", workflow)
             XCTAssertEqual(result.status, 0, workflow.lastPathComponent + ": " + result.output)
         }
@@ -87,7 +88,7 @@ final class WorkflowLintTests: XCTestCase {
         let scratch = try ScratchDirectory("workflow")
         defer { scratch.remove() }
         var count = 0
-        for file in [Self.workflow, Self.release, Self.action] {
+        for file in [Self.workflow, Self.release, Self.tsan, Self.action] {
             let scripts = Self.runScripts(try String(contentsOf: file, encoding: .utf8))
             XCTAssertGreaterThanOrEqual(scripts.count, 2, file.lastPathComponent)
             for (index, script) in scripts.enumerated() {
@@ -105,7 +106,7 @@ final class WorkflowLintTests: XCTestCase {
     /// An input or a ref pasted into a script's text is a script injection (a branch named
     /// `$(curl …)`); the values reach the scripts through `env:` instead.
     func testNoRunScriptPastesAnExpression() throws {
-        for file in [Self.workflow, Self.release, Self.action] {
+        for file in [Self.workflow, Self.release, Self.tsan, Self.action] {
             for script in Self.runScripts(try String(contentsOf: file, encoding: .utf8)) {
                 XCTAssertFalse(script.contains("${{"), "\(file.lastPathComponent): use env: for \(script)")
             }
@@ -173,6 +174,49 @@ final class WorkflowLintTests: XCTestCase {
         XCTAssertTrue(text.contains("image: swift:6.1-bookworm"), "the Linux jobs' image")
         XCTAssertFalse(text.contains("-noble") || text.contains("-jammy") || text.contains("-focal"), "no Ubuntu image in ci.yml")
         XCTAssertTrue(text.contains("options: --privileged"))
+    }
+
+    /// The ThreadSanitizer job (issue 42) runs scripts/tsan-check, then its planted race, on
+    /// Linux in the Swift image; every test class the check names exists (a misspelt one would
+    /// match nothing and pass), and the shell scripts it runs pass shellcheck.
+    func testTheTSanWorkflowRunsTheCheckAndThePlantedRace() throws {
+        let text = try String(contentsOf: Self.tsan, encoding: .utf8)
+        let steps = Self.runScripts(text)
+        XCTAssertTrue(steps.contains("scripts/tsan-check"), "\(steps)")
+        XCTAssertTrue(steps.contains("SKIP_BUILD=1 scripts/tsan-check --plant"), "\(steps)")
+        XCTAssertTrue(text.contains("image: swift:6.1-"), "the official Swift image")
+        XCTAssertTrue(text.contains("  pull_request:\n") && text.contains("branches: [main]"), "on every pull request and push to main")
+        let uses = text.split(separator: "\n").filter { $0.contains("uses: ") }
+        XCTAssertFalse(uses.isEmpty)
+        for line in uses {
+            XCTAssertNotNil(line.firstMatch(of: /uses: [A-Za-z0-9_.\/-]+@[0-9a-f]{40} # v[0-9.]+$/), "pinned to a commit, its tag in a comment: \(line)")
+        }
+
+        let check = repositoryRoot.appendingPathComponent("scripts/tsan-check")
+        let script = try String(contentsOf: check, encoding: .utf8)
+        XCTAssertTrue(script.contains("--sanitize=thread --build-path \"$BUILD_PATH\""), "built and run with TSan")
+        XCTAssertTrue(script.contains(#""$ROOT/scripts/tsan-replay""#), "queue replay's senders in the built binary")
+        XCTAssertTrue(script.contains(#"SKIP_BUILD=1 "$ROOT/scripts/tsan-servers""#), "the servers in the built binary")
+        let list = try XCTUnwrap(script.firstMatch(of: /\nTESTS=\(\n((?:    [A-Za-z.]+\n)+)\)\n/), "TESTS=( … ) in scripts/tsan-check")
+        let named = list.1.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        XCTAssertGreaterThanOrEqual(named.count, 8)
+        for name in named {
+            let parts = name.split(separator: ".").map(String.init)
+            XCTAssertEqual(parts.count, 2, name)
+            let directory = repositoryRoot.appendingPathComponent("Tests/" + parts[0])
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+            let declared = try files.contains { file in
+                try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8).contains("final class \(parts[1]): XCTestCase")
+            }
+            XCTAssertTrue(declared, "scripts/tsan-check names \(name), which Tests/\(parts[0]) does not declare")
+        }
+        XCTAssertTrue(named.contains("AppDNACoreTests.PlantedDataRaceTests"), "the harness's locked run is checked too")
+
+        let shellcheck = try requireTool("shellcheck", because: "lints the TSan scripts")
+        for name in ["scripts/tsan-check", "scripts/tsan-servers", "scripts/tsan-replay"] {
+            let result = try runProgram(shellcheck, [repositoryRoot.appendingPathComponent(name).path])
+            XCTAssertEqual(result.status, 0, name + ":\n" + result.stdout)
+        }
     }
 
     /// The `run:` values of a workflow or action: single-line ones and `|` blocks.

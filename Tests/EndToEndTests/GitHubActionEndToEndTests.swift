@@ -202,16 +202,87 @@ final class GitHubActionEndToEndTests: XCTestCase {
         XCTAssertTrue(run.log.contains("could not download \(server.baseURL)/releases/download/v9.9.9/appdna-9.9.9-\(Self.releasePlatform).tar.gz"), run.log)
     }
 
+    /// Both refused by the first step, before anything is downloaded.
     func testCheckMustBeABooleanAndNeedsFetchTo() throws {
-        let (server, version) = try serveRelease()
+        let server = try recordingServer()
         defer { server.stop() }
         let url = server.baseURL + "/releases/download"
-        let notBoolean = try runAction(["version": version, "download-url": url, "fetch-to": "a.json", "check": "yes"])
+        let notBoolean = try runAction(["version": "1.2.3", "download-url": url, "fetch-to": "a.json", "check": "yes"])
         XCTAssertEqual(notBoolean.status, 64, notBoolean.log)
-        XCTAssertTrue(notBoolean.log.contains("::error::check must be true or false, not 'yes'"), notBoolean.log)
-        let nothingToCheck = try runAction(["version": version, "download-url": url, "check": "true"])
+        XCTAssertTrue(notBoolean.log.contains("::error::check must be true or false, not yes\n"), notBoolean.log)
+        let nothingToCheck = try runAction(["version": "1.2.3", "download-url": url, "check": "true"])
         XCTAssertEqual(nothingToCheck.status, 64, nothingToCheck.log)
         XCTAssertTrue(nothingToCheck.log.contains("::error::check: true needs fetch-to"), nothingToCheck.log)
+        XCTAssertEqual(server.requests.map(\.path), [], "nothing is downloaded")
+    }
+
+    // MARK: - hostile inputs (issue 42): an input is data, never a workflow command or a curl option
+
+    /// The lines of a step's log that GitHub's runner reads as workflow commands: those that
+    /// start with `::` once leading white space is trimmed (a CR ends a line as LF does).
+    static func workflowCommands(_ log: String) -> [String] {
+        log.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            .map { $0.drop { $0 == " " || $0 == "\t" } }.filter { $0.hasPrefix("::") }.map(String.init)
+    }
+
+    /// A server that answers every request 404 and records it: any request means the action
+    /// went on to download when it should have stopped.
+    func recordingServer() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { _, _ in .init(status: 404) }
+    }
+
+    /// `check` is `true` or `false`, nothing else; a refused value is shown on one line, so a
+    /// newline in it cannot start a workflow command of its own (`::error::x` would annotate the
+    /// run, `::add-mask::` hide text, `::stop-commands::` silence the rest). Refused before
+    /// anything is downloaded.
+    func testACheckValueOtherThanTrueOrFalseIsRefusedAndPrintsNoWorkflowCommand() throws {
+        let server = try recordingServer()
+        defer { server.stop() }
+        let hostile = ["true\n::error::x", "yes", "TRUE", "true ", "::warning::x", "false\r\n::add-mask::x",
+                       "false\n::stop-commands::token"]
+        for value in hostile {
+            let run = try runAction(["version": "1.2.3", "download-url": server.baseURL + "/releases/download",
+                                     "fetch-to": "a.json", "check": value])
+            XCTAssertEqual(run.status, 64, "\(value.debugDescription): \(run.log)")
+            let commands = Self.workflowCommands(run.log)
+            XCTAssertEqual(commands.count, 1, "\(value.debugDescription): one workflow command, the refusal: \(commands)")
+            XCTAssertTrue(commands.first?.hasPrefix("::error::check must be true or false, not ") == true, "\(commands)")
+        }
+        let newline = try runAction(["version": "1.2.3", "download-url": server.baseURL, "fetch-to": "a.json", "check": "true\n::error::x"])
+        XCTAssertTrue(newline.log.contains("::error::check must be true or false, not $'true\\n::error::x'\n"), newline.log)
+        XCTAssertEqual(server.requests.map(\.path), [], "nothing is downloaded once an input is refused")
+    }
+
+    /// `download-url` must be an http(s) URL without spaces or control characters; anything
+    /// else is refused by name (64) before curl runs.
+    func testADownloadURLThatIsNotHTTPIsRefusedByName() throws {
+        for value in ["-K /tmp/file", "file:///etc", "ftp://x", "--config=/tmp/file", "http://x\n::error::y", "https://x y"] {
+            let run = try runAction(["version": "1.2.3", "download-url": value])
+            XCTAssertEqual(run.status, 64, "\(value.debugDescription): \(run.log)")
+            XCTAssertTrue(run.log.contains("install-release: --base-url (the action's download-url) must be"), "\(value.debugDescription): \(run.log)")
+            XCTAssertEqual(Self.workflowCommands(run.log), [], "\(value.debugDescription): \(run.log)")
+            XCTAssertEqual(run.path, [], "nothing goes on PATH")
+        }
+    }
+
+    /// `-K FILE` used to reach curl as an option: curl read FILE as its configuration, which can
+    /// name any URL, output file or header. Here a config is planted where a download-url of
+    /// `-KDIR` made curl look for it (DIR/vVERSION/ARCHIVE), naming a URL on a loopback server:
+    /// that server must never be asked.
+    func testADownloadURLStartingWithADashIsNeverACurlOption() throws {
+        let server = try recordingServer()
+        defer { server.stop() }
+        let directory = scratch.path + "/planted"
+        let version = "1.2.3"
+        for file in ["appdna-\(version)-\(Self.releasePlatform).tar.gz", "SHA256SUMS"] {
+            try FileManager.default.createDirectory(atPath: directory + "/v" + version, withIntermediateDirectories: true)
+            try Data("url = \"\(server.baseURL)/planted-config-was-read\"\n".utf8)
+                .write(to: URL(fileURLWithPath: directory + "/v" + version + "/" + file))
+        }
+        let run = try runAction(["version": version, "download-url": "-K" + directory])
+        XCTAssertEqual(server.requests.map(\.path), [], "curl read the planted config: \(run.log)")
+        XCTAssertEqual(run.status, 64, run.log)
+        XCTAssertTrue(run.log.contains("must be an http:// or https:// URL, not -K" + directory), run.log)
     }
 
     /// docs/ci.md installs appdna with this action, at the release the sources declare, with
