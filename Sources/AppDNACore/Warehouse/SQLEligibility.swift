@@ -40,9 +40,9 @@ struct SQLEligibility {
         guard case .object(let fields) = targeting else { return [.failedForAll] }
         var rules: [SQLRuleVerdict] = []
         if let countries = fields["countries"], countries != .null {
-            guard case .array(let list) = countries else { return [.failedForAll] }
+            // Not a list of strings (`"US"`, `["US", 5]`): fails closed, as `Targeting.countries`.
+            guard let codes = Targeting.countryCodes(countries) else { return [.failedForAll] }
             // Exactly as written, byte for byte: "us" is not "US" (devices compare so).
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
             rules.append(.on(columns.country) { sql.isIn($0, codes) })
         }
         if let version = fields["min_app_version"], version != .null {
