@@ -13,6 +13,7 @@ public struct ClickHouseEngine: SQLEngine {
     public func integer(_ value: String) -> String { "toInt64(\(value))" }
     public func double(_ value: String) -> String { "toFloat64(\(value))" }
     public func parsedDouble(_ text: String) -> String { "toFloat64OrNull(\(text))" }
+    public func parsedInteger(_ text: String) -> String { "toInt64OrNull(\(text))" }
     public func text(_ value: String) -> String { "toString(\(value))" }
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS Bool)" }
 

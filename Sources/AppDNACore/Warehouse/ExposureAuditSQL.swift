@@ -47,8 +47,8 @@ public struct ExposureAuditSQL {
 
     private var sql: WarehouseSQL { WarehouseSQL(engine: engine) }
 
-    /// The context columns, carried by their own names from level to level (the rules read them).
-    private var carried: String { context.contextColumns.map { ", \($0)" }.joined() }
+    /// The context columns, as text, carried by their own names from level to level (the rules read them).
+    private var carried: String { context.carried(by: engine) }
 
     /// The row's bundle version differs from the file's.
     private var otherBundle: String {
@@ -60,7 +60,7 @@ public struct ExposureAuditSQL {
     private func rows(where condition: String) -> String {
         let bundleVersion = exposures.bundleVersion.map { ", \($0) AS appdna_bundle_version" } ?? ""
         return "(SELECT \(exposures.eventID) AS event_id, \(exposures.experiment) AS experiment, \(exposures.variant) AS recorded, "
-            + "\(exposures.user) AS appdna_user\(bundleVersion)\(carried) FROM \(exposures.table) "
+            + "\(engine.text(exposures.user)) AS appdna_user\(bundleVersion)\(carried) FROM \(exposures.table) "
             + "WHERE \(exposures.user) IS NOT NULL AND \(exposures.experiment) IS NOT NULL AND \(condition))"
     }
 

@@ -53,7 +53,7 @@ struct SQLEligibility {
         case .null, .bool(false): break
         case .bool(true):
             guard let started = startedAtMs else { return [.failedForAll] }
-            rules.append(.on(columns.installedAt) { "(\($0) >= \(started))" })
+            rules.append(.on(columns.installedAt) { "(\(milliseconds($0)) >= \(started))" })
         default:
             return [.failedForAll]  // not a boolean: fails closed, as in `Targeting.newUsers`
         }
@@ -89,6 +89,13 @@ struct SQLEligibility {
             let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
             return .on(column) { "(\(number($0)) \(symbol) \(sql.doubleLiteral(wanted)))" }
         }
+    }
+
+    /// The install time (text: see `WarehouseColumns`) as an integer, as `--installed-at` reads
+    /// one (`Int64(_:)`: digits with an optional sign); NULL when it is not one or out of range,
+    /// so the rule fails for that row, as a malformed app version does.
+    private func milliseconds(_ column: String) -> String {
+        "(CASE WHEN \(sql.engine.fullMatch(column, "[+-]?[0-9]+")) THEN \(sql.engine.parsedInteger(column)) END)"
     }
 
     /// The trait's text as a number under `TraitRule.numberPattern`, NULL when it is not one.

@@ -24,7 +24,12 @@ public protocol SQLEngine: Sendable {
     func double(_ value: String) -> String
     /// The number that `text` spells, NULL when it is not one.
     func parsedDouble(_ text: String) -> String
-    /// Any value as text (a bundle_version column may hold numbers or strings).
+    /// The signed 64-bit integer that `text` spells, NULL when it is not one or is out of
+    /// range (engines differ on white space and signs: callers match the digits first).
+    func parsedInteger(_ text: String) -> String
+    /// Any value as text (a bundle_version column may hold numbers or strings; a context
+    /// column may be text or an integer): a string's bytes unchanged, an integer in decimal,
+    /// a boolean `true`/`false`, NULL as NULL.
     func text(_ value: String) -> String
     /// A condition as the engine's boolean type (a result column).
     func boolean(_ condition: String) -> String
