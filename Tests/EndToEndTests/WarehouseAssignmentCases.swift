@@ -101,7 +101,7 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count, columns
     count = int(count)
     # Context groups: (platform, country, app_version, installed_at, {trait: value}); None = not given.
     # Platforms are what devices report (bucket refuses others); the bundle's names vary in case.
-    # An install time may be (text in the table, what --installed-at is given): text the table holds.
+    # An install time given as a pair is (what the table holds, what --installed-at is given).
     groups = [
         (None, None, None, None, {}),
         ("ios", "US", "2.10.1", 1700000000000, {"plan": "pro", "age": "18", "tier": "a", "cafe\u0301": "x"}),
@@ -117,8 +117,8 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count, columns
     if columns == "text":  # the install time as text, spelled as --installed-at reads it, or unreadable (fails as 0 does)
         spelled = [("+1700000000001", "+1700000000001"), ("01700000000000", "01700000000000"), ("-1", "-1"),
                    (" 1700000000000", "0"), ("1.7e12", "0"), ("2026-01-01", "0"), ("abc", "0"), ("", "0"), ("99999999999999999999", "0")]
-        base = groups[1]
-        groups += [(base[0], base[1], base[2], text, base[4]) for text in spelled]
+        base = groups[1]  # a context every other rule of `everything` and `new-users` passes
+        groups += [(base[0], base[1], base[2], pair, base[4]) for pair in spelled]
     if columns == "integers":  # every context column an integer but the platform (devices report names)
         groups = [
             ("ios", 5, 3, 1700000000000, {"age": 18, "tier": 1, "plan": 0, "beta": 1}),
