@@ -12,7 +12,9 @@ import TestSupport
 /// variant and traffic-allocation verdict of both schemes is compared with mmh3 over the bytes
 /// (`bucket` refuses such ids: it takes ids as the app has them, UTF-8). DuckDB's text cannot
 /// hold such bytes: a BLOB id column is refused with an error there, not hashed as the `\xFF`
-/// text DuckDB would cast it to.
+/// text DuckDB would cast it to. The exposure audit over the same ids: a recorded variant is
+/// judged against the raw bytes' variant, and such an id is never called not normalised (it
+/// has no normal form; ClickHouse's normalizeUTF8NFC failed the whole query on it).
 enum WarehouseRawByteIDCases {
     static let bundle = #"""
     {"experiments": {
@@ -33,7 +35,12 @@ enum WarehouseRawByteIDCases {
             }]
         }
         let kinds = engine == "spark" ? ["bytes", "binary"] : ["bytes"]
-        return kinds.flatMap { kind in
+        let audit = EngineCase(name: "raw-bytes-audit", python: script, function: "raw_bytes_audit_case",
+                               arguments: [Binary.url.path, bundle, engine]) { output, file, line in
+            XCTAssertEqual(output.split(separator: "\n").first.map(String.init), "exposures 344 disagreeing 172 same",
+                           "\(engine) audit: \(output.prefix(3000))", file: file, line: line)
+        }
+        return [audit] + kinds.flatMap { kind in
             ["sdk", "docs"].map { scheme in
                 EngineCase(name: "raw-bytes-\(kind)-\(scheme)", python: script, function: "raw_bytes_case",
                            arguments: [Binary.url.path, bundle, engine, kind, scheme]) { output, file, line in
@@ -99,6 +106,30 @@ enum WarehouseRawByteIDCases {
         if got != expected:
             for x in sorted(set(expected) - set(got))[:10]: print("ONLY-MMH3", x[:120])
             for x in sorted(set(got) - set(expected))[:10]: print("ONLY-SQL", x[:120])
+
+    def raw_bytes_audit_case(engine, tmp, appdna, bundle, dialect):
+        # Each id records, in experiment "e", the variant its bytes give and the other one:
+        # only the other is a disagreement, expected the bytes' variant, cause unexplained.
+        import subprocess, mmh3
+        ids, _ = raw_bytes_ids()
+        data, expected = os.path.join(tmp, "raw-exposures.ndjson"), []
+        with open(data, "w") as f:
+            for n, raw in enumerate(ids):
+                right = "a" if mmh3.hash(b"e.s." + raw, 0, signed=False) % 10000 < 5000 else "b"
+                wrong = "b" if right == "a" else "a"
+                for k, variant in enumerate([right, wrong]):
+                    f.write(json.dumps({"event_id": f"x{n:04d}-{k}", "user_id": raw.hex(), "experiment": "e", "variant": variant,
+                                        "session_id": f"s{n}"}) + "\n")
+                expected.append((f"x{n:04d}-1", "e", wrong, right, "unexplained"))
+        engine.load("raw_exposures", [("event_id", "text"), ("user_id", "bytes"), ("experiment", "text"), ("variant", "text"),
+                                      ("session_id", "text")], data)
+        query = subprocess.run([appdna, "warehouse", "audit", bundle, "--dialect", dialect, "--exposures", "raw_exposures"],
+                               capture_output=True, check=True).stdout.decode()
+        got = sorted(tuple(r) for r in engine.rows(query))
+        print(f"exposures {2 * len(ids)} disagreeing {len(got)} " + ("same" if got == sorted(expected) else "DIFFERENT"))
+        if got != sorted(expected):
+            for x in sorted(set(expected) - set(got))[:10]: print("ONLY-MMH3", x)
+            for x in sorted(set(got) - set(expected))[:10]: print("ONLY-SQL", x)
 
     def blob_refused_case(engine, tmp, appdna, bundle, dialect):
         import subprocess

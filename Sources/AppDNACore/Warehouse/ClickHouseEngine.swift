@@ -24,6 +24,7 @@ public struct ClickHouseEngine: SQLEngine {
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
     public func dotPart(_ text: String, _ index: Int) -> String { "splitByChar('.', \(text))[\(index + 1)]" }
     public func nfc(_ text: String) -> String { "normalizeUTF8NFC(\(text))" }
+    public func isValidUTF8(_ text: String) -> String { "(isValidUTF8(\(text)) = 1)" }
 
     public func erfc(_ z: String) -> String { "erfc(\(z))" }
 

@@ -29,6 +29,8 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
     public func dotPart(_ text: String, _ index: Int) -> String { "split_part(\(text), '.', \(index + 1))" }
     public func nfc(_ text: String) -> String { "nfc_normalize(\(text))" }
+    /// DuckDB's VARCHAR holds only UTF-8 (a BLOB is refused by `text`).
+    public func isValidUTF8(_ text: String) -> String { "TRUE" }
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 

@@ -46,8 +46,11 @@ public protocol SQLEngine: Sendable {
     func regexScalar(_ value: UInt32) -> String
     /// The `index`th (0-based) dot-separated part of `text`, '' past the end.
     func dotPart(_ text: String, _ index: Int) -> String
-    /// `text` in Unicode normalisation form C.
+    /// `text` in Unicode normalisation form C (`text` is UTF-8).
     func nfc(_ text: String) -> String
+    /// Whether the bytes of `text` are UTF-8 (a condition; engines whose text can hold other
+    /// bytes hash an id as its bytes whatever they are, but only UTF-8 has a normal form).
+    func isValidUTF8(_ text: String) -> String
 
     // MARK: Numbers
 

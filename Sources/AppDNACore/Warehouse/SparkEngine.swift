@@ -31,6 +31,8 @@ public struct SparkEngine: SQLEngine {
     /// Spark has no SQL function for it; it calls ICU4J, which Spark bundles since 4.0 (for
     /// collations), through `reflect`.
     public func nfc(_ text: String) -> String { "reflect('com.ibm.icu.text.Normalizer', 'compose', \(text), false)" }
+    /// Spark 4.0 and later, as `nfc` (the audit's hypotheses need both).
+    public func isValidUTF8(_ text: String) -> String { "is_valid_utf8(\(text))" }
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 
