@@ -46,10 +46,30 @@ final class FidelityDecisionTests: XCTestCase {
     func testTheValidatorWarnsAboutACountryThatIsNotTwoUpperCaseLetters() {
         let bundle = { (codes: String) in #"{"bundle_version":1,"experiments":{"e":{"status":"running","salt":"s","variants":[{"id":"a","weight":1}],"targeting":{"countries":[\#(codes)]}}}}"# }
         XCTAssertEqual(codes(bundle(#""US","GB""#)), [])
-        XCTAssertEqual(codes(bundle(#""us","USA","U1","","É1",1"#)), Array(repeating: "W011", count: 6))
+        XCTAssertEqual(codes(bundle(#""us","USA","U1","","É1""#)), Array(repeating: "W011", count: 5))
+        // Not a string: the list is malformed (issue 44.3), an error, not a warning.
+        XCTAssertEqual(codes(bundle(#""us",1"#)).sorted(), ["E018", "W011"])
         // Written with escapes: judged by the text, not the bytes in the file.
         XCTAssertEqual(codes(bundle(#""\u0055S","G\u0042""#)), [])
         XCTAssertEqual(codes(bundle(#""\u0075s","U\u00c9""#)), ["W011", "W011"])
+    }
+
+    /// Issue 44.3: an element of the wrong type makes the list malformed, and malformed
+    /// targeting fails closed: for the country the list also holds, and whatever the trait.
+    func testAListWithAnElementOfTheWrongTypeFailsClosed() throws {
+        for list in [#"["US", 5]"#, #"["US", null]"#, #"["US", true]"#, #"["US", ["DE"]]"#, #"["US", {}]"#] {
+            let targeting = #"{"status":"running","targeting":{"countries":\#(list)}}"#
+            let outcome = try outcomes(targeting, UserContext(country: "US")).last
+            XCTAssertEqual(outcome?.rule, "countries", list)
+            XCTAssertEqual(outcome?.state, .failed, list)
+            XCTAssertEqual(try outcomes(targeting, UserContext()).last?.state, .failed, "\(list): fails without a country too")
+        }
+        XCTAssertEqual(try outcomes(#"{"status":"running","targeting":{"countries":["US", "DE"]}}"#, UserContext(country: "US")).last?.state, .passed)
+        for value in [#"["a", null]"#, #"["a", {"b": 1}]"#, #"["a", ["b"]]"#] {
+            XCTAssertEqual(try outcomes(rule("tier", "in", value), UserContext(traits: ["tier": "a"])).last?.state, .failed, value)
+            XCTAssertEqual(try outcomes(rule("tier", "in", value), UserContext()).last?.state, .failed, "\(value): never unknown")
+        }
+        XCTAssertEqual(try outcomes(rule("tier", "in", #"["a", 1, true]"#), UserContext(traits: ["tier": "a"])).last?.state, .passed)
     }
 
     // MARK: - A numeric operator against a string compares text

@@ -12,18 +12,27 @@ import TestSupport
 /// blank and whitespace salts; quotes, backslashes and an injection attempt in ids and salts;
 /// non-ASCII; C1 and bidi controls in an experiment id, its salt and its variants (escaped in
 /// each engine's literals); traffic allocation 0 / 0.333 / 1 / text; paused and completed;
-/// every targeting rule well-formed and malformed).
+/// every targeting rule well-formed and malformed, lists with an element of the wrong type).
+///
+/// Issue 44.1: the context columns as text and as integers alike. The sdk scheme reads a table
+/// whose every column is text (as `examples/warehouse/run-on-chdb.py` loads a CSV), the install
+/// time spelled as `--installed-at` takes it (`+1700000000001`, leading zeros) and in forms
+/// no integer reads (` 1700000000000`, `1.7e12`, an ISO date, `abc`: such a row fails every
+/// `new_users_only` rule, as `--installed-at 0` does); the docs scheme reads the install time as
+/// BIGINT; the `integers` case reads a table whose id, country, app version, install time
+/// and traits are all BIGINT (the id hashed as its digits, an app version 3 as "3").
 enum WarehouseAssignmentCases {
     static let users = 10_000
-    static let experiments = 39
+    static let integerUsers = 1_000
+    static let experiments = 41
 
     static func cases(bundle: String, engine: String) -> [EngineCase] {
-        ["sdk", "docs"].map { scheme in
-            EngineCase(name: "assignment-\(scheme)", python: script, function: "assignment_case",
-                       arguments: [Binary.url.path, bundle, engine, scheme, String(users)]) { output, file, line in
-                let rows = experiments * users
+        [("sdk", "text", users), ("docs", "int-installed", users), ("sdk", "integers", integerUsers)].map { scheme, columns, count in
+            EngineCase(name: columns == "integers" ? "assignment-integer-columns" : "assignment-\(scheme)", python: script, function: "assignment_case",
+                       arguments: [Binary.url.path, bundle, engine, scheme, String(count), columns]) { output, file, line in
+                let rows = experiments * count
                 XCTAssertEqual(output.split(separator: "\n").first.map(String.init),  // the ONLY- lines below it say which
-                               "rows \(rows) expected \(rows) same", "\(engine) \(scheme): \(output.prefix(3000))", file: file, line: line)
+                               "rows \(rows) expected \(rows) same", "\(engine) \(scheme) \(columns): \(output.prefix(3000))", file: file, line: line)
             }
         }
     }
@@ -59,6 +68,9 @@ enum WarehouseAssignmentCases {
    "targeting": {"user_traits": [{"trait":"age","operator":"neq","value":1E3}]}},
  "countries": {"salt": "c", "status": "running", "targeting": {"countries": ["us", "De"]}, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
  "countries-bad": {"salt": "c", "status": "running", "targeting": {"countries": "US"}, "variants": [{"id":"a","weight":1}]},
+ "countries-mixed": {"salt": "c", "status": "running", "targeting": {"countries": ["US", 5]}, "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}]},
+ "traits-in-mixed": {"salt": "tm", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}],
+   "targeting": {"user_traits": [{"trait":"tier","operator":"in","value":["a", "b", null]}]}},
  "traits-text": {"salt": "tt", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}],
    "targeting": {"user_traits": [{"trait":"plan","operator":"gt","value":"pro"},{"trait":"age","operator":"lte","value":"2"},{"trait":"tier","operator":"gte","value":"é"}]}},
  "traits-nfd": {"salt": "tn3", "status": "running", "variants": [{"id":"a","weight":0.5},{"id":"b","weight":0.5}],
@@ -84,11 +96,12 @@ enum WarehouseAssignmentCases {
     /// Builds the users, asks `bucket -` per context group, loads the same users into the
     /// engine, runs `warehouse assignment` there and compares.
     static let script = #"""
-def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
+def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count, columns):
     import re, subprocess
     count = int(count)
     # Context groups: (platform, country, app_version, installed_at, {trait: value}); None = not given.
     # Platforms are what devices report (bucket refuses others); the bundle's names vary in case.
+    # An install time given as a pair is (what the table holds, what --installed-at is given).
     groups = [
         (None, None, None, None, {}),
         ("ios", "US", "2.10.1", 1700000000000, {"plan": "pro", "age": "18", "tier": "a", "cafe\u0301": "x"}),
@@ -101,10 +114,25 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
         ("ios", "US", "3", 1700000000000, {"age": "18.0", "tier": "1.50", "plan": "pro"}),
         ("android", "US", "3", 1700000000000, {"age": "+18", "tier": "0x1", "plan": "pro"}),
     ]
+    if columns == "text":  # the install time as text, spelled as --installed-at reads it, or unreadable (fails as 0 does)
+        spelled = [("+1700000000001", "+1700000000001"), ("01700000000000", "01700000000000"), ("-1", "-1"),
+                   (" 1700000000000", "0"), ("1.7e12", "0"), ("2026-01-01", "0"), ("abc", "0"), ("", "0"), ("99999999999999999999", "0")]
+        base = groups[1]  # a context every other rule of `everything` and `new-users` passes
+        groups += [(base[0], base[1], base[2], pair, base[4]) for pair in spelled]
+    if columns == "integers":  # every context column an integer but the platform (devices report names)
+        groups = [
+            ("ios", 5, 3, 1700000000000, {"age": 18, "tier": 1, "plan": 0, "beta": 1}),
+            ("android", 0, 2, 1699999999999, {"age": 17, "tier": 0, "caf\u00e9": 7}),
+            (None, 44, 10, 1800000000000, {"age": 1000, "plan": 5, "cafe\u0301": 0}),
+            ("ios", None, None, None, {"age": -3}),
+            ("android", 1, 0, 0, {"age": 100, "tier": 1, "beta": 0}),
+            ("ios", 840, 2, 1700000000000, {"age": 18}),
+        ]
     # Trait name -> column; café in NFC and in NFD are two traits (names are bytes).
     traits = {"plan": "t_plan", "age": "t_age", "tier": "t_tier", "beta": "t_beta", "caf\u00e9": "t_cafe_nfc", "cafe\u0301": "t_cafe_nfd"}
     alphabet = ["a", "Z", "0", "-", "_", "'", "\\", "é", "e\u0301", "🚀", "日", " ", "\"", ";", "%"]
     def user(i):
+        if columns == "integers": return (i * 7919 - 3000) * (-1 if i % 5 == 0 else 1)  # an integer id: hashed as its digits
         s, n = "", i
         while True:
             s += alphabet[n % len(alphabet)]; n //= len(alphabet)
@@ -120,13 +148,15 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
     for g, ctx in enumerate(groups):
         ids = [user(i) for i in range(g, count, len(groups))]
         platform, country, version, installed, tr = ctx
+        installed, installed_flag = installed if isinstance(installed, tuple) else (installed, installed)
+        if columns == "text" and isinstance(installed, int): installed = str(installed)
         args = [appdna, "bucket", "-", "--bundle", bundle, "--format", "tsv", "--scheme", scheme]
         if platform is not None: args += ["--platform", platform]
-        if country is not None: args += ["--country", country]
-        if version is not None: args += ["--app-version", version]
-        if installed is not None: args += ["--installed-at", str(installed)]
+        if country is not None: args += ["--country", str(country)]
+        if version is not None: args += ["--app-version", str(version)]
+        if installed_flag is not None: args += ["--installed-at", str(installed_flag)]
         for k, v in tr.items(): args += ["--trait", f"{k}={v}"]
-        out = subprocess.run(args, input="\n".join(ids).encode() + b"\n", capture_output=True, check=True).stdout.decode()
+        out = subprocess.run(args, input="\n".join(map(str, ids)).encode() + b"\n", capture_output=True, check=True).stdout.decode()
         for line in out.split("\n")[:-1]:
             u, e, _hash, b, v, el = line.split("\t")
             expected.append("\x1f".join((unescape(u), unescape(e), b, unescape(v), el)))
@@ -140,8 +170,9 @@ def assignment_case(engine, tmp, appdna, bundle, dialect, scheme, count):
             "--installed-at-column", "installed_at"] + sum((["--trait-column", f"{t}={column}"] for t, column in traits.items()), [])
     query = subprocess.run([appdna, "warehouse", "assignment", bundle, "--dialect", dialect, "--scheme", scheme] + cols,
                            capture_output=True, check=True).stdout.decode()
-    schema = [("user_id", "text"), ("platform", "text"), ("country", "text"), ("app_version", "text"), ("installed_at", "int")] + \
-             [(column, "text") for column in traits.values()]
+    number = "int" if columns == "integers" else "text"
+    schema = [("user_id", number), ("platform", "text"), ("country", number), ("app_version", number),
+              ("installed_at", "text" if columns == "text" else "int")] + [(column, number) for column in traits.values()]
     separator = "char(31)" if dialect == "clickhouse" else "chr(31)"
     text_type = {"clickhouse": "String", "spark": "STRING", "duckdb": "VARCHAR"}[dialect]
     lines_query = (f"SELECT concat_ws({separator}, user_id, experiment, CAST(bucket AS {text_type}), "

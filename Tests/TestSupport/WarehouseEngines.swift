@@ -66,8 +66,11 @@ public enum WarehouseEngines {
         return (results, result.stderr, result.status)
     }
 
-    /// Python that defines `Engine(dialect, tmp)` — `load(name, [(column, "text" | "int")],
-    /// ndjson_path)` (re)creates a table; `rows(query)` returns the result rows as tuples (NULL
+    /// Python that defines `Engine(dialect, tmp)` — `load(name, [(column, "text" | "int" |
+    /// "bytes" | "binary")], ndjson_path)` (re)creates a table (a "bytes" or "binary" column is
+    /// given in hex in the file: "bytes" is text holding those bytes, which need not be UTF-8 —
+    /// ClickHouse's String, Spark's STRING; DuckDB's text cannot hold them — "binary" the
+    /// engine's byte type: String, BINARY, BLOB); `rows(query)` returns the result rows as tuples (NULL
     /// as None), `lines(query)` the one text column of a large result as strings (written and
     /// read as files where the engine's client would be slow), `types(query)` each result
     /// column's name and type (text, integer, double or boolean; else the engine's own name), `close()`
@@ -95,13 +98,18 @@ class Engine:
             self.session = session.Session(os.path.join(tmp, "chdb"))
 
     def load(self, name, cols, path):
+        hexed = lambda c, t: f"unhex({c}) AS {c}" if t in ("bytes", "binary") else c
         if self.dialect == "duckdb":
+            if any(t == "bytes" for _, t in cols): raise ValueError("DuckDB's text (VARCHAR) holds only UTF-8")
             spec = ", ".join(f"'{c}': '{'BIGINT' if t == 'int' else 'VARCHAR'}'" for c, t in cols)
-            self.con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM read_json(?, format='newline_delimited', columns={{{spec}}})", [path])
+            self.con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT {', '.join(hexed(c, t) for c, t in cols)} "
+                             f"FROM read_json(?, format='newline_delimited', columns={{{spec}}})", [path])
         elif self.dialect == "spark":
             if name in self.cached: self.cached[name].unpersist()
             ddl = ", ".join(f"{c} {'BIGINT' if t == 'int' else 'STRING'}" for c, t in cols)
-            table = self.spark.read.schema(ddl).json(path).cache()  # read once, not once per UNION ALL branch
+            # A STRING made from bytes keeps them as they are, UTF-8 or not (as Parquet BINARY read as a string does).
+            table = self.spark.read.schema(ddl).json(path).selectExpr(
+                *[f"CAST(unhex({c}) AS STRING) AS {c}" if t == "bytes" else hexed(c, t) for c, t in cols]).cache()  # read once, not once per UNION ALL branch
             table.count()
             table.createOrReplaceTempView(name)
             self.cached[name] = table
@@ -109,7 +117,7 @@ class Engine:
             schema = ", ".join(f"{c} Nullable({'Int64' if t == 'int' else 'String'})" for c, t in cols)
             self.session.query(f"DROP TABLE IF EXISTS {name}")
             self.session.query(f"CREATE TABLE {name} ({schema}) ENGINE = Memory")
-            self.session.query(f"INSERT INTO {name} SELECT * FROM file('{path}', JSONEachRow, '{schema}')")
+            self.session.query(f"INSERT INTO {name} SELECT {', '.join(hexed(c, t) for c, t in cols)} FROM file('{path}', JSONEachRow, '{schema}')")
 
     def rows(self, query):
         if self.dialect == "duckdb":

@@ -438,6 +438,13 @@ public struct BundleValidator {
                 add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list, not \(Self.show(countries)): devices assign no one", at: countries, targetingPointer.appending(key: "countries"))
             } else {
                 for (index, code) in countries.elements.enumerated() where !Self.isCountryCode(code) {
+                    // Not a string: the list is not the SDK's list of codes, so the whole rule
+                    // fails closed (`Targeting.countryCodes`), as platforms: ["ios", 5] does.
+                    guard code.kind == .string else {
+                        add(.targetingRule, "targeting.countries of \(Self.quoted(id)) must be a list of country codes, not one holding \(Self.show(code)): devices assign no one",
+                            at: code, targetingPointer.appending(key: "countries").appending(index: index))
+                        continue
+                    }
                     add(.countryCode, "country \(Self.show(code)) of \(Self.quoted(id)) is not two upper-case letters (ISO 3166-1 alpha-2, as devices report it): codes are compared exactly, so it matches no device",
                         at: code, targetingPointer.appending(key: "countries").appending(index: index))
                 }

@@ -33,15 +33,28 @@ enum Targeting {
     /// warehouse SQL compares the same way.
     static func countries(_ value: JSONValue?, _ context: UserContext) -> RuleOutcome? {
         guard let value, value != .null else { return nil }
-        guard case .array(let list) = value else {
-            return RuleOutcome(rule: "countries", passed: false, detail: "countries is not a list: fails closed")
+        guard let codes = countryCodes(value) else {
+            return RuleOutcome(rule: "countries", passed: false, detail: "countries is not a list of country codes (strings): fails closed")
         }
-        let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
         guard let country = context.country else {
             return .unknown("countries", "targets [\(codes.joined(separator: ", "))]; no country given", settledBy: .country)
         }
         let passed = codes.contains { ByteIdentity.same($0, country) }
         return RuleOutcome(rule: "countries", passed: passed, detail: "\(country) " + (passed ? "is" : "is not") + " in [\(codes.joined(separator: ", "))]")
+    }
+
+    /// The codes of a `countries` list; nil when it is not a list of strings. A list with one
+    /// element of another type (`["US", 5]`) does not decode as the SDK's list of strings, so
+    /// the whole rule is malformed and fails closed, as `platforms: ["ios", 5]` does, rather
+    /// than being read as its strings alone.
+    static func countryCodes(_ value: JSONValue) -> [String]? {
+        guard case .array(let list) = value else { return nil }
+        var codes: [String] = []
+        for element in list {
+            guard case .string(let code) = element else { return nil }
+            codes.append(code)
+        }
+        return codes
     }
 
     static func appVersion(_ value: JSONValue?, _ context: UserContext) -> RuleOutcome? {

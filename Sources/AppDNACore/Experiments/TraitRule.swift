@@ -21,7 +21,12 @@ enum TraitRule {
         case "exists": return nil
         case "eq", "neq": return text(expected) == nil ? "'\(op)' needs a string, number or boolean value" : nil
         case "in":
-            guard case .array = expected else { return "'in' needs a list" }
+            guard case .array(let options) = expected else { return "'in' needs a list" }
+            // A list holding a null, list or object is not the list of values the SDK reads:
+            // the rule is malformed, not the list without that element.
+            if let odd = options.first(where: { text($0) == nil }) {
+                return "'in' needs a list of strings, numbers or booleans, not one holding \(kindWords(odd))"
+            }
             return nil
         case "gt", "gte", "lt", "lte":
             switch expected {
@@ -144,6 +149,16 @@ enum TraitRule {
             bytes = bytes.dropFirst(exponent)
         }
         return bytes.isEmpty ? Double(text) : nil
+    }
+
+    /// "null", "a list" or "an object": what a non-scalar value is, for messages.
+    static func kindWords(_ value: JSONValue) -> String {
+        switch value {
+        case .array: return "a list"
+        case .object: return "an object"
+        case .null: return "null"
+        default: return text(value).map { "'\($0)'" } ?? "a value"
+        }
     }
 
     /// The text form of a scalar JSON value.

@@ -22,9 +22,10 @@ public struct AssignmentSQL {
 
     private func branch(_ experiment: ExperimentDefinition, number: Int) -> String {
         let sql = WarehouseSQL(engine: engine)
-        // The user id and the context columns the rules read, under their own names.
-        let context = columns.contextColumns.filter { $0 != columns.user }.map { ", \($0)" }.joined()  // not an id: plain ASCII column names
-        var rows = SQLRelation(engine: engine, source: "(SELECT \(columns.user) AS user_id\(context) FROM \(columns.table))", name: "e\(number)")
+        // The user id and the context columns the rules read, as text, under their own names
+        // (an integer id is hashed as its digits, as `bucket -` reads it from a line).
+        let context = columns.carried(by: engine, except: columns.user)
+        var rows = SQLRelation(engine: engine, source: "(SELECT \(engine.text(columns.user)) AS user_id\(context) FROM \(columns.table))", name: "e\(number)")
         let eligibility = SQLEligibility(sql: sql, columns: columns)
         let assigned: WarehouseSQL.Bucket
         switch scheme {

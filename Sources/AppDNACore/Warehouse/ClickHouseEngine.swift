@@ -13,6 +13,7 @@ public struct ClickHouseEngine: SQLEngine {
     public func integer(_ value: String) -> String { "toInt64(\(value))" }
     public func double(_ value: String) -> String { "toFloat64(\(value))" }
     public func parsedDouble(_ text: String) -> String { "toFloat64OrNull(\(text))" }
+    public func parsedInteger(_ text: String) -> String { "toInt64OrNull(\(text))" }
     public func text(_ value: String) -> String { "toString(\(value))" }
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS Bool)" }
 
@@ -23,6 +24,7 @@ public struct ClickHouseEngine: SQLEngine {
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
     public func dotPart(_ text: String, _ index: Int) -> String { "splitByChar('.', \(text))[\(index + 1)]" }
     public func nfc(_ text: String) -> String { "normalizeUTF8NFC(\(text))" }
+    public func isValidUTF8(_ text: String) -> String { "(isValidUTF8(\(text)) = 1)" }
 
     public func erfc(_ z: String) -> String { "erfc(\(z))" }
 

@@ -13,7 +13,14 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func integer(_ value: String) -> String { "CAST(\(value) AS BIGINT)" }
     public func double(_ value: String) -> String { "CAST(\(value) AS DOUBLE)" }
     public func parsedDouble(_ text: String) -> String { "TRY_CAST(\(text) AS DOUBLE)" }
-    public func text(_ value: String) -> String { "CAST(\(value) AS VARCHAR)" }
+    public func parsedInteger(_ text: String) -> String { "TRY_CAST(\(text) AS BIGINT)" }
+    /// A BLOB is refused with an error, not cast: DuckDB's VARCHAR holds only UTF-8, and the
+    /// cast would write the bytes past ASCII as `\xHH` text, so an id would hash as other bytes
+    /// without a word (`typeof` is the column's type, the same for every row).
+    public func text(_ value: String) -> String {
+        "CASE WHEN typeof(\(value)) = 'BLOB' THEN error('appdna: a BLOB column is read as text; DuckDB text is UTF-8 (VARCHAR): give the query a VARCHAR column') "
+            + "ELSE CAST(\(value) AS VARCHAR) END"
+    }
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
     public func lowercased(_ text: String) -> String { "lower(\(text))" }
@@ -22,6 +29,8 @@ public struct DuckDBEngine: SQLMurmurPrimitives {
     public func regexScalar(_ value: UInt32) -> String { "\\x{\(String(value, radix: 16))}" }
     public func dotPart(_ text: String, _ index: Int) -> String { "split_part(\(text), '.', \(index + 1))" }
     public func nfc(_ text: String) -> String { "nfc_normalize(\(text))" }
+    /// DuckDB's VARCHAR holds only UTF-8 (a BLOB is refused by `text`).
+    public func isValidUTF8(_ text: String) -> String { "TRUE" }
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 

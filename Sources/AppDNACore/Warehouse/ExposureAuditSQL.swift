@@ -47,8 +47,8 @@ public struct ExposureAuditSQL {
 
     private var sql: WarehouseSQL { WarehouseSQL(engine: engine) }
 
-    /// The context columns, carried by their own names from level to level (the rules read them).
-    private var carried: String { context.contextColumns.map { ", \($0)" }.joined() }
+    /// The context columns, as text, carried by their own names from level to level (the rules read them).
+    private var carried: String { context.carried(by: engine) }
 
     /// The row's bundle version differs from the file's.
     private var otherBundle: String {
@@ -60,7 +60,7 @@ public struct ExposureAuditSQL {
     private func rows(where condition: String) -> String {
         let bundleVersion = exposures.bundleVersion.map { ", \($0) AS appdna_bundle_version" } ?? ""
         return "(SELECT \(exposures.eventID) AS event_id, \(exposures.experiment) AS experiment, \(exposures.variant) AS recorded, "
-            + "\(exposures.user) AS appdna_user\(bundleVersion)\(carried) FROM \(exposures.table) "
+            + "\(engine.text(exposures.user)) AS appdna_user\(bundleVersion)\(carried) FROM \(exposures.table) "
             + "WHERE \(exposures.user) IS NOT NULL AND \(exposures.experiment) IS NOT NULL AND \(condition))"
     }
 
@@ -94,12 +94,12 @@ public struct ExposureAuditSQL {
         judged.filter("NOT (coalesce(recorded = \(expected), FALSE) OR (recorded IS NULL AND \(expected) IS NULL))")
         // Only the rows that disagree are hashed again, every hypothesis side by side.
         let blankSalt = blankSaltHypothesis(experiment)
-        let forms = normalisedForms(experiment, in: &judged)
+        let (forms, isText) = normalisedForms(experiment, in: &judged)
         let hypotheses = sql.bind((blankSalt.map { [$0.bucket] } ?? []) + forms.map(\.bucket), in: &judged)
         let blankSaltClaim = blankSalt.map { $0.claim(sql.variant(experiment.allocation, bucket: hypotheses[0])) } ?? "FALSE"
         let formBuckets = hypotheses.suffix(forms.count)
         let normalisedID = forms.isEmpty ? "FALSE" : "(" + zip(forms, formBuckets).map { form, bucket in
-            "coalesce(\(form.text) <> appdna_user AND \(sql.variant(experiment.allocation, bucket: bucket)) = recorded, FALSE)"
+            "coalesce(\(isText) AND \(form.text) <> appdna_user AND \(sql.variant(experiment.allocation, bucket: bucket)) = recorded, FALSE)"
         }.joined(separator: " OR ") + ")"
         return judged.select("event_id, experiment, recorded, \(expected) AS expected, CASE "
             + "WHEN recorded IS NOT NULL AND \(blankSaltClaim) THEN 'blank-salt-old-ios' "
@@ -123,11 +123,16 @@ public struct ExposureAuditSQL {
 
     /// The NFC, trimmed and trimmed-NFC forms of the user id (bound in `rows`) and their
     /// buckets: where a form differs from the id and gives the recorded variant, the id was
-    /// not normalised.
-    private func normalisedForms(_ experiment: ExperimentDefinition, in rows: inout SQLRelation) -> [(text: String, bucket: WarehouseSQL.Bucket)] {
+    /// not normalised. Also the bound condition that the id is UTF-8: an id that is not has no
+    /// normal form, so its forms are read from '' (ClickHouse's normalizeUTF8NFC fails the
+    /// query on such bytes; Spark's reflect needs a string) and the claim must not be made.
+    private func normalisedForms(_ experiment: ExperimentDefinition, in rows: inout SQLRelation)
+        -> (forms: [(text: String, bucket: WarehouseSQL.Bucket)], isText: String) {
         let salt = BucketingScheme.sdk.effectiveSalt(experiment.salt, experiment: experiment.id)
-        let forms = rows.bind([engine.nfc("appdna_user"), sql.trimmedWhitespace("appdna_user")])
-        let trimmedNFC = rows.bind(engine.nfc(forms[1]))
-        return (forms + [trimmedNFC]).map { ($0, .sdk(experiment: experiment.id, salt: salt, user: $0)) }
+        let isText = engine.isValidUTF8("appdna_user")
+        let text = "(CASE WHEN \(isText) THEN appdna_user ELSE '' END)"
+        let bound = rows.bind([engine.nfc(text), sql.trimmedWhitespace(text), isText])
+        let trimmedNFC = rows.bind(engine.nfc(bound[1]))
+        return ([bound[0], bound[1], trimmedNFC].map { ($0, .sdk(experiment: experiment.id, salt: salt, user: $0)) }, bound[2])
     }
 }

@@ -40,9 +40,9 @@ struct SQLEligibility {
         guard case .object(let fields) = targeting else { return [.failedForAll] }
         var rules: [SQLRuleVerdict] = []
         if let countries = fields["countries"], countries != .null {
-            guard case .array(let list) = countries else { return [.failedForAll] }
+            // Not a list of strings (`"US"`, `["US", 5]`): fails closed, as `Targeting.countries`.
+            guard let codes = Targeting.countryCodes(countries) else { return [.failedForAll] }
             // Exactly as written, byte for byte: "us" is not "US" (devices compare so).
-            let codes = list.compactMap { value -> String? in if case .string(let s) = value { return s } else { return nil } }
             rules.append(.on(columns.country) { sql.isIn($0, codes) })
         }
         if let version = fields["min_app_version"], version != .null {
@@ -53,7 +53,7 @@ struct SQLEligibility {
         case .null, .bool(false): break
         case .bool(true):
             guard let started = startedAtMs else { return [.failedForAll] }
-            rules.append(.on(columns.installedAt) { "(\($0) >= \(started))" })
+            rules.append(.on(columns.installedAt) { "(\(milliseconds($0)) >= \(started))" })
         default:
             return [.failedForAll]  // not a boolean: fails closed, as in `Targeting.newUsers`
         }
@@ -89,6 +89,13 @@ struct SQLEligibility {
             let wanted = TraitRule.text(expected).flatMap(TraitRule.number)!
             return .on(column) { "(\(number($0)) \(symbol) \(sql.doubleLiteral(wanted)))" }
         }
+    }
+
+    /// The install time (text: see `WarehouseColumns`) as an integer, as `--installed-at` reads
+    /// one (`Int64(_:)`: digits with an optional sign); NULL when it is not one or out of range,
+    /// so the rule fails for that row, as a malformed app version does.
+    private func milliseconds(_ column: String) -> String {
+        "(CASE WHEN \(sql.engine.fullMatch(column, "[+-]?[0-9]+")) THEN \(sql.engine.parsedInteger(column)) END)"
     }
 
     /// The trait's text as a number under `TraitRule.numberPattern`, NULL when it is not one.

@@ -24,7 +24,12 @@ public protocol SQLEngine: Sendable {
     func double(_ value: String) -> String
     /// The number that `text` spells, NULL when it is not one.
     func parsedDouble(_ text: String) -> String
-    /// Any value as text (a bundle_version column may hold numbers or strings).
+    /// The signed 64-bit integer that `text` spells, NULL when it is not one or is out of
+    /// range (engines differ on white space and signs: callers match the digits first).
+    func parsedInteger(_ text: String) -> String
+    /// Any value as text (a bundle_version column may hold numbers or strings; a context
+    /// column may be text or an integer): a string's bytes unchanged, an integer in decimal,
+    /// a boolean `true`/`false`, NULL as NULL.
     func text(_ value: String) -> String
     /// A condition as the engine's boolean type (a result column).
     func boolean(_ condition: String) -> String
@@ -41,8 +46,11 @@ public protocol SQLEngine: Sendable {
     func regexScalar(_ value: UInt32) -> String
     /// The `index`th (0-based) dot-separated part of `text`, '' past the end.
     func dotPart(_ text: String, _ index: Int) -> String
-    /// `text` in Unicode normalisation form C.
+    /// `text` in Unicode normalisation form C (`text` is UTF-8).
     func nfc(_ text: String) -> String
+    /// Whether the bytes of `text` are UTF-8 (a condition; engines whose text can hold other
+    /// bytes hash an id as its bytes whatever they are, but only UTF-8 has a normal form).
+    func isValidUTF8(_ text: String) -> String
 
     // MARK: Numbers
 

@@ -1,4 +1,5 @@
-/// Spark SQL (3.4 and later; the suite runs 4.x in local mode). Spark's own `hash()` is
+/// Spark SQL (3.4 and later; the suite runs 4.x in local mode). An id is hashed as the bytes
+/// its STRING holds, UTF-8 or not (`bytes(of:)`). Spark's own `hash()` is
 /// MurmurHash3 with seed 42 and a different tail: `SparkMurmurHash3` has it hash the id's
 /// whole blocks from the right state and finishes the standard hash in column expressions
 /// Spark generates code for. Spark runs in ANSI mode by default: integer overflow fails the
@@ -17,6 +18,7 @@ public struct SparkEngine: SQLEngine {
     public func integer(_ value: String) -> String { "CAST(\(value) AS BIGINT)" }
     public func double(_ value: String) -> String { "CAST(\(value) AS DOUBLE)" }
     public func parsedDouble(_ text: String) -> String { "try_cast(\(text) AS DOUBLE)" }
+    public func parsedInteger(_ text: String) -> String { "try_cast(\(text) AS BIGINT)" }
     public func text(_ value: String) -> String { "CAST(\(value) AS STRING)" }
     public func boolean(_ condition: String) -> String { "CAST(\(condition) AS BOOLEAN)" }
 
@@ -29,6 +31,8 @@ public struct SparkEngine: SQLEngine {
     /// Spark has no SQL function for it; it calls ICU4J, which Spark bundles since 4.0 (for
     /// collations), through `reflect`.
     public func nfc(_ text: String) -> String { "reflect('com.ibm.icu.text.Normalizer', 'compose', \(text), false)" }
+    /// Spark 4.0 and later, as `nfc` (the audit's hypotheses need both).
+    public func isValidUTF8(_ text: String) -> String { "is_valid_utf8(\(text))" }
 
     public func erfc(_ z: String) -> String { SQLMath.erfcFit(z) }
 
@@ -52,8 +56,13 @@ public struct SparkEngine: SQLEngine {
 
     // MARK: Bytes, for the hash
 
-    /// The UTF-8 bytes of the text expression `text`, as a BINARY.
-    func utf8Bytes(of text: String) -> String { "encode(\(text), 'UTF-8')" }
+    /// The bytes of the text expression `text`, as a BINARY: exactly the bytes the string
+    /// holds, as ClickHouse's `murmurHash3_32` hashes them. A Spark STRING can hold bytes that are not
+    /// UTF-8 (Parquet BINARY read as a string carries them, and so does a BINARY column cast
+    /// to STRING); the cast keeps them, where `encode(text, 'UTF-8')` would go through a Java
+    /// string and turn each invalid byte into U+FFFD (EF BF BD) while `octet_length` still
+    /// counts the raw bytes.
+    func bytes(of text: String) -> String { "CAST(\(text) AS BINARY)" }
     /// A BINARY literal of any bytes.
     func bytesLiteral(_ bytes: [UInt8]) -> String { "X'" + bytes.map { QuotedLiteral.hex(UInt32($0), digits: 2) }.joined() + "'" }
 }

@@ -27,7 +27,7 @@ enum SparkMurmurHash3 {
             let folded = input.prefix.count & ~3
             let rest = Array(input.prefix[folded...])
             let state = input.prefix.withUnsafeBytes { MurmurHash3.state(afterBlocksOf: $0) }
-            var parts = [engine.utf8Bytes(of: input.text)]
+            var parts = [engine.bytes(of: input.text)]
             if !rest.isEmpty { parts.insert(engine.bytesLiteral(rest), at: 0) }
             parts.append(engine.bytesLiteral(input.suffix + [0, 0, 0]))
             return (Int32(bitPattern: intHashedTo(state)), folded, "concat(" + parts.joined(separator: ", ") + ")", rest.count + input.suffix.count)

@@ -1,6 +1,12 @@
 /// Where the user context lives in the warehouse: the table and the columns the SQL reads.
 /// A context column left nil is unknown for every row, exactly as a context flag not given to
 /// `bucket` is; a NULL in a mapped column is unknown for that row.
+///
+/// A column may be text or an integer (a CSV loaded as text, an install time as BIGINT, a
+/// numeric trait): the queries read every context column as text (`carried`), the form the
+/// CLI's flags give, and the rules parse what they compare as numbers from that text. So an
+/// install time of 1767225600000 and '1767225600000' are the same, and the query never asks
+/// an engine to compare text with a number (which ClickHouse and DuckDB refuse).
 public struct WarehouseColumns: Sendable {
     public var table: String
     public var user: String
@@ -41,6 +47,13 @@ public struct WarehouseColumns: Sendable {
         }
         for entry in traits { _ = try WarehouseName.checked(entry.column, as: .traitColumn(trait: entry.trait)) }
         return self
+    }
+
+    /// The select list that carries the context columns from the table to the rules: each
+    /// once, as text, under its own name (`, CAST(country AS VARCHAR) AS country`), leaving out
+    /// `except` (the user column, which the query carries under its own name).
+    func carried(by engine: any SQLEngine, except: String? = nil) -> String {
+        contextColumns.filter { $0 != except }.map { ", \(engine.text($0)) AS \($0)" }.joined()  // not ids: plain ASCII column names
     }
 
     /// The context columns a query carries from the table to the rules, each once.
