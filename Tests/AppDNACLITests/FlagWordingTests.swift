@@ -69,8 +69,9 @@ final class FlagWordingTests: XCTestCase {
 
     func testListenAddressIsNamedByHost() {
         let result = runCLI(["webhook", "listen", "--host", "not-an-ip"], environment: ["APPDNA_WEBHOOK_SECRET": "s"])
-        XCTAssertEqual(result.status, 78, result.stderr)
-        XCTAssertEqual(result.stderr, "appdna: --host 'not-an-ip' is not an IPv4 address\nhint: use 127.0.0.1 (the default) or 0.0.0.0 for all interfaces\n")
+        // A usage error (64): 78 is what the help keeps for a missing secret (issue 42.6).
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertEqual(result.stderr, "appdna: --host 'not-an-ip' is not an IPv4 or IPv6 address\nhint: use 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for all interfaces\n")
     }
 
     func testUnreadFIFOIsNamedByTimeout() throws {

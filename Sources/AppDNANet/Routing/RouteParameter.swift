@@ -106,7 +106,7 @@ public struct RouteParameterSpec: Sendable {
 
 /// A request the route table refuses: its status (400, 404, 405), what the answer says, the
 /// parameter at fault (400) and the methods the path takes (405's `Allow`).
-public struct RouteRefusal: Error, Sendable, Equatable {
+public struct RouteRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     public let status: Int
     public let message: String
     public var parameter: String? = nil
@@ -117,4 +117,7 @@ public struct RouteRefusal: Error, Sendable, Equatable {
     public var headers: [(name: String, value: String)] {
         allow.isEmpty ? [] : [("Allow", allow.joined(separator: ", "))]
     }
+
+    /// The answer's words: what a server says in its body.
+    public var description: String { message }
 }
