@@ -170,7 +170,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// `startThread` starts the workers (the system's threads; tests make it fail).
     public init(host: String, port: Int, limits: Limits,
                 startThread: @escaping ThreadStarter = { ThreadSpawner.trySpawnDetached(stackBytes: HTTPServer.workerStackBytes, $0) }) throws(HTTPError) {
-        self.limits = limits.fitted(toAddressSpace: ProcessLimits.addressSpaceBytes)
+        let addressSpace = ProcessLimits.addressSpaceBytes
+        self.limits = limits.fitted(toAddressSpace: addressSpace)
+        if let addressSpace { ProcessLimits.fitMallocArenas(toAddressSpace: addressSpace) }
         self.host = host
         self.startThread = startThread
         let listening: (fd: Int32, port: Int)

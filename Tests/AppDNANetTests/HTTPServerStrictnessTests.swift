@@ -107,3 +107,45 @@ extension HTTPServerTests {
         XCTAssertTrue(answer.hasPrefix("HTTP/1.1 505 HTTP Version Not Supported\r\n"), answer)
     }
 }
+
+/// What a handler holds beyond its request counts against the same budget, and the limits fit
+/// inside an address-space limit (`ulimit -v`): past them the answer is 503, never a failed
+/// allocation, which stops a Swift process (issue 42.5; bench/inspector-budget.sh floods a
+/// listener under `ulimit -v 420000`).
+final class HTTPServerBudgetTests: XCTestCase {
+    func testReservationsShareTheBufferedBytesBudget() throws {
+        var limits = HTTPServer.Limits(maxBodyBytes: 1 << 20, headerTimeout: 2, idleTimeout: 2, maxConnections: 4)
+        limits.maxBufferedBytes = 3 << 20
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits)
+        XCTAssertTrue(server.reserve(1 << 20))
+        XCTAssertTrue(server.reserve(2 << 20))
+        XCTAssertFalse(server.reserve(1), "the budget is spent")
+        XCTAssertFalse(server.reserve(-1), "a negative reservation is refused, not added")
+        XCTAssertFalse(server.reserve(Int.max), "no overflow at the extremes")
+        XCTAssertEqual(server.bufferedRequestBytes, 3 << 20)
+        server.release(2 << 20)
+        XCTAssertTrue(server.reserve(1 << 20))
+        server.release(1 << 20)
+        server.release(1 << 20)
+        XCTAssertEqual(server.bufferedRequestBytes, 0)
+    }
+
+    func testLimitsFitInsideAnAddressSpaceLimit() {
+        let limits = HTTPServer.Limits(maxBodyBytes: 1 << 20, headerTimeout: 2, idleTimeout: 2, maxConnections: 400)
+        XCTAssertEqual(limits.maxBufferedBytes, 256 << 20)
+        let unlimited = limits.fitted(toAddressSpace: nil)
+        XCTAssertEqual(unlimited.maxConnections, 400)
+        XCTAssertEqual(unlimited.maxBufferedBytes, 256 << 20)
+        // ulimit -v 420000 (KiB): a quarter each for the stacks and the buffered bytes.
+        let fitted = limits.fitted(toAddressSpace: 420_000 * 1024)
+        XCTAssertEqual(fitted.maxConnections, 420_000 * 1024 / 4 / HTTPServer.workerStackBytes)
+        XCTAssertEqual(fitted.maxBufferedBytes, 420_000 * 1024 / 4)
+        XCTAssertLessThanOrEqual(fitted.maxConnections * HTTPServer.workerStackBytes + fitted.maxBufferedBytes, 420_000 * 1024 / 2)
+        // Tiny or hostile limits: one worker and one body at least, no trap.
+        for space in [0, 1, 4096, Int.max] {
+            let tiny = limits.fitted(toAddressSpace: space)
+            XCTAssertGreaterThanOrEqual(tiny.maxConnections, 1)
+            XCTAssertGreaterThanOrEqual(tiny.maxBufferedBytes, min(limits.maxBodyBytes + (64 << 10), space / 4))
+        }
+    }
+}

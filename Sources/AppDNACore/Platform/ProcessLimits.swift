@@ -26,4 +26,19 @@ public enum ProcessLimits {
         let current = UInt64(limit.rlim_cur)
         return current >= UInt64(Int.max) ? nil : Int(current)
     }
+
+    /// glibc's malloc gives threads arenas of their own, each reserving 64 MiB of address space
+    /// (HEAP_MAX_SIZE), up to 8 per core: 16 of them take 1 GiB before a byte is used, and
+    /// under `ulimit -v` that is what runs out first. Within `bytes` of address space this caps
+    /// them (`mallopt(M_ARENA_MAX)`) at one per 512 MiB, one at least. Looked up with `dlsym`:
+    /// Swift's Glibc module does not import malloc.h. musl has no arenas, Darwin's allocator
+    /// reserves no such regions: nothing to do there.
+    public static func fitMallocArenas(toAddressSpace bytes: Int) {
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(nil, "mallopt") else { return }
+        let arenaMax: Int32 = -8   // M_ARENA_MAX, glibc malloc/malloc.h
+        _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMax, Int32(clamping: max(1, bytes / (512 << 20))))
+        #endif
+    }
 }
