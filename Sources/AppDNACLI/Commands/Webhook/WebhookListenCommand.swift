@@ -79,7 +79,7 @@ enum WebhookListenCommand {
 
         let inspector = try DeliveryInspection.start(invocation, listener: server, target: target, forwardInvalid: forwardInvalid,
                                                      timeout: forwardTimeout,
-                                                     client: forwarder, log: log)
+                                                     client: forwarder, log: log, secrets: secrets, maxBody: arguments[WebhookListenFlags.maxBody])
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
