@@ -688,12 +688,13 @@ enum InspectorPage {
     const block = document.createElement("div");
     block.className = "experiment";
     block.dataset.key = String(experiment.key);
-    const head = document.createElement("p");
+    const head = document.createElement("div");
     head.className = "experiment-head";
     head.appendChild(element("span", experiment.key, "mono key"));
     head.appendChild(element("span", ` ${experiment.status}`, "muted"));
     if (experiment.overridden !== null && experiment.overridden !== undefined) head.appendChild(overriddenBadge());
     block.appendChild(head);
+    // The variants, each with its share of users as a bar.
     for (const variant of experiment.variants || []) {
       const row = document.createElement("div");
       row.className = "variant";
@@ -729,7 +730,8 @@ enum InspectorPage {
     force.addEventListener("click", () => change("PUT", "experiment", experiment.key, choice.value));
     controls.append(choice, force);
     if (experiment.overridden !== null && experiment.overridden !== undefined) controls.appendChild(clearButton("experiment", experiment.key));
-    block.appendChild(controls);
+    // On the experiment's own line, so that each takes a line more than its variants.
+    head.appendChild(controls);
     return block;
   }
 
@@ -746,7 +748,9 @@ enum InspectorPage {
       row.appendChild(name);
       row.appendChild(element("td", json(item.value), "mono value"));
       const cell = document.createElement("td");
-      cell.className = "controls";
+      const controls = document.createElement("div");
+      controls.className = "controls";
+      cell.appendChild(controls);
       const input = document.createElement("input");
       input.className = "value-input";
       input.value = json(item.value);
@@ -765,8 +769,8 @@ enum InspectorPage {
         }
         change("PUT", kind, item.key, value);
       });
-      cell.append(input, set);
-      if (item.overridden) cell.appendChild(clearButton(kind, item.key));
+      controls.append(input, set);
+      if (item.overridden) controls.appendChild(clearButton(kind, item.key));
       row.appendChild(cell);
       body.appendChild(row);
     }
@@ -1096,7 +1100,9 @@ button.remove, button.clear { background: transparent; color: var(--accent); pad
 .overrides { margin: 0.2em 0; padding-left: 1.4em; }
 .overrides li { overflow-wrap: anywhere; }
 .experiment { margin: 0.4em 0 0.8em; overflow-wrap: anywhere; }
-.experiment-head { margin: 0 0 0.2em; }
+.experiment-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0 0.4em; margin: 0 0 0.2em; }
+.experiment-head .controls { margin: 0 0 0 auto; }
+.overrides .clear { margin-left: 0.6em; }
 .variant { display: grid; grid-template-columns: minmax(0, 12em) minmax(0, 1fr) 4.5em; gap: 0.6em; align-items: center; font-size: 0.92em; }
 .variant-id { overflow-wrap: anywhere; }
 .bar { display: block; height: 0.7em; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; overflow: hidden; }
@@ -1104,11 +1110,13 @@ button.remove, button.clear { background: transparent; color: var(--accent); pad
 .share { text-align: right; font-variant-numeric: tabular-nums; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.3em; align-items: center; margin-top: 0.3em; }
 .badge.overridden { color: var(--accent); background: var(--selected); margin-left: 0.5em; }
+.experiment-head .badge.overridden { margin-left: 0; }
 .values { table-layout: fixed; }
 .values th, .values td { text-align: left; vertical-align: top; padding: 0.25em 0.5em 0.25em 0; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 .values th { width: 28%; font-weight: 600; }
 .values td.value { width: 24%; }
 .values .value-input { flex: 1 1 8em; }
+.values .controls { margin-top: 0; }
 
 @media (max-width: 900px) {
   body { display: block; height: auto; }

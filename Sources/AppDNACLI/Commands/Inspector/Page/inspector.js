@@ -572,12 +572,13 @@
     const block = document.createElement("div");
     block.className = "experiment";
     block.dataset.key = String(experiment.key);
-    const head = document.createElement("p");
+    const head = document.createElement("div");
     head.className = "experiment-head";
     head.appendChild(element("span", experiment.key, "mono key"));
     head.appendChild(element("span", ` ${experiment.status}`, "muted"));
     if (experiment.overridden !== null && experiment.overridden !== undefined) head.appendChild(overriddenBadge());
     block.appendChild(head);
+    // The variants, each with its share of users as a bar.
     for (const variant of experiment.variants || []) {
       const row = document.createElement("div");
       row.className = "variant";
@@ -613,7 +614,8 @@
     force.addEventListener("click", () => change("PUT", "experiment", experiment.key, choice.value));
     controls.append(choice, force);
     if (experiment.overridden !== null && experiment.overridden !== undefined) controls.appendChild(clearButton("experiment", experiment.key));
-    block.appendChild(controls);
+    // On the experiment's own line, so that each takes a line more than its variants.
+    head.appendChild(controls);
     return block;
   }
 
@@ -630,7 +632,9 @@
       row.appendChild(name);
       row.appendChild(element("td", json(item.value), "mono value"));
       const cell = document.createElement("td");
-      cell.className = "controls";
+      const controls = document.createElement("div");
+      controls.className = "controls";
+      cell.appendChild(controls);
       const input = document.createElement("input");
       input.className = "value-input";
       input.value = json(item.value);
@@ -649,8 +653,8 @@
         }
         change("PUT", kind, item.key, value);
       });
-      cell.append(input, set);
-      if (item.overridden) cell.appendChild(clearButton(kind, item.key));
+      controls.append(input, set);
+      if (item.overridden) controls.appendChild(clearButton(kind, item.key));
       row.appendChild(cell);
       body.appendChild(row);
     }
