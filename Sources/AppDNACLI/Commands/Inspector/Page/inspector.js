@@ -526,7 +526,14 @@
     $("console-error").textContent = visible(message || "");
   }
 
-  function json(value) { return JSON.stringify(value === undefined ? null : value); }
+  // A value as JSON text, the characters `visible` escapes written as JSON escapes (\u202E): the
+  // same value when parsed back (the console's inputs are sent as they read), and nothing in it
+  // that reorders or hides what is read. (JSON.stringify escapes the C0 controls itself.)
+  function json(value) {
+    return JSON.stringify(value === undefined ? null : value)
+      .replace(/[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFDD0-\uFDEF]/g,
+               (character) => "\\u" + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  }
 
   function showConsole(bundle, overrides) {
     const state = json([bundle, overrides]);
@@ -671,13 +678,20 @@
     controls.className = "controls";
     const input = document.createElement("input");
     input.id = "onboarding-flow";
-    input.value = onboarding.flow === null ? "" : String(onboarding.flow);
+    // The flow in the placeholder, as text that shows (what is typed is sent as typed).
+    input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
     input.setAttribute("aria-label", "onboarding flow");
     const set = document.createElement("button");
     set.type = "button";
     set.className = "set";
     set.textContent = "Set the flow";
-    set.addEventListener("click", () => change("PUT", "onboarding", "flow", input.value));
+    set.addEventListener("click", () => {
+      if (input.value === "") {
+        consoleError("type the id of the onboarding flow to make active");
+        return;
+      }
+      change("PUT", "onboarding", "flow", input.value);
+    });
     controls.append(input, set);
     if (onboarding.overridden) controls.appendChild(clearButton("onboarding", "flow"));
     block.appendChild(controls);
