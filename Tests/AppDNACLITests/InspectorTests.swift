@@ -236,7 +236,7 @@ final class InspectorTests: XCTestCase {
 
     func makeServer(replay: Bool = true) throws -> InspectorServer {
         var site = InspectorServer.Site(kind: "webhook", collection: "deliveries", listener: ["address": "http://127.0.0.1:1"])
-        if replay { site.replay = { _ in (200, ["replayed": true]) } }
+        if replay { site.replay = { _, _ in (200, ["replayed": true]) } }
         let server = try InspectorServer(port: 0, site: site, log: InspectorLog(keep: 10))
         var entry = try Self.entry()
         entry.replayCount = 0

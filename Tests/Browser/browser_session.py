@@ -20,6 +20,9 @@ browser stays open across them. Commands:
   {"count": CSS}                       {"value": number of matches}
   {"attribute": CSS, "name": A}        {"value": the attribute of the first match, or null}
   {"click": CSS}                       click the first match
+  {"type": CSS, "keys": T}             empty the first match (an input or textarea), then type T
+                                       into it key by key, as a person does
+  {"select": CSS, "value": V}          choose the option whose value is V in the first <select> match
   {"script": JS}                       {"value": the result of `JS` run as a function body}
   {"async": JS}                        the same for a script that calls arguments[0](result)
   {"screenshot": PATH}                 save the window as a PNG
@@ -35,6 +38,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
 
 
 def start(chromium, chromedriver, profile):
@@ -100,6 +104,14 @@ def handle(browser, command):
         return {"ok": True, "value": elements[0].get_attribute(command["name"])}
     if "click" in command:
         browser.find_element(By.CSS_SELECTOR, command["click"]).click()
+        return {"ok": True}
+    if "type" in command:
+        field = browser.find_element(By.CSS_SELECTOR, command["type"])
+        field.clear()
+        field.send_keys(command["keys"])
+        return {"ok": True}
+    if "select" in command:
+        Select(browser.find_element(By.CSS_SELECTOR, command["select"])).select_by_value(command["value"])
         return {"ok": True}
     if "script" in command:
         return {"ok": True, "value": browser.execute_script(command["script"])}

@@ -120,6 +120,10 @@ final class BrowserSession {
     func count(_ css: String) throws -> Int { try send(["count": css]) as? Int ?? -1 }
     func attribute(_ css: String, _ name: String) throws -> String? { try send(["attribute": css, "name": name]) as? String }
     func click(_ css: String) throws { try send(["click": css]) }
+    /// Empties the field, then types `keys` into it key by key.
+    func type(_ css: String, _ keys: String) throws { try send(["type": css, "keys": keys]) }
+    /// Chooses the option whose value is `value` in a `<select>`.
+    func select(_ css: String, value: String) throws { try send(["select": css, "value": value]) }
     func script(_ body: String) throws -> Any? { try send(["script": body]) }
     /// A script that ends by calling `arguments[0](result)` (a fetch, say).
     func asyncScript(_ body: String) throws -> Any? { try send(["async": body]) }

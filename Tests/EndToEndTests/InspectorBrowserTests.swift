@@ -1,3 +1,4 @@
+import AppDNACore
 import Foundation
 import LoopbackHTTPServer
 import TestSupport
@@ -226,6 +227,54 @@ final class InspectorBrowserTests: XCTestCase {
         XCTAssertEqual(try browser.count("#list-body tr"), 1)
     }
 
+    /// Edit and replay: the body and a header changed in the form, re-signed with the
+    /// listener's secret; the handler gets the edited bytes with a valid signature for them,
+    /// and the entry still shows what was received. Unsigned, the listener's refusal shows.
+    func testEditAndReplaySendsTheEditedBodySignedAgainAndKeepsTheEntryAsReceived() throws {
+        let (listener, browser) = try startListenerAndBrowser()
+        let original = Self.body(id: "evt_to_edit")
+        try send(original, to: listener)
+        try browser.wait("#list-body tr", count: 1)
+        try browser.click("#list-body tr")
+        try browser.wait("#detail-title", text: "evt_to_edit")
+        try browser.click("#edit-box summary")
+        XCTAssertEqual(try browser.script("return document.getElementById('edit-body').value") as? String, original, "the form starts as received")
+        let edited = Self.body(id: "evt_to_edit", type: "subscription.cancelled", data: #"{"user_id":"user_43"}"#)
+        try browser.type("#edit-body", edited)
+        try browser.click("#edit-add-header")
+        try browser.type("#edit-headers .header-row:last-child .header-name", "X-Edited")
+        try browser.type("#edit-headers .header-row:last-child .header-value", "in the browser")
+        try browser.click("#edit-replay")
+        try browser.wait("#replay-results li", count: 1)
+        let result = try browser.text("#replay-results li")
+        XCTAssertTrue(result.contains(": replayed with modifications (resign, \(edited.utf8.count) bytes), the handler answered 200 in "), result)
+
+        let requests = handler.requests
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertEqual(requests[1].body, Array(edited.utf8))
+        XCTAssertEqual(requests[1].header("X-Edited"), "in the browser")
+        let secretText = try String(contentsOfFile: secretPath, encoding: .utf8)
+        let secret = try WebhookSecret(raw: Array(secretText.utf8), source: "test")
+        let signature = try WebhookSignature.parse(try XCTUnwrap(requests[1].header("X-AppDNA-Signature")))
+        XCTAssertTrue(try requests[1].body.withUnsafeBytes { try WebhookVerifier.verify(body: $0, signature: signature, secrets: [secret]) }.isValid)
+        // The entry as received.
+        try browser.click("#body-raw")
+        try browser.wait("#body-note", text: "as received")
+        XCTAssertEqual(try browser.text("#body"), original)
+        XCTAssertNil(try headerRows(browser)["X-Edited"])
+
+        // Unsigned: the listener forwards only valid deliveries, and the page says so.
+        try browser.click("#edit-signature input[value='unsigned']")
+        try browser.click("#edit-replay")
+        try browser.wait("#edit-note", text: "the replay failed: ")
+        let note = try browser.text("#edit-note")
+        XCTAssertTrue(note.contains("--forward-invalid"), note)
+        XCTAssertEqual(handler.requests.count, 2)
+        assertFits(try InspectorLayout.measure(browser), "edit and replay at the default window")
+        try browser.viewport(width: 1280, height: 800)
+        assertFits(try InspectorLayout.measure(browser), "edit and replay at 1280x800")
+    }
+
     func testReplayIsRefusedWithoutTheTokenAndFromAnotherOrigin() throws {
         let (listener, browser) = try startListenerAndBrowser()
         try send(Self.body(id: "evt_guarded"), to: listener)
@@ -412,6 +461,82 @@ final class InspectorBrowserTests: XCTestCase {
             XCTAssertEqual(size[4] << 24 | size[5] << 16 | size[6] << 8 | size[7], 800, "height")
             XCTAssertGreaterThan(png.count, 40_000, "a page full of text, not an empty window")
         }
+    }
+
+    // MARK: - api serve: the console
+
+    /// The console of `api serve --inspect` (issue 46.3) against the real override API of the
+    /// built binary: the served bundle's experiments with their shares as bars; a variant forced
+    /// in the page is listed as an override, marked on its experiment and in GET /api/overrides,
+    /// and raises the bundle's version; Clear takes it away; an API error's message is shown;
+    /// the requests list stays below, all of it within a laptop's screen.
+    /// (Needs the override API of issue 46 items 1-2: GET /api/bundle, /api/overrides, PUT and DELETE.)
+    func testTheConsoleSetsListsAndClearsAnOverride() throws {
+        let browser = try BrowserSession()
+        self.browser = browser
+        let bundle = repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path
+        let server = try InspectedProcess(["api", "serve", "--bundle", bundle], in: directory)
+        listener = server
+        let served = try curl(server.inspector + "/api/bundle", in: directory)
+        XCTAssertEqual(served.status, 200, "GET /api/bundle on the inspector port (the override API of issue 46): \(served.text)")
+        let version = try XCTUnwrap(served.json["bundle_version"] as? Int)
+
+        try browser.viewport(width: 1280, height: 800)
+        try browser.open(server.inspector + "/")
+        try browser.wait("#console:not([hidden]) .experiment[data-key='onboarding-v2']")
+        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events"], "the requests list stays")
+        XCTAssertEqual(try browser.text("#console-title"), "Served bundle, version \(version)")
+        // Each variant with its share, and a bar as wide as the share.
+        XCTAssertEqual(try browser.texts(".experiment[data-key='onboarding-v2'] .variant-id"), ["control", "streamlined"])
+        XCTAssertEqual(try browser.texts(".experiment[data-key='onboarding-v2'] .share"), ["50.0%", "50.0%"])
+        let widths = try XCTUnwrap(browser.script("""
+            return [...document.querySelectorAll(".experiment[data-key='paywall-price'] .variant")].map((row) =>
+              row.querySelector('.fill').getBoundingClientRect().width / row.querySelector('.bar').getBoundingClientRect().width);
+            """) as? [Double])
+        XCTAssertEqual(widths.count, 2)
+        XCTAssertEqual(widths[0], 0.43, accuracy: 0.02)
+        XCTAssertEqual(widths[1], 0.57, accuracy: 0.02)
+        XCTAssertEqual(try browser.count("#console-overrides li"), 0)
+        XCTAssertEqual(try browser.count(".experiment[data-key='onboarding-v2'] .badge.overridden"), 0)
+
+        // Force a variant: listed, marked, in the API, a new version.
+        try browser.select(".experiment[data-key='onboarding-v2'] .variant-choice", value: "streamlined")
+        try browser.click(".experiment[data-key='onboarding-v2'] button.set")
+        try browser.wait("#console-overrides li[data-kind='experiment'][data-key='onboarding-v2']")
+        XCTAssertEqual(try browser.text("#console-overrides li .mono"), #"experiment onboarding-v2 = "streamlined""#)
+        try browser.wait(".experiment[data-key='onboarding-v2'] .badge.overridden")
+        let listed = try curl(server.inspector + "/api/overrides", in: directory).json
+        let overrides = try XCTUnwrap(listed["overrides"] as? [[String: Any]])
+        XCTAssertEqual(overrides.count, 1)
+        XCTAssertEqual(overrides.first?["kind"] as? String, "experiment")
+        XCTAssertEqual(overrides.first?["key"] as? String, "onboarding-v2")
+        XCTAssertEqual(overrides.first?["value"] as? String, "streamlined")
+        XCTAssertGreaterThan(try XCTUnwrap(listed["bundle_version"] as? Int), version)
+        XCTAssertNotEqual(try browser.text("#console-title"), "Served bundle, version \(version)")
+        assertFits(try InspectorLayout.measure(browser), "the console at 1280x800")
+        try saveScreenshot(browser, try InspectorLayout.screenshotFolder().appendingPathComponent("inspector-console-1280x800.png"), (1280, 800))
+
+        // An answer the API refuses (a variant the experiment lacks, as a stale page would send):
+        // its message is shown, as text.
+        _ = try browser.script("""
+            const option = document.createElement('option');
+            option.value = 'no-such-variant<b>';
+            document.querySelector(".experiment[data-key='onboarding-v2'] .variant-choice").appendChild(option);
+            """)
+        try browser.select(".experiment[data-key='onboarding-v2'] .variant-choice", value: "no-such-variant<b>")
+        try browser.click(".experiment[data-key='onboarding-v2'] button.set")
+        try browser.wait("#console-error:not([hidden])", text: "setting the override of experiment onboarding-v2 failed: ")
+        XCTAssertGreaterThan(try browser.text("#console-error").count, "setting the override of experiment onboarding-v2 failed: ".count)
+        XCTAssertEqual(try browser.count("#console-error b"), 0)
+        XCTAssertEqual(try browser.count("#console-overrides li"), 1, "the override set before is still there")
+
+        // Clear it: gone from the list, the mark and the API.
+        try browser.click("#console-overrides li button.clear")
+        try browser.wait("#console-no-overrides:not([hidden])")
+        XCTAssertEqual(try browser.count(".experiment[data-key='onboarding-v2'] .badge.overridden"), 0)
+        XCTAssertEqual((try curl(server.inspector + "/api/overrides", in: directory).json["overrides"] as? [Any])?.count, 0)
+        XCTAssertEqual(try browser.script("return document.getElementById('console-error').hidden") as? Bool, true, "a success clears the error")
+        XCTAssertFalse(try browser.console().contains { $0.contains("Content Security Policy") })
     }
 
     // MARK: - api serve

@@ -214,6 +214,10 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try get("inspector-deliveries", listener.inspector + "/api/deliveries?after=2")
         let token = try inspectorToken(listener.inspector, in: scratch)
         try get("inspector-replay", listener.inspector + "/api/deliveries/1/replay", ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(token)"])
+        // Edit and replay: the same answer with what was changed.
+        try get("inspector-replay", listener.inspector + "/api/deliveries/1/replay",
+                ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(token)", "-H", "Content-Type: application/json",
+                 "--data-binary", #"{"body":"{\"id\":\"evt_edited\"}","headers":[["Content-Type","application/json"]],"signature":"resign"}"#])
         for id in 1...3 { try get("inspector-delivery", listener.inspector + "/api/deliveries/\(id)") }
 
         let server = try InspectedProcess(["api", "serve", "--bundle", "examples/bundles/appdna-config.json", "--fail", "503:1", "--fail-after", "1"],

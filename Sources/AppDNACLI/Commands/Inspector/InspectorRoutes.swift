@@ -9,7 +9,8 @@ import AppDNANet
 ///                                         ?before=ID (only older: the next page), ?limit=N
 ///     GET  /api/COLLECTION/{id}           one entry: headers, body, answer…
 ///     GET  /api/COLLECTION/{id}/record    a delivery as `webhook listen --record` writes it (webhook only)
-///     POST /api/COLLECTION/{id}/replay    forward it to the handler again (webhook only; token)
+///     POST /api/COLLECTION/{id}/replay    forward it to the handler again (webhook only; token); an optional
+///                                         JSON body edits it first (ReplayModification)
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
@@ -46,7 +47,7 @@ enum InspectorRoutes {
         }
         if replay {
             routes.append(Route(["POST"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("replay")], .replay,
-                                "forward the entry to the handler again (token)"))
+                                "forward the entry to the handler again, edited as an optional JSON body says (token)"))
         }
         return RouteTable(routes)
     }

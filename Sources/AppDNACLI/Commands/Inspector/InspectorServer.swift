@@ -20,9 +20,11 @@ final class InspectorServer: @unchecked Sendable {
         var detailFields: @Sendable (_ entry: InspectorEntry, _ inspectorURL: String) -> JSONObject = { _, _ in [:] }
         /// The entry as one line of a record file, nil when it cannot be one; nil: no records.
         var record: (@Sendable (InspectorEntry) -> [UInt8]?)? = nil
-        /// Sends the entry on again: 200 and the outcome, or an error status and why not.
-        /// nil: nothing can be replayed.
-        var replay: (@Sendable (InspectorEntry) -> (status: Int, result: JSONValue))? = nil
+        /// Sends the entry on again, with the changes the request's body asks for (empty: none):
+        /// 200 and the outcome, or an error status and why not. nil: nothing can be replayed.
+        var replay: (@Sendable (_ entry: InspectorEntry, _ edits: [UInt8]) -> (status: Int, result: JSONValue))? = nil
+        /// The largest request body the inspector reads (an edited replay's).
+        var requestBytes = 64 << 10
     }
 
     let log: InspectorLog
@@ -38,7 +40,7 @@ final class InspectorServer: @unchecked Sendable {
         do {
             // The page asks a few things at a time (a poll, a detail, a replay): few workers.
             server = try HTTPServer(host: "127.0.0.1", port: port,
-                                    limits: HTTPServer.Limits(maxBodyBytes: 64 << 10, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
+                                    limits: HTTPServer.Limits(maxBodyBytes: site.requestBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
         } catch {
             // Its own flag in the hint: the listener's --port is not the one to change.
             throw Failure(error.kind, "--inspect: \(error.message)",
@@ -124,7 +126,7 @@ final class InspectorServer: @unchecked Sendable {
             let id = match[InspectorRoutes.id]
             if let refusal = guardian.actionRefusal(request) { return Self.error(403, refusal) }
             guard let replay = site.replay, let entry = log.entry(id) else { return gone(id) }
-            let outcome = replay(entry)
+            let outcome = replay(entry, request.body)
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
             log.addReplay(outcome.result, to: id)
             return Self.json(200, ["id": .integer(id), "replay": outcome.result])

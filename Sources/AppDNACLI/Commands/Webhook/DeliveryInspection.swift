@@ -4,8 +4,9 @@ import AppDNANet
 /// `webhook listen --inspect PORT`: what the inspector shows of a delivery, and its replay.
 enum DeliveryInspection {
     /// Starts the inspector beside `listener` (nil without `--inspect`).
+    /// `secrets` sign an edited replay (the first) and check it (all); `maxBody` bounds its body.
     static func start(_ invocation: Invocation, listener server: HTTPServer, target: String?, forwardInvalid: Bool, timeout: Double,
-                      client: HTTPClient, log: ListenLog) throws -> InspectorServer? {
+                      client: HTTPClient, log: ListenLog, secrets: [WebhookSecret], maxBody: Int) throws -> InspectorServer? {
         // What a person runs to send a delivery again: to this listener, on loopback when it
         // listens on every interface.
         let listener = server.loopbackURL
@@ -21,13 +22,16 @@ enum DeliveryInspection {
             fields["resend_command"] = entry.body.isWhole ? .string(resendCommand(entry, inspectorURL: inspectorURL, listener: listener)) : .null
             return fields
         }
-        let replayer = Replayer(target: target, forwardInvalid: forwardInvalid, timeout: timeout, client: client, log: log, clock: invocation.io.clock)
-        site.replay = { entry in replayer.replay(entry) }
+        let replayer = Replayer(target: target, forwardInvalid: forwardInvalid, timeout: timeout, client: client, log: log, clock: invocation.io.clock,
+                                secrets: secrets, maxBody: maxBody)
+        site.replay = { entry, edits in replayer.replay(entry, edits: edits) }
+        site.requestBytes = ReplayModification.requestBytes(maxBody: maxBody)
         return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep, maxBytes: WebhookListenFlags.inspectMaxBytes,
                                           site: site, noun: "deliveries", note: log.note)
     }
 
-    /// The inspector's Replay: the delivery forwarded again through the listener's own path.
+    /// The inspector's Replay: the delivery forwarded again through the listener's own path,
+    /// as received or edited (`ReplayModification`).
     struct Replayer: Sendable {
         let target: String?
         let forwardInvalid: Bool
@@ -35,12 +39,38 @@ enum DeliveryInspection {
         let client: HTTPClient
         let log: ListenLog
         let clock: any Clock
+        /// The listener's: the first signs an edited replay, all check it.
+        let secrets: [WebhookSecret]
+        /// The listener's --max-body: an edited body is no larger than a delivery may be.
+        let maxBody: Int
 
-        /// 200 and what the handler answered (noted on stderr too), or 409 and why not.
-        func replay(_ entry: InspectorEntry) -> (status: Int, result: JSONValue) {
+        /// 200 and what the handler answered (noted on stderr too), 400 for edits that are not
+        /// well formed, or 409 and why the listener will not forward it. `edits` is the
+        /// request's body: empty for a replay of the delivery as received.
+        func replay(_ entry: InspectorEntry, edits: [UInt8] = []) -> (status: Int, result: JSONValue) {
             guard let target else { return (409, ["error": "the listener has no --forward-to: there is no handler to replay to"]) }
-            if let refusal = replayRefusal(entry, target: target, forwardInvalid: forwardInvalid) { return (409, ["error": .string(refusal)]) }
-            let outcome = DeliveryForward.send(method: entry.method, headers: entry.headers, body: entry.body.bytes, peer: entry.peer,
+            let modification: ReplayModification?
+            switch ReplayModification.parse(edits, maxBody: maxBody) {
+            case .success(let parsed): modification = parsed
+            case .failure(let refusal): return (400, ["error": .string(refusal.message)])
+            }
+            var headers = entry.headers, body = entry.body.bytes
+            if let modification {
+                switch modification.applied(to: entry, secrets: secrets) {
+                case .failure(let refusal):
+                    return (400, ["error": .string(refusal.message)])
+                case .success(let edited):
+                    // The listener's rule, on what is sent now: an invalid signature only under --forward-invalid.
+                    if !edited.valid && !forwardInvalid {
+                        return (409, ["error": .string("the edited delivery's signature is not valid (\(modification.signature.rawValue)), and the listener forwards "
+                            + "only valid deliveries: choose \"resign\" to sign it with the listener's secret, or start the listener with --forward-invalid")])
+                    }
+                    (headers, body) = (edited.headers, edited.body)
+                }
+            } else if let refusal = replayRefusal(entry, target: target, forwardInvalid: forwardInvalid) {
+                return (409, ["error": .string(refusal)])
+            }
+            let outcome = DeliveryForward.send(method: entry.method, headers: headers, body: body, peer: entry.peer,
                                                        to: target, timeout: timeout, client: client)
             let latency = NumberText.milliseconds(outcome.milliseconds)
             let said: String
@@ -49,8 +79,15 @@ enum DeliveryInspection {
             } else {
                 said = "forward failed after \(latency): \(outcome.error ?? "")"
             }
-            log.note("replayed delivery \(entry.id) from the inspector: \(said)")
+            let how = modification.map { " with modifications (signature: \($0.signature.rawValue), \(NumberText.binarySize(body.count)))" } ?? ""
+            log.note("replayed delivery \(entry.id) from the inspector\(how): \(said)")
             var result: JSONObject = ["time": .string(Timestamp.iso8601(milliseconds: clock.wallMilliseconds()))]
+            // What was sent, when it was not the delivery as received (the entry keeps that).
+            result["modified"] = .bool(modification != nil)
+            if let modification {
+                result["signature"] = .string(modification.signature.rawValue)
+                result["body_length"] = .integer(body.count)
+            }
             for field in outcome.fields { result[field.key] = field.value }
             if let answer = outcome.answer {
                 result["answer"] = KeptBytes(answer.body, limit: InspectorLog.answerBytes).json()

@@ -14,7 +14,8 @@ enum WebhookListenCommand {
     With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only, whatever --host is) \
     lists the last --inspect-keep deliveries as they arrive, shows each one in full (verdict, \
     headers, body, both answers, a command that re-sends it) and replays one to --forward-to \
-    with its exact bytes; its JSON is under /api/deliveries (docs/webhooks.md).
+    with its exact bytes, or edited (body, headers) and signed again with the first secret; \
+    its JSON is under /api/deliveries (docs/webhooks.md).
     Each delivery prints one line: time, event type (X-AppDNA-Event, else the body's type), id, \
     valid or invalid with the diagnosis of a mismatch (as webhook verify explains it), and what the sender was answered. With \
     --forward-to, a valid delivery is sent on to your handler with the exact body bytes and \
@@ -79,7 +80,7 @@ enum WebhookListenCommand {
 
         let inspector = try DeliveryInspection.start(invocation, listener: server, target: target, forwardInvalid: forwardInvalid,
                                                      timeout: forwardTimeout,
-                                                     client: forwarder, log: log)
+                                                     client: forwarder, log: log, secrets: secrets, maxBody: arguments[WebhookListenFlags.maxBody])
         server.stopOnInterrupt()
         let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")

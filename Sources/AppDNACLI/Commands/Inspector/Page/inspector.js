@@ -28,6 +28,8 @@
   let selected = null;
   let showExactBody = false;
   let shownDetail = null;
+  let shownEditID = null;
+  let editBodyEditable = false;
   const rows = new Map();
 
   const $ = (id) => document.getElementById(id);
@@ -281,6 +283,7 @@
       fact(facts, "Sender got", String(entry.status));
       fact(facts, "Handler", handlerText(entry.forward));
       showReplay(entry);
+      showEdit(entry);
       $("resend-box").hidden = !entry.resend_command;
       $("resend").textContent = visible(entry.resend_command || "");
       $("batch-box").hidden = true;
@@ -356,7 +359,97 @@
   function replayText(result) {
     const answer = result.status !== null ? `${result.status} in ${milliseconds(result.latency_ms)}`
       : `failed after ${milliseconds(result.latency_ms)}: ${result.error}`;
-    return `${instant(result.time)}: replayed, the handler answered ${answer}`;
+    const how = result.modified ? `replayed with modifications (${result.signature}, ${bytes(result.body_length)})` : "replayed";
+    return `${instant(result.time)}: ${how}, the handler answered ${answer}`;
+  }
+
+  // --- Edit and replay (webhook listen) ------------------------------------------------------
+
+  // The form starts as the delivery was received: its body when it is text and whole, and its
+  // headers, a credential's hidden value as null (the listener sends what it received).
+  function showEdit(entry) {
+    const box = $("edit-box");
+    box.hidden = !entry.forward_to;
+    if (shownEditID === entry.id) return;
+    shownEditID = entry.id;
+    const textual = (entry.body.encoding === "json" || entry.body.encoding === "text") && entry.body.kept === entry.body.length;
+    const area = $("edit-body");
+    area.value = textual ? entry.body.text : "";
+    area.disabled = !textual;
+    editBodyEditable = textual;
+    $("edit-body-note").textContent = textual ? "" : "This body is not whole text: it is sent as received.";
+    const rows = $("edit-headers");
+    rows.replaceChildren();
+    for (const [name, value] of entry.headers) addHeaderRow(name, value);
+    $("edit-note").textContent = "";
+  }
+
+  function addHeaderRow(name, value) {
+    const row = document.createElement("div");
+    row.className = "header-row";
+    const nameInput = document.createElement("input");
+    nameInput.className = "header-name";
+    nameInput.value = name;
+    nameInput.setAttribute("aria-label", "header name");
+    const valueInput = document.createElement("input");
+    valueInput.className = "header-value";
+    valueInput.setAttribute("aria-label", "header value");
+    if (value === null) {
+      // A credential: its value stays in the listener.
+      valueInput.placeholder = "(hidden: a credential, sent as received)";
+      valueInput.dataset.hidden = "true";
+    } else {
+      valueInput.value = value;
+    }
+    const remove = document.createElement("button");
+    remove.type = "button";
+    remove.className = "remove";
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => row.remove());
+    row.append(nameInput, valueInput, remove);
+    $("edit-headers").appendChild(row);
+  }
+
+  function editedRequest() {
+    const headers = [];
+    for (const row of $("edit-headers").querySelectorAll(".header-row")) {
+      const name = row.querySelector(".header-name").value.trim();
+      const input = row.querySelector(".header-value");
+      if (name === "") continue;
+      headers.push([name, input.dataset.hidden === "true" && input.value === "" ? null : input.value]);
+    }
+    const checked = document.querySelector('input[name="edit-signature"]:checked');
+    const request = { headers, signature: checked ? checked.value : "resign" };
+    if (editBodyEditable) request.body = $("edit-body").value;
+    return request;
+  }
+
+  async function editAndReplay() {
+    const id = selected;
+    const button = $("edit-replay");
+    button.disabled = true;
+    $("edit-note").textContent = "replaying…";
+    try {
+      const answer = await send("POST", `/api/${collection}/${id}/replay`, editedRequest());
+      if (selected === id) $("edit-note").textContent = visible(`replayed: ${replayText(answer.replay)}`);
+    } catch (error) {
+      if (selected === id) $("edit-note").textContent = visible(`the replay failed: ${error.message}`);
+      button.disabled = false;
+      return;
+    }
+    button.disabled = false;
+    if (selected === id) await select(id);
+  }
+
+  // A request that changes something: with the page's token, a JSON body when there is one;
+  // the answer's JSON, or an Error with the API's own message.
+  async function send(method, path, body) {
+    const headers = { "X-AppDNA-Inspector-Token": token };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const response = await fetch(path, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
+    return answer;
   }
 
   function showBatch(entry) {
@@ -402,6 +495,243 @@
     if (selected === id) await select(id);
   }
 
+  // --- The console (api serve): the served bundle and its overrides --------------------------
+
+  const consoleMilliseconds = 2000;
+  let shownConsole = "";
+
+  // GET /api/bundle and /api/overrides; drawn again only when they changed, so a value being
+  // typed is not wiped by a poll. A server without them (404) shows no console.
+  async function pollConsole() {
+    try {
+      const [bundleAnswer, overridesAnswer] = await Promise.all([fetch("/api/bundle", { cache: "no-store" }),
+                                                                 fetch("/api/overrides", { cache: "no-store" })]);
+      if (bundleAnswer.status === 404) {
+        $("console").hidden = true;
+        return;
+      }
+      const bundle = await bundleAnswer.json();
+      const overrides = await overridesAnswer.json();
+      if (!bundleAnswer.ok) throw new Error(bundle.error || `HTTP ${bundleAnswer.status}`);
+      if (!overridesAnswer.ok) throw new Error(overrides.error || `HTTP ${overridesAnswer.status}`);
+      showConsole(bundle, overrides);
+    } catch (error) {
+      consoleError(`cannot read the served bundle: ${error.message}`);
+    }
+    setTimeout(pollConsole, consoleMilliseconds);
+  }
+
+  function consoleError(message) {
+    $("console-error").hidden = !message;
+    $("console-error").textContent = visible(message || "");
+  }
+
+  // A value as JSON text, the characters `visible` escapes written as JSON escapes (\u202E): the
+  // same value when parsed back (the console's inputs are sent as they read), and nothing in it
+  // that reorders or hides what is read. (JSON.stringify escapes the C0 controls itself.)
+  function json(value) {
+    return JSON.stringify(value === undefined ? null : value)
+      .replace(/[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFDD0-\uFDEF]/g,
+               (character) => "\\u" + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  }
+
+  function showConsole(bundle, overrides) {
+    const state = json([bundle, overrides]);
+    $("console").hidden = false;
+    if (state === shownConsole) return;
+    shownConsole = state;
+    $("console-title").textContent = visible(`Served bundle, version ${bundle.bundle_version}`);
+    $("console-source").textContent = visible(`from ${bundle.source}`);
+
+    const list = $("console-overrides");
+    list.replaceChildren();
+    for (const override of overrides.overrides || []) {
+      const item = document.createElement("li");
+      item.dataset.kind = String(override.kind);
+      item.dataset.key = String(override.key);
+      item.appendChild(element("span", `${override.kind} ${override.key} = ${json(override.value)}`, "mono"));
+      item.appendChild(clearButton(override.kind, override.key));
+      list.appendChild(item);
+    }
+    $("console-no-overrides").hidden = list.childElementCount > 0;
+
+    const experiments = $("console-experiments");
+    experiments.replaceChildren();
+    for (const experiment of bundle.experiments || []) experiments.appendChild(experimentBlock(experiment));
+    valueRows($("console-flags"), "flag", bundle.flags || []);
+    valueRows($("console-config"), "config", bundle.config || []);
+    onboardingBlock(bundle.onboarding || { flow: null, overridden: false });
+  }
+
+  function clearButton(kind, key) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "clear";
+    button.textContent = "Clear";
+    button.addEventListener("click", () => change("DELETE", kind, key));
+    return button;
+  }
+
+  function overriddenBadge() { return element("span", "overridden", "badge overridden"); }
+
+  // An experiment: its variants with their shares as bars, and a choice to force one.
+  function experimentBlock(experiment) {
+    const block = document.createElement("div");
+    block.className = "experiment";
+    block.dataset.key = String(experiment.key);
+    const head = document.createElement("div");
+    head.className = "experiment-head";
+    head.appendChild(element("span", experiment.key, "mono key"));
+    head.appendChild(element("span", ` ${experiment.status}`, "muted"));
+    if (experiment.overridden !== null && experiment.overridden !== undefined) head.appendChild(overriddenBadge());
+    block.appendChild(head);
+    // The variants, each with its share of users as a bar.
+    for (const variant of experiment.variants || []) {
+      const row = document.createElement("div");
+      row.className = "variant";
+      const share = Math.max(0, Math.min(1, Number(variant.share) || 0));
+      row.appendChild(element("span", variant.id, "mono variant-id"));
+      const bar = document.createElement("span");
+      bar.className = "bar";
+      const fill = document.createElement("span");
+      fill.className = "fill";
+      // Through the CSSOM: the Content-Security-Policy forbids style attributes, not this.
+      fill.style.width = `${(share * 100).toFixed(2)}%`;
+      bar.appendChild(fill);
+      row.appendChild(bar);
+      row.appendChild(element("span", `${(share * 100).toFixed(1)}%`, "share"));
+      block.appendChild(row);
+    }
+    const controls = document.createElement("div");
+    controls.className = "controls";
+    const choice = document.createElement("select");
+    choice.className = "variant-choice";
+    choice.setAttribute("aria-label", `variant of ${visible(experiment.key)}`);
+    for (const variant of experiment.variants || []) {
+      const option = document.createElement("option");
+      option.value = String(variant.id);
+      option.textContent = visible(variant.id);
+      if (variant.id === experiment.overridden) option.selected = true;
+      choice.appendChild(option);
+    }
+    const force = document.createElement("button");
+    force.type = "button";
+    force.className = "set";
+    force.textContent = "Force";
+    force.addEventListener("click", () => change("PUT", "experiment", experiment.key, choice.value));
+    controls.append(choice, force);
+    if (experiment.overridden !== null && experiment.overridden !== undefined) controls.appendChild(clearButton("experiment", experiment.key));
+    // On the experiment's own line, so that each takes a line more than its variants.
+    head.appendChild(controls);
+    return block;
+  }
+
+  // Flags or config values: key, value (JSON), and an input to override it with a JSON value.
+  function valueRows(table, kind, values) {
+    const body = table.tBodies[0];
+    body.replaceChildren();
+    for (const item of values) {
+      const row = document.createElement("tr");
+      row.dataset.key = String(item.key);
+      const name = document.createElement("th");
+      name.appendChild(element("span", item.key, "mono"));
+      if (item.overridden) name.appendChild(overriddenBadge());
+      row.appendChild(name);
+      row.appendChild(element("td", json(item.value), "mono value"));
+      const cell = document.createElement("td");
+      const controls = document.createElement("div");
+      controls.className = "controls";
+      cell.appendChild(controls);
+      const input = document.createElement("input");
+      input.className = "value-input";
+      input.value = json(item.value);
+      input.setAttribute("aria-label", `new value of ${visible(item.key)} (JSON)`);
+      const set = document.createElement("button");
+      set.type = "button";
+      set.className = "set";
+      set.textContent = "Set";
+      set.addEventListener("click", () => {
+        let value;
+        try {
+          value = JSON.parse(input.value);
+        } catch (error) {
+          consoleError(`the value of ${item.key} must be JSON (a string in double quotes): ${error.message}`);
+          return;
+        }
+        change("PUT", kind, item.key, value);
+      });
+      controls.append(input, set);
+      if (item.overridden) controls.appendChild(clearButton(kind, item.key));
+      row.appendChild(cell);
+      body.appendChild(row);
+    }
+  }
+
+  function onboardingBlock(onboarding) {
+    const block = $("console-onboarding");
+    block.replaceChildren();
+    const line = document.createElement("p");
+    line.appendChild(element("span", onboarding.flow === null ? "no active flow" : `active flow: ${onboarding.flow}`, "mono"));
+    if (onboarding.overridden) line.appendChild(overriddenBadge());
+    block.appendChild(line);
+    const controls = document.createElement("div");
+    controls.className = "controls";
+    const input = document.createElement("input");
+    input.id = "onboarding-flow";
+    // The flow in the placeholder, as text that shows (what is typed is sent as typed).
+    input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
+    input.setAttribute("aria-label", "onboarding flow");
+    const set = document.createElement("button");
+    set.type = "button";
+    set.className = "set";
+    set.textContent = "Set the flow";
+    set.addEventListener("click", () => {
+      if (input.value === "") {
+        consoleError("type the id of the onboarding flow to make active");
+        return;
+      }
+      change("PUT", "onboarding", "flow", input.value);
+    });
+    controls.append(input, set);
+    if (onboarding.overridden) controls.appendChild(clearButton("onboarding", "flow"));
+    block.appendChild(controls);
+  }
+
+  // PUT (with a value) or DELETE one override, then the console drawn from the server's answer.
+  async function change(method, kind, key, value) {
+    const path = `/api/overrides/${encodeURIComponent(kind)}/${encodeURIComponent(key)}`;
+    try {
+      await send(method, path, method === "PUT" ? { value } : undefined);
+      consoleError("");
+    } catch (error) {
+      consoleError(`${method === "PUT" ? "setting" : "clearing"} the override of ${kind} ${key} failed: ${error.message}`);
+    }
+    shownConsole = "";
+    await refreshConsole();
+  }
+
+  async function refreshConsole() {
+    try {
+      const [bundle, overrides] = await Promise.all([fetch("/api/bundle", { cache: "no-store" }).then((r) => r.json()),
+                                                     fetch("/api/overrides", { cache: "no-store" }).then((r) => r.json())]);
+      if (bundle.error || overrides.error) throw new Error(bundle.error || overrides.error);
+      showConsole(bundle, overrides);
+    } catch (error) {
+      consoleError(`cannot read the served bundle: ${error.message}`);
+    }
+  }
+
+  async function refetch() {
+    try {
+      await send("POST", "/api/bundle/refetch");
+      consoleError("");
+    } catch (error) {
+      consoleError(`fetching the bundle again failed: ${error.message}`);
+    }
+    shownConsole = "";
+    await refreshConsole();
+  }
+
   function toggleBody() {
     showExactBody = !showExactBody;
     if (shownDetail) showBody(shownDetail.body);
@@ -411,6 +741,12 @@
     buildHead();
     $("replay").addEventListener("click", replay);
     $("body-raw").addEventListener("click", toggleBody);
+    $("edit-add-header").addEventListener("click", () => addHeaderRow("", ""));
+    $("edit-replay").addEventListener("click", editAndReplay);
     poll();
+    if (kind === "api") {
+      $("console-refetch").addEventListener("click", refetch);
+      pollConsole();
+    }
   });
 })();
