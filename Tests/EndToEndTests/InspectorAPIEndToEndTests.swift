@@ -110,7 +110,8 @@ final class InspectorAPIEndToEndTests: XCTestCase {
         for host in ["attacker.example:\(port)", "attacker.example", "127.0.0.1:\(port + 1)", ""] {
             for path in ["/", "/api/deliveries", "/api/deliveries/1", "/api/deliveries/1/record"] {
                 let answer = try curl(listener.inspector + path, ["-H", "Host: \(host)"], in: directory)
-                XCTAssertEqual(answer.status, 403, "\(host) \(path)")
+                // An empty Host is not a host[:port] at all: the server refuses it (400) before the guard does (403).
+                XCTAssertEqual(answer.status, host.isEmpty ? 400 : 403, "\(host) \(path)")
                 XCTAssertFalse(answer.text.contains("evt_api"), "\(host) \(path)")
             }
         }
@@ -161,7 +162,7 @@ final class InspectorAPIEndToEndTests: XCTestCase {
         XCTAssertTrue(listener.stderr.contains("listening on http://0.0.0.0:\(listener.listenerPort)"), listener.stderr)
         let curlPath = try requireTool("curl", because: "the inspector's API is tested with curl")
         let toListener = try ProcessRunner.run(curlPath, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10",
-                                                          "http://127.0.0.2:\(listener.listenerPort)/webhooks"], environment: [:])
+                                                          "-X", "POST", "http://127.0.0.2:\(listener.listenerPort)/webhooks"], environment: [:])
         XCTAssertEqual(toListener.stdout, "401", "the listener answers on every interface")
         let toInspector = try ProcessRunner.run(curlPath, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10",
                                                            "http://127.0.0.2:\(listener.inspectorPort)/"], environment: [:])
