@@ -45,13 +45,20 @@ public final class HTTPServer: @unchecked Sendable {
         /// its flags sets it, so Net names no flag.
         public var bodyLimitText: @Sendable (_ maxBodyBytes: Int) -> String = { "the \(NumberText.binarySize($0)) limit" }
 
-        public init(maxBodyBytes: Int, headerTimeout: Double, idleTimeout: Double, maxConnections: Int) {
+        /// `handlerBytes`: what a handler may hold beyond its request while it runs (a forward's
+        /// relayed answer), reserved with `reserve`; the default budget leaves room for it.
+        public init(maxBodyBytes: Int, headerTimeout: Double, idleTimeout: Double, maxConnections: Int, handlerBytes: Int = 0) {
             self.maxBodyBytes = maxBodyBytes
             self.headerTimeout = headerTimeout
             self.idleTimeout = idleTimeout
             self.maxConnections = maxConnections
-            // What the workers could hold at once, within bounds: never less than one whole request.
-            maxBufferedBytes = max(maxBodyBytes + (64 << 10), min(maxConnections.multipliedReportingOverflow(by: maxBodyBytes).partialValue, 256 << 20))
+            // What the workers could hold at once, within bounds: never less than one whole
+            // request and what its handler holds.
+            // Saturating: the flags that set these are range-checked, but a product must not wrap.
+            let (sum, sumOverflow) = maxBodyBytes.addingReportingOverflow(handlerBytes)
+            let perWorker = sumOverflow ? Int.max - (64 << 10) : min(sum, Int.max - (64 << 10))
+            let (all, allOverflow) = maxConnections.multipliedReportingOverflow(by: perWorker)
+            maxBufferedBytes = max(perWorker + (64 << 10), allOverflow ? 256 << 20 : min(all, 256 << 20))
         }
 
         /// These limits within an address space of `bytes` (`ulimit -v`; nil: none): the

@@ -63,7 +63,9 @@ enum WebhookListenCommand {
             maxBodyBytes: arguments[WebhookListenFlags.maxBody],
             headerTimeout: arguments[WebhookListenFlags.headerTimeout],
             idleTimeout: arguments[WebhookListenFlags.idleTimeout],
-            maxConnections: arguments[WebhookListenFlags.maxConnections])
+            maxConnections: arguments[WebhookListenFlags.maxConnections],
+            // A forward holds up to this much of the handler's answer (see `deliver`).
+            handlerBytes: arguments[WebhookListenFlags.forwardTo] == nil ? 0 : DeliveryForward.relayedAnswerBytes)
         limits.bodyLimitText = FlagWording.bodyLimit
         let forwardTimeout = arguments[WebhookListenFlags.forwardTimeout]
         let target = arguments[WebhookListenFlags.forwardTo]
