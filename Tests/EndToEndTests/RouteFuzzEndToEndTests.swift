@@ -110,36 +110,6 @@ final class RouteFuzzEndToEndTests: XCTestCase {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
-    /// Runs `requests` against `port` from eight clients; the answers in order (nil: no answer
-    /// and no close within the bound).
-    static func send(_ requests: [[UInt8]], port: Int) -> [[UInt8]?] {
-        final class Results: @unchecked Sendable {
-            let lock = NSLock()
-            var next = 0
-            var answers: [[UInt8]?]
-            init(_ count: Int) { answers = Array(repeating: nil, count: count) }
-        }
-        let results = Results(requests.count)
-        let group = DispatchGroup()
-        for _ in 0..<8 {
-            group.enter()
-            Thread {
-                while true {
-                    let index = results.lock.withLock { () -> Int in
-                        defer { results.next += 1 }
-                        return results.next
-                    }
-                    guard index < requests.count else { break }
-                    let answer = WebhookListenFuzzEndToEndTests.exchange(requests[index], port: port, seconds: 10)
-                    results.lock.withLock { results.answers[index] = answer }
-                }
-                group.leave()
-            }.start()
-        }
-        _ = group.wait(timeout: .now() + 900)
-        return results.lock.withLock { results.answers }
-    }
-
     static func status(_ answer: [UInt8]) -> Int? {
         guard answer.count >= 12, answer.starts(with: Array("HTTP/1.1 ".utf8)) else { return nil }
         return Int(String(decoding: answer[9..<12], as: UTF8.self))
@@ -173,7 +143,7 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             let generated = requests.count
             // The existing mutations on top of each generated request, `rounds` times.
             for _ in 0..<rounds { for index in 0..<generated { requests.append(RequestMutator.mutate(requests[index], &random)) } }
-            let answers = Self.send(requests, port: target.port)
+            let answers = ConcurrentExchanges.send(requests, port: target.port, seconds: 10)
             sent += requests.count
             guard process.process.isRunning else {
                 failures.append("\(target.name): the process died (seed \(seed)): \(Self.deathNote(process))")

@@ -151,41 +151,15 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
         }
 
         // Eight clients at once, each taking the next case.
-        final class Results: @unchecked Sendable {
-            let lock = NSLock()
-            var next = 0
-            var answers: [[UInt8]?]
-            init(_ count: Int) { answers = Array(repeating: nil, count: count) }
-        }
-        let results = Results(cases.count)
-        let requests = cases.map(\.bytes)
         let started = Date()
-        let group = DispatchGroup()
-        for _ in 0..<8 {
-            group.enter()
-            Thread {
-                while true {
-                    results.lock.lock()
-                    let index = results.next
-                    results.next += 1
-                    results.lock.unlock()
-                    guard index < requests.count else { break }
-                    let answer = Self.exchange(requests[index], port: port)
-                    results.lock.lock()
-                    results.answers[index] = answer
-                    results.lock.unlock()
-                }
-                group.leave()
-            }.start()
-        }
-        XCTAssertEqual(group.wait(timeout: .now() + 600), .success, "the fuzzer itself did not finish")
+        let answers = ConcurrentExchanges.send(cases.map(\.bytes), port: port, seconds: 15)
         print("fuzzed \(cases.count) requests (seed \(seed)) in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
 
         XCTAssertTrue(listener.process.isRunning, "the listener died (seed \(seed)): \(listener.stderr)")
         var hangs: [Int] = []
         var validIDs: [String: [UInt8]] = [:]
         for (index, item) in cases.enumerated() {
-            guard let answer = results.answers[index] else { hangs.append(index); continue }
+            guard let answer = answers[index] else { hangs.append(index); continue }
             if case .valid(let id, let body) = item.kind {
                 validIDs[id] = body
                 XCTAssertEqual(status(answer), 200, "seed \(seed), case \(index): a valid delivery got \(String(decoding: answer.prefix(80), as: UTF8.self))")
@@ -195,7 +169,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
             }
         }
         XCTAssertEqual(hangs, [], "seed \(seed): no answer and no close within 15 s for cases \(hangs.prefix(10))")
-        let statuses = Dictionary(grouping: results.answers.compactMap { $0 }, by: { status($0).map(String.init) ?? "closed" }).mapValues(\.count)
+        let statuses = Dictionary(grouping: answers.compactMap { $0 }, by: { status($0).map(String.init) ?? "closed" }).mapValues(\.count)
         print("answers: " + statuses.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
               + "; forwarded \(handler.requests.count)")
 
