@@ -8,8 +8,6 @@
 /// A rule no value can pass (unknown operator, `in` without a list, gt…lte against a boolean,
 /// list or object) fails closed whether or not the trait was given: devices never assign it.
 enum TraitRule {
-    static let operators: Set<String> = ["eq", "neq", "in", "exists", "gt", "gte", "lt", "lte"]  // not an id: ASCII operator names
-
     /// Why no value can pass this rule (nil when some value can): the validator reports it
     /// (E018) and `evaluate` fails it closed.
     static func unsatisfiable(_ rule: JSONValue) -> String? {
@@ -17,10 +15,11 @@ enum TraitRule {
             return "a trait rule lacks trait or operator"
         }
         let expected = fields["value"] ?? .null
-        switch op {
-        case "exists": return nil
-        case "eq", "neq": return text(expected) == nil ? "'\(op)' needs a string, number or boolean value" : nil
-        case "in":
+        guard let known = TraitOperator(bundleName: op) else { return "unknown operator '\(op)'" }
+        switch known {
+        case .exists: return nil
+        case .eq, .neq: return text(expected) == nil ? "'\(op)' needs a string, number or boolean value" : nil
+        case .in:
             guard case .array(let options) = expected else { return "'in' needs a list" }
             // A list holding a null, list or object is not the list of values the SDK reads:
             // the rule is malformed, not the list without that element.
@@ -28,13 +27,11 @@ enum TraitRule {
                 return "'in' needs a list of strings, numbers or booleans, not one holding \(kindWords(odd))"
             }
             return nil
-        case "gt", "gte", "lt", "lte":
+        case .gt, .gte, .lt, .lte:
             switch expected {
             case .number, .string: return nil
             default: return "'\(op)' needs a number (or a string, compared as text), not \(text(expected).map { "'\($0)'" } ?? "a list or object")"
             }
-        default:
-            return "unknown operator '\(op)'"
         }
     }
 
@@ -48,6 +45,7 @@ enum TraitRule {
         if let why = unsatisfiable(rule) {
             return RuleOutcome(rule: name, passed: false, detail: "\(why): no value passes, fails closed")
         }
+        let known = TraitOperator(bundleName: op)!  // `unsatisfiable` refused every unknown one
         let expected = fields["value"] ?? .null
         let actual = traits[ByteKey(trait)]
         func outcome(_ passed: Bool, _ detail: String) -> RuleOutcome {
@@ -58,44 +56,35 @@ enum TraitRule {
         if actual == nil && !context.traitsComplete {
             return RuleOutcome.unknown(name, "\(op) \(text(expected) ?? "?"); trait \(trait) not given", settledBy: .trait(trait))
         }
-        if op == "exists" {
+        // `exists` is about whether the trait is there; every other operator needs its value.
+        guard let actual, known != .exists else {
+            guard known == .exists else { return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?"))") }
             let wanted = expected == .bool(false) ? false : true
             return outcome((actual != nil) == wanted, "\(trait) " + (actual != nil ? "is set" : "is not set") + (wanted ? "; must exist" : "; must not exist"))
         }
-        guard let actual else {
-            return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?"))")
-        }
-        switch op {
-        case "eq", "neq":
+        switch known {
+        case .exists:
+            return outcome(true, "\(trait) is set")  // taken by the guard above; here for the switch to be exhaustive
+        case .eq, .neq:
             let wanted = text(expected)!
             let equal = matches(actual, expected)
-            return outcome(equal == (op == "eq"), "\(trait)=\(actual) \(op) \(wanted)")
-        case "in":
+            return outcome(equal == (known == .eq), "\(trait)=\(actual) \(op) \(wanted)")
+        case .in:
             guard case .array(let options) = expected else { return outcome(false, "'in' needs a list: fails closed") }
             let words = options.compactMap(text)
             return outcome(options.contains { matches(actual, $0) }, "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
-        default:  // gt gte lt lte, with a number or a string (checked by `unsatisfiable`)
+        case .gt, .gte, .lt, .lte:  // with a number or a string (checked by `unsatisfiable`)
             let order: Int
             if case .string(let wanted) = expected {
                 order = compareBytes(actual, wanted)
-                return outcome(holds(op, order), "\(trait)=\(actual) \(op) \(ShortenedText.quoted(wanted, limit: 40)) (as text: the bundle's value is a string)")
+                return outcome(known.holds(order), "\(trait)=\(actual) \(op) \(ShortenedText.quoted(wanted, limit: 40)) (as text: the bundle's value is a string)")
             }
             let wanted = text(expected).flatMap(number)!
             guard let have = number(actual) else {
                 return outcome(false, "\(trait)=\(actual) \(op) \(text(expected)!): not a number, fails closed")
             }
             order = have < wanted ? -1 : have > wanted ? 1 : 0
-            return outcome(holds(op, order), "\(trait)=\(actual) \(op) \(text(expected)!)")
-        }
-    }
-
-    /// Whether `op` (gt gte lt lte) holds for a comparison's sign.
-    static func holds(_ op: String, _ order: Int) -> Bool {
-        switch op {
-        case "gt": return order > 0
-        case "gte": return order >= 0
-        case "lt": return order < 0
-        default: return order <= 0
+            return outcome(known.holds(order), "\(trait)=\(actual) \(op) \(text(expected)!)")
         }
     }
 
@@ -109,7 +98,7 @@ enum TraitRule {
     /// operator against a string value compares text, not numbers. The validator warns (W012).
     static func textComparison(_ rule: JSONValue) -> String? {
         guard case .object(let fields) = rule, case .string(let op)? = fields["operator"],
-              ["gt", "gte", "lt", "lte"].contains(op), case .string(let value)? = fields["value"] else { return nil }  // not an id: operator names
+              TraitOperator(bundleName: op)?.orderSymbol != nil, case .string(let value)? = fields["value"] else { return nil }
         return "'\(op)' against the string \(ShortenedText.quoted(value, limit: 40)) compares text, byte for byte (\"9\" is after \"10\")"
             + (number(value) != nil ? "; write \(value) without quotes to compare numbers" : "")
     }

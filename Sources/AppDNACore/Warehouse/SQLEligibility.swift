@@ -67,21 +67,21 @@ struct SQLEligibility {
     private func trait(_ rule: JSONValue) -> SQLRuleVerdict {
         // A rule no value can pass fails for every row, trait given or not (`TraitRule`).
         guard TraitRule.unsatisfiable(rule) == nil, case .object(let fields) = rule, case .string(let trait)? = fields["trait"],
-              case .string(let op)? = fields["operator"] else { return .failedForAll }
+              case .string(let op)? = fields["operator"], let known = TraitOperator(bundleName: op) else { return .failedForAll }
         let expected = fields["value"] ?? .null
         let column = columns.column(ofTrait: trait)
-        switch op {
-        case "exists":
+        switch known {
+        case .exists:
             // A NULL is a trait not given (unknown), so a given one exists.
             return .on(column) { _ in expected == .bool(false) ? "FALSE" : "TRUE" }
-        case "eq", "neq":
-            return .on(column) { op == "eq" ? matches($0, expected) : "(NOT \(matches($0, expected)))" }
-        case "in":
+        case .eq, .neq:
+            return .on(column) { known == .eq ? matches($0, expected) : "(NOT \(matches($0, expected)))" }
+        case .in:
             guard case .array(let options) = expected else { return .failedForAll }
             let scalars = options.filter { TraitRule.text($0) != nil }
             return .on(column) { value in scalars.isEmpty ? "FALSE" : "(" + scalars.map { matches(value, $0) }.joined(separator: " OR ") + ")" }
-        default:  // gt gte lt lte (`unsatisfiable` checked): a number compares as a number, a string as text
-            let symbol = ["gt": ">", "gte": ">=", "lt": "<", "lte": "<="][op]!
+        case .gt, .gte, .lt, .lte:  // (`unsatisfiable` checked): a number compares as a number, a string as text
+            let symbol = known.orderSymbol!
             if case .string(let text) = expected {
                 // Byte for byte, as every engine orders strings (and `TraitRule.compare`).
                 return .on(column) { "(\($0) \(symbol) \(sql.literal(text)))" }
