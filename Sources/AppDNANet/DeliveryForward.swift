@@ -1,26 +1,26 @@
 import AppDNACore
-import AppDNANet
 
 /// Forwarding a delivery to the handler under development: `webhook listen --forward-to`,
-/// and the inspector's Replay.
-enum DeliveryForward {
+/// and the inspector's Replay. One Net step: the headers a proxy passes on (`ForwardedHeaders`),
+/// the request through the client, the answer cut at `relayedAnswerBytes`, the outcome typed.
+public enum DeliveryForward {
     /// The most of a handler's answer relayed to the sender: more is read and dropped as it
     /// arrives (the listener never holds a large answer), and the log says it was cut.
-    static let relayedAnswerBytes = 1 << 20
+    public static let relayedAnswerBytes = 1 << 20
 
     /// What the handler made of a forwarded delivery: its answer, or why there is none.
-    struct Outcome: Sendable {
-        var answer: HTTPResponse?
-        var error: String?
-        /// No answer within --forward-timeout.
-        var timedOut = false
-        var milliseconds: Double
-        var status: Int? { answer?.status }
+    public struct Outcome: Sendable {
+        public var answer: HTTPResponse?
+        public var error: String?
+        /// No answer within the forward's time limit (`webhook listen --forward-timeout`).
+        public var timedOut = false
+        public var milliseconds: Double
+        public var status: Int? { answer?.status }
 
         /// `status` (null without an answer), `error` (null with one), `latency_ms`,
         /// `answer_cut` (more than `relayedAnswerBytes` came back): as `--json` and the
         /// inspector report a forward.
-        var fields: JSONObject {
+        public var fields: JSONObject {
             ["status": status.map { .integer($0) } ?? .null, "error": error.map { .string($0) } ?? .null,
              "latency_ms": .decimal(NumberText.tenths(milliseconds)), "answer_cut": .bool(answer?.bodyWasCut ?? false)]
         }
@@ -29,7 +29,7 @@ enum DeliveryForward {
     /// Sends a delivery (as received from `peer`) on to the handler at `target`, as a proxy
     /// does (see `ForwardedHeaders`): the one forwarding path, for each delivery and for the
     /// inspector's Replay.
-    static func send(method: String, headers: [(name: String, value: String)], body: [UInt8], peer: String, to target: String,
+    public static func send(method: String, headers: [(name: String, value: String)], body: [UInt8], peer: String, to target: String,
                         timeout: Double, client: HTTPClient) -> Outcome {
         let started = Deadline.now()
         do {
