@@ -5,7 +5,7 @@ import AppDNANet
 /// the real ones; tests pass capturing sinks, a made-up environment, a scripted transport and a
 /// virtual clock, so a whole command (`bundle fetch`, `bundle diff @remote`, `queue replay`)
 /// runs in-process without sockets or sleeping.
-public final class CommandIO: @unchecked Sendable {
+public final class CommandIO: Sendable {
     public let stdout: OutputSink
     public let stderr: OutputSink
     /// File descriptor commands read standard input from.
