@@ -12,7 +12,7 @@ extension HTTPServer {
             shared.ready.append(item)
             shared.readyBytes += item.request.body.count
             if shared.idleWorkers > 0 {
-                changed.broadcast()
+                self.shared.broadcast()
                 return false
             }
             guard shared.workers < limits.maxConnections else { return false }
@@ -35,11 +35,11 @@ extension HTTPServer {
     func work(handle: @escaping @Sendable (Request) -> Response) {
         while true {
             // Idle (counted in `idleWorkers`) until a request is in line or the server stops.
-            let next = shared.withLock(waitingOn: changed, counting: \.idleWorkers,
-                                       until: { !$0.ready.isEmpty || $0.stopping }) { shared -> ReadyRequest? in
+            let next = shared.withLock(until: { !$0.ready.isEmpty || $0.stopping },
+                                       counting: \.idleWorkers) { shared -> ReadyRequest? in
                 guard !shared.ready.isEmpty else {
                     shared.workers -= 1
-                    changed.broadcast()
+                    self.shared.broadcast()
                     return nil
                 }
                 let item = shared.ready.removeFirst()

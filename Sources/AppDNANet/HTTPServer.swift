@@ -116,10 +116,9 @@ public final class HTTPServer: Sendable {
     let wakeWrite: Int32
     let startThread: ThreadStarter
 
-    /// What the accept loop and the workers share.
+    /// What the accept loop and the workers share; broadcast when a request is put in line
+    /// for the workers, and when a worker ends.
     let shared = Locked(Shared())
-    /// Signalled when a request is put in line for the workers, and when a worker ends.
-    let changed = PthreadCondition()
 
     struct Shared {
         /// Worker threads started (at most `maxConnections`; each serves one request at a time).
@@ -278,7 +277,7 @@ public final class HTTPServer: Sendable {
         // Complete requests still in line are served: the workers end once it is empty.
         shared.withLock { shared in
             shared.stopping = true
-            changed.broadcast()
+            self.shared.broadcast()
         }
         while shared.withLock({ $0.workers > 0 }) {
             if !cut && graceEnds.hasPassed {

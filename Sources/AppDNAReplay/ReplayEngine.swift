@@ -23,10 +23,9 @@ public final class ReplayEngine: Sendable {
     let onProgress: @Sendable (Int) -> Void
 
     private var clock: any Clock { api.client.clock }
-    /// What the producer and the sending threads share.
+    /// What the producer and the sending threads share; broadcast when a batch is handed over
+    /// or taken, and when the run stops or ends.
     private let run = Locked(Run())
-    /// Broadcast when a batch is handed over or taken, and when the run stops or ends.
-    private let changed = PthreadCondition()
 
     /// The batches handed over and not yet taken, whether more may come, the outcome so far,
     /// and the earliest start of the next batch under the rate.
@@ -65,7 +64,7 @@ public final class ReplayEngine: Sendable {
         }
         run.withLock { run in
             run.producerDone = true
-            changed.broadcast()
+            self.run.broadcast()
         }
         for thread in threads { thread.join() }
         if let failure { throw failure }
@@ -104,10 +103,10 @@ public final class ReplayEngine: Sendable {
     /// Hands a batch over, waiting while `concurrency` batches already wait. False once the
     /// run stopped.
     private func submit(_ batch: ReplayBatch) -> Bool {
-        run.withLock(waitingOn: changed, until: { $0.pending.count - $0.pendingStart < settings.concurrency || $0.outcome.stop != nil }) { run in
+        run.withLock(until: { $0.pending.count - $0.pendingStart < settings.concurrency || $0.outcome.stop != nil }) { run in
             guard run.outcome.stop == nil else { return false }
             run.pending.append(batch)
-            changed.broadcast()
+            self.run.broadcast()
             return true
         }
     }
@@ -120,7 +119,7 @@ public final class ReplayEngine: Sendable {
     }
 
     private func take() -> ReplayBatch? {
-        run.withLock(waitingOn: changed, until: { $0.pendingStart < $0.pending.count || $0.producerDone || $0.outcome.stop != nil }) { run in
+        run.withLock(until: { $0.pendingStart < $0.pending.count || $0.producerDone || $0.outcome.stop != nil }) { run in
             if run.outcome.stop != nil || run.pendingStart == run.pending.count { return nil }
             let batch = run.pending[run.pendingStart]
             run.pendingStart += 1
@@ -128,7 +127,7 @@ public final class ReplayEngine: Sendable {
                 run.pending.removeFirst(run.pendingStart)
                 run.pendingStart = 0
             }
-            changed.broadcast()
+            self.run.broadcast()
             return batch
         }
     }
@@ -139,7 +138,7 @@ public final class ReplayEngine: Sendable {
     private func stop(_ error: HTTPError) {
         run.withLock { run in
             if run.outcome.stop == nil { run.outcome.stop = error }
-            changed.broadcast()
+            self.run.broadcast()
         }
     }
 
