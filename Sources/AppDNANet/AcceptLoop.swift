@@ -43,7 +43,7 @@ struct AcceptLoop {
             }
             takeHandedBack()
             // While complete requests in line fill the budget, bodies wait (backpressure).
-            let bodiesPaused = server.lock.locked { server.readyBytes } >= limits.maxBufferedBytes
+            let bodiesPaused = server.shared.withLock { $0.readyBytes } >= limits.maxBufferedBytes
             if let paused = listenerPausedUntil, paused.hasPassed { listenerPausedUntil = nil }
             fds.removeAll(keepingCapacity: true)
             let listening = listenerPausedUntil == nil && stopGrace == nil
@@ -70,7 +70,7 @@ struct AcceptLoop {
                 if count > 0 && drained[..<count].contains(1) && stopGrace == nil {
                     stopGrace = Deadline(secondsFromNow: limits.stopGraceSeconds)
                     // Answers from now on close their connections; workers end once the line is empty.
-                    server.lock.locked { server.stopping = true }
+                    server.shared.withLock { $0.stopping = true }
                     continue
                 }
             }
@@ -81,7 +81,7 @@ struct AcceptLoop {
             }
             if fds[0].isReady { acceptAll() }
             let held = polled.heldBytes
-            server.lock.locked { server.arrivingBytes = held }
+            server.shared.withLock { $0.arrivingBytes = held }
         }
     }
 
@@ -218,7 +218,7 @@ struct AcceptLoop {
     /// Over the memory budget, the bodies (other than `keeping`'s) that made progress longest
     /// ago are refused until the held bytes fit again.
     private mutating func enforceBudget(keeping: Int?) {
-        let inLine = server.lock.locked { server.readyBytes + server.reservedBytes }
+        let inLine = server.shared.withLock { $0.readyBytes + $0.reservedBytes }
         while polled.heldBytes + inLine > limits.maxBufferedBytes, let stalest = polled.stalestBody(excluding: keeping) {
             refuse(at: stalest, 503, "the server holds as many request bytes as it may; this body made the least progress")
         }
@@ -243,7 +243,7 @@ struct AcceptLoop {
                 return   // EAGAIN: none left; anything else: try again on the next wake-up
             }
             Sockets.prepareConnection(client.fd, sendTimeout: Int(limits.idleTimeout.rounded(.up)))
-            server.lock.locked { server.openCount += 1 }
+            server.shared.withLock { $0.openCount += 1 }
             polled.add(PolledConnections.Entry(fd: client.fd, peer: client.peer, reader: RequestReader(limits: limits),
                                                state: .reading, deadline: Deadline(secondsFromNow: limits.idleTimeout),
                                                lastProgress: turn, sequence: polled.takeSequence(), headStarted: nil, bodyStarted: nil))
@@ -253,9 +253,9 @@ struct AcceptLoop {
     /// Keep-alive connections back from the workers, polled again for their next request
     /// (which may be there already, pipelined).
     private mutating func takeHandedBack() {
-        let returned = server.lock.locked { () -> [(fd: Int32, peer: String, leftover: [UInt8])] in
-            defer { server.handedBack = [] }
-            return server.handedBack
+        let returned = server.shared.withLock { shared -> [(fd: Int32, peer: String, leftover: [UInt8])] in
+            defer { shared.handedBack = [] }
+            return shared.handedBack
         }
         for connection in returned {
             let now = Deadline.now()

@@ -5,19 +5,20 @@ import CCurlLoader
 /// open connection (curl keeps it in the handle) instead of connecting anew: `queue replay`
 /// sends thousands of batches. Thread-safe: replay's workers take and return handles
 /// concurrently; each handle is used by one request at a time.
-final class CurlHandlePool: @unchecked Sendable {
+final class CurlHandlePool: Sendable {
     static let shared = CurlHandlePool()
 
     /// More idle handles than this (the most in-flight requests replay allows) are closed.
     private let capacity = 16
-    private var idle: [OpaquePointer] = []
-    private let lock = PthreadLock()
+    /// The idle handles by address: a pointer is not Sendable, and an idle handle belongs to
+    /// no thread until `take` hands it to one (the pool never touches what it points to).
+    private let idle = Locked<[UInt]>([])
 
     private init() {}
 
     /// An idle handle (its connections kept), or a new one.
     func take() -> OpaquePointer? {
-        let handle = lock.locked { idle.popLast() }
+        let handle = idle.withLock { $0.popLast() }.flatMap { OpaquePointer(bitPattern: $0) }
         return handle ?? appdna_curl_easy_init()
     }
 
@@ -26,9 +27,9 @@ final class CurlHandlePool: @unchecked Sendable {
     /// closed (`reusable` false): curl may keep that transfer's state in it.
     func give(_ handle: OpaquePointer, reusable: Bool) {
         appdna_curl_easy_reset(handle)
-        let kept = lock.locked {
+        let kept = idle.withLock { idle in
             guard reusable && idle.count < capacity else { return false }
-            idle.append(handle)
+            idle.append(UInt(bitPattern: Int(bitPattern: handle)))
             return true
         }
         if !kept { appdna_curl_easy_cleanup(handle) }

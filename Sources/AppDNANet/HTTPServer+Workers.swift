@@ -8,25 +8,25 @@ extension HTTPServer {
     /// none can be started (the system refuses a thread): the caller answers 503.
     func queue(_ item: ReadyRequest, handle: @escaping @Sendable (Request) -> Response,
                rejected: @escaping @Sendable (Rejection) -> Void) -> Bool {
-        let startWorker = lock.locked { () -> Bool in
-            ready.append(item)
-            readyBytes += item.request.body.count
-            if idleWorkers > 0 {
-                changed.broadcast()
+        let startWorker = shared.withLock { shared -> Bool in
+            shared.ready.append(item)
+            shared.readyBytes += item.request.body.count
+            if shared.idleWorkers > 0 {
+                self.shared.broadcast()
                 return false
             }
-            guard workers < limits.maxConnections else { return false }
-            workers += 1
+            guard shared.workers < limits.maxConnections else { return false }
+            shared.workers += 1
             return true
         }
         guard startWorker else { return true }
         if startThread({ [self] in work(handle: handle) }) { return true }
-        return lock.locked { () -> Bool in
-            workers -= 1
+        return shared.withLock { shared -> Bool in
+            shared.workers -= 1
             // The workers there are will take it in turn; with none, it cannot be served.
-            guard workers == 0, let index = ready.firstIndex(where: { $0.fd == item.fd }) else { return true }
-            ready.remove(at: index)
-            readyBytes -= item.request.body.count
+            guard shared.workers == 0, let index = shared.ready.firstIndex(where: { $0.fd == item.fd }) else { return true }
+            shared.ready.remove(at: index)
+            shared.readyBytes -= item.request.body.count
             return false
         }
     }
@@ -34,26 +34,23 @@ extension HTTPServer {
     /// One worker: serves the requests in line, one at a time, until the server stops.
     func work(handle: @escaping @Sendable (Request) -> Response) {
         while true {
-            let next = lock.locked { () -> ReadyRequest? in
-                while ready.isEmpty && !stopping {
-                    idleWorkers += 1
-                    lock.wait(changed)
-                    idleWorkers -= 1
-                }
-                guard !ready.isEmpty else {
-                    workers -= 1
-                    changed.broadcast()
+            // Idle (counted in `idleWorkers`) until a request is in line or the server stops.
+            let next = shared.withLock(until: { !$0.ready.isEmpty || $0.stopping },
+                                       counting: \.idleWorkers) { shared -> ReadyRequest? in
+                guard !shared.ready.isEmpty else {
+                    shared.workers -= 1
+                    self.shared.broadcast()
                     return nil
                 }
-                let item = ready.removeFirst()
-                readyBytes -= item.request.body.count
+                let item = shared.ready.removeFirst()
+                shared.readyBytes -= item.request.body.count
                 return item
             }
             guard let item = next else { return }
             let keepAlive = answer(item, handle: handle)
-            let handedOver = lock.locked { () -> Bool in
-                guard keepAlive && !stopping else { return false }
-                handedBack.append((item.fd, item.request.peer, item.leftover))
+            let handedOver = shared.withLock { shared -> Bool in
+                guard keepAlive && !shared.stopping else { return false }
+                shared.handedBack.append((item.fd, item.request.peer, item.leftover))
                 return true
             }
             if handedOver {
@@ -70,9 +67,9 @@ extension HTTPServer {
         var response = handle(item.request)
         let keepAlive = Self.wantsKeepAlive(item.request.head) && !isStopping
         response.headers.append(("Connection", keepAlive ? "keep-alive" : "close"))
-        lock.locked { _ = answering.insert(item.fd) }
+        shared.withLock { _ = $0.answering.insert(item.fd) }
         let written = ResponseWriter.write(item.fd, response, headOnly: item.request.head.method == "HEAD")
-        lock.locked { _ = answering.remove(item.fd) }
+        shared.withLock { _ = $0.answering.remove(item.fd) }
         return written && keepAlive
     }
 

@@ -11,7 +11,7 @@ import AppDNACore
 /// chunked request bodies, and the limits a server facing the internet through a tunnel needs
 /// (body cap → 413, header, idle and whole-body timeouts, a budget for buffered bytes). A bad
 /// request gets its error status and the connection is closed; the server always keeps serving.
-public final class HTTPServer: @unchecked Sendable {
+public final class HTTPServer: Sendable {
     public struct Limits: Sendable {
         /// Larger bodies are answered 413 (their bytes are not kept).
         public var maxBodyBytes: Int
@@ -140,33 +140,35 @@ public final class HTTPServer: @unchecked Sendable {
     let wakeWrite: Int32
     let startThread: ThreadStarter
 
-    // Shared between the accept loop and the workers, under `lock`.
-    let lock = PthreadLock()
-    /// Signalled when a request is put in line for the workers, and when a worker ends.
-    let changed = PthreadCondition()
-    /// Worker threads started (at most `maxConnections`; each serves one request at a time).
-    var workers = 0
-    /// Workers waiting for a request in line.
-    var idleWorkers = 0
-    var stopping = false
-    /// Complete requests in line for a worker, and the bytes their bodies hold.
-    var ready: [ReadyRequest] = []
-    var readyBytes = 0
-    /// Keep-alive connections a worker finished a request on, back to the accept loop with
-    /// what was read past that request.
-    var handedBack: [(fd: Int32, peer: String, leftover: [UInt8])] = []
-    /// Connections a worker is writing an answer to (cut off when a stop outlasts its grace).
-    var answering: Set<Int32> = []
-    /// Every connection the server holds open, wherever it is (polled, in line, in a worker).
-    var openCount = 0
-    /// Bytes the accept loop holds for requests still arriving, as of its last turn.
-    var arrivingBytes = 0
-    /// Bytes handlers hold beyond the request they were given (a forward's answer), reserved
-    /// with `reserve` against the same budget.
-    var reservedBytes = 0
+    /// What the accept loop and the workers share; broadcast when a request is put in line
+    /// for the workers, and when a worker ends.
+    let shared = Locked(Shared())
+
+    struct Shared {
+        /// Worker threads started (at most `maxConnections`; each serves one request at a time).
+        var workers = 0
+        /// Workers waiting for a request in line.
+        var idleWorkers = 0
+        var stopping = false
+        /// Complete requests in line for a worker, and the bytes their bodies hold.
+        var ready: [ReadyRequest] = []
+        var readyBytes = 0
+        /// Keep-alive connections a worker finished a request on, back to the accept loop with
+        /// what was read past that request.
+        var handedBack: [(fd: Int32, peer: String, leftover: [UInt8])] = []
+        /// Connections a worker is writing an answer to (cut off when a stop outlasts its grace).
+        var answering: Set<Int32> = []
+        /// Every connection the server holds open, wherever it is (polled, in line, in a worker).
+        var openCount = 0
+        /// Bytes the accept loop holds for requests still arriving, as of its last turn.
+        var arrivingBytes = 0
+        /// Bytes handlers hold beyond the request they were given (a forward's answer), reserved
+        /// with `reserve` against the same budget.
+        var reservedBytes = 0
+    }
 
     /// A complete request and its connection, in line for a worker.
-    struct ReadyRequest {
+    struct ReadyRequest: Sendable {
         let fd: Int32
         let request: Request
         /// Bytes that came after the request (the start of a pipelined one).
@@ -242,21 +244,21 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     var isStopping: Bool {
-        lock.locked { stopping }
+        shared.withLock { $0.stopping }
     }
 
     /// Connections the server holds open right now: arriving, between requests, in line, being
     /// handled or answered. What it owns, counted by itself (a process's descriptor count
     /// also moves with everything else the process does).
     public var openConnections: Int {
-        lock.locked { openCount }
+        shared.withLock { $0.openCount }
     }
 
     /// Bytes held for requests still arriving (as of the accept loop's last turn), for
     /// complete requests waiting for a worker, and reserved by handlers: what
     /// `limits.maxBufferedBytes` bounds.
     public var bufferedRequestBytes: Int {
-        lock.locked { arrivingBytes + readyBytes + reservedBytes }
+        shared.withLock { $0.arrivingBytes + $0.readyBytes + $0.reservedBytes }
     }
 
     /// Takes `bytes` of the buffered-bytes budget for what a handler is about to hold (a
@@ -264,21 +266,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// has no room, and the handler answers 503 instead of allocating. Give it back with
     /// `release`. Without this, 400 slow forwards held 400 answers and malloc failed.
     public func reserve(_ bytes: Int) -> Bool {
-        lock.locked {
-            guard bytes >= 0, arrivingBytes + readyBytes + reservedBytes <= limits.maxBufferedBytes - bytes else { return false }
-            reservedBytes += bytes
+        shared.withLock { shared in
+            guard bytes >= 0, shared.arrivingBytes + shared.readyBytes + shared.reservedBytes <= limits.maxBufferedBytes - bytes else { return false }
+            shared.reservedBytes += bytes
             return true
         }
     }
 
     public func release(_ bytes: Int) {
-        lock.locked { reservedBytes -= bytes }
+        shared.withLock { $0.reservedBytes -= bytes }
     }
 
     /// Closes a connection the server accepted, and counts it closed.
     func closeConnection(_ fd: Int32) {
         SystemFile.close(fd)
-        lock.locked { openCount -= 1 }
+        shared.withLock { $0.openCount -= 1 }
     }
 
     /// Accepts connections until `stop()` or a signal, calling `handle` for each complete request
@@ -299,21 +301,21 @@ public final class HTTPServer: @unchecked Sendable {
     func finishWorkers(graceEnds: Deadline) {
         var cut = false
         // Complete requests still in line are served: the workers end once it is empty.
-        lock.locked {
-            stopping = true
-            changed.broadcast()
+        shared.withLock { shared in
+            shared.stopping = true
+            self.shared.broadcast()
         }
-        while lock.locked({ workers > 0 }) {
+        while shared.withLock({ $0.workers > 0 }) {
             if !cut && graceEnds.hasPassed {
                 cut = true
-                lock.locked { for fd in answering { Sockets.shutdown(fd, .both) } }
+                shared.withLock { shared in for fd in shared.answering { Sockets.shutdown(fd, .both) } }
             }
             var nothing: [PollDescriptor] = []
             _ = Poll.wait(&nothing, milliseconds: 20)
         }
-        lock.locked {
-            for returned in handedBack { SystemFile.close(returned.fd); openCount -= 1 }
-            handedBack = []
+        shared.withLock { shared in
+            for returned in shared.handedBack { SystemFile.close(returned.fd); shared.openCount -= 1 }
+            shared.handedBack = []
         }
     }
 }

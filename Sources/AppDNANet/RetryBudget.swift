@@ -6,11 +6,11 @@ import AppDNACore
 /// needs, and a server that keeps failing sees at most N + 1 requests (the first attempt of the
 /// request that failed first, then the N retries). Thread-safe (`queue replay` sends from
 /// several threads).
-public final class RetryBudget: @unchecked Sendable {
+public final class RetryBudget: Sendable {
     /// N of `--retries N`.
     public let retriesAllowed: Int
-    private var used = 0
-    private let lock = PthreadLock()
+    /// Retries taken so far.
+    private let used = Locked(0)
 
     /// False for the budget `HTTPClient.send` makes for one request when none is shared (a
     /// `queue replay` batch, `webhook trigger`): its attempts already say everything.
@@ -27,7 +27,7 @@ public final class RetryBudget: @unchecked Sendable {
 
     /// Takes one retry; false when the command has none left.
     func takeRetry() -> Bool {
-        lock.locked {
+        used.withLock { used in
             guard used < retriesAllowed else { return false }
             used += 1
             return true
@@ -35,7 +35,7 @@ public final class RetryBudget: @unchecked Sendable {
     }
 
     /// Retries taken so far by all the command's requests.
-    public var retriesUsed: Int { lock.locked { used } }
+    public var retriesUsed: Int { used.withLock { $0 } }
 
     /// True once every retry is used: a command stops rather than start another request that
     /// could not be retried (`bundle fetch` after a failed version check).

@@ -11,7 +11,7 @@ import AppDNANet
 /// Its seams: the client's transport (curl, or a scripted one in tests), the client's clock
 /// (retry waits, `--rate` pacing, timings) and `interruption` (SIGINT/SIGTERM). One engine
 /// sends once.
-public final class ReplayEngine: @unchecked Sendable {
+public final class ReplayEngine: Sendable {
     public let api: AppDNAAPI
     public let settings: ReplaySettings
     let journal: ReplayJournal
@@ -23,15 +23,19 @@ public final class ReplayEngine: @unchecked Sendable {
     let onProgress: @Sendable (Int) -> Void
 
     private var clock: any Clock { api.client.clock }
-    private let lock = PthreadLock()
-    private let changed = PthreadCondition()
-    // Under `lock`: the batches handed over and not yet taken, whether more may come, the
-    // outcome so far, and the earliest start of the next batch under --rate.
-    private var pending: [ReplayBatch] = []
-    private var pendingStart = 0
-    private var producerDone = false
-    private var outcome = ReplayOutcome()
-    private var nextSlot: Int64 = 0
+    /// What the producer and the sending threads share; broadcast when a batch is handed over
+    /// or taken, and when the run stops or ends.
+    private let run = Locked(Run())
+
+    /// The batches handed over and not yet taken, whether more may come, the outcome so far,
+    /// and the earliest start of the next batch under the rate.
+    private struct Run {
+        var pending: [ReplayBatch] = []
+        var pendingStart = 0
+        var producerDone = false
+        var outcome = ReplayOutcome()
+        var nextSlot: Int64 = 0
+    }
 
     public init(api: AppDNAAPI, settings: ReplaySettings, journal: ReplayJournal, deadLetter: DeadLetterFile,
                 interruption: @escaping @Sendable () -> Int32 = { Interruption.signal },
@@ -58,13 +62,13 @@ public final class ReplayEngine: @unchecked Sendable {
         } catch {
             failure = error
         }
-        lock.locked {
-            producerDone = true
-            changed.broadcast()
+        run.withLock { run in
+            run.producerDone = true
+            self.run.broadcast()
         }
         for thread in threads { thread.join() }
         if let failure { throw failure }
-        var result = lock.locked { outcome }
+        var result = run.withLock { $0.outcome }
         result.toSend = toSend
         result.seconds = Double(clock.monotonicNanoseconds() - started) / 1e9
         result.interruptedBy = interruption()
@@ -99,13 +103,10 @@ public final class ReplayEngine: @unchecked Sendable {
     /// Hands a batch over, waiting while `concurrency` batches already wait. False once the
     /// run stopped.
     private func submit(_ batch: ReplayBatch) -> Bool {
-        lock.locked {
-            while pending.count - pendingStart >= settings.concurrency && outcome.stop == nil {
-                lock.wait(changed)
-            }
-            guard outcome.stop == nil else { return false }
-            pending.append(batch)
-            changed.broadcast()
+        run.withLock(until: { $0.pending.count - $0.pendingStart < settings.concurrency || $0.outcome.stop != nil }) { run in
+            guard run.outcome.stop == nil else { return false }
+            run.pending.append(batch)
+            self.run.broadcast()
             return true
         }
     }
@@ -118,39 +119,36 @@ public final class ReplayEngine: @unchecked Sendable {
     }
 
     private func take() -> ReplayBatch? {
-        lock.locked {
-            while pendingStart == pending.count && !producerDone && outcome.stop == nil {
-                lock.wait(changed)
+        run.withLock(until: { $0.pendingStart < $0.pending.count || $0.producerDone || $0.outcome.stop != nil }) { run in
+            if run.outcome.stop != nil || run.pendingStart == run.pending.count { return nil }
+            let batch = run.pending[run.pendingStart]
+            run.pendingStart += 1
+            if run.pendingStart > 256 && run.pendingStart * 2 > run.pending.count {
+                run.pending.removeFirst(run.pendingStart)
+                run.pendingStart = 0
             }
-            if outcome.stop != nil || pendingStart == pending.count { return nil }
-            let batch = pending[pendingStart]
-            pendingStart += 1
-            if pendingStart > 256 && pendingStart * 2 > pending.count {
-                pending.removeFirst(pendingStart)
-                pendingStart = 0
-            }
-            changed.broadcast()
+            self.run.broadcast()
             return batch
         }
     }
 
-    private var stopped: Bool { lock.locked { outcome.stop != nil } }
+    private var stopped: Bool { run.withLock { $0.outcome.stop != nil } }
 
     /// Ends the run: the first error is the one reported.
     private func stop(_ error: HTTPError) {
-        lock.locked {
-            if outcome.stop == nil { outcome.stop = error }
-            changed.broadcast()
+        run.withLock { run in
+            if run.outcome.stop == nil { run.outcome.stop = error }
+            self.run.broadcast()
         }
     }
 
     /// Waits for the batch's turn under --rate.
     private func pace(_ events: Int) {
         guard let rate = settings.rate else { return }
-        let (now, start): (Int64, Int64) = lock.locked {
+        let (now, start): (Int64, Int64) = run.withLock { run in
             let now = clock.monotonicNanoseconds()
-            let start = max(now, nextSlot)
-            nextSlot = start + Int64(Double(events) / rate * 1e9)
+            let start = max(now, run.nextSlot)
+            run.nextSlot = start + Int64(Double(events) / rate * 1e9)
             return (now, start)
         }
         if start > now { clock.sleep(Double(start - now) / 1e9) }
@@ -174,7 +172,7 @@ public final class ReplayEngine: @unchecked Sendable {
         case 200...299:
             record(batch, response: response, deadLetter: false)
         case 413 where batch.events.count > 1:
-            lock.locked { outcome.splits += 1 }
+            run.withLock { $0.outcome.splits += 1 }
             let half = batch.events.count / 2
             deliver(ReplayBatch(group: batch.group, events: Array(batch.events[..<half])))
             deliver(ReplayBatch(group: batch.group, events: Array(batch.events[half...])))
@@ -188,9 +186,9 @@ public final class ReplayEngine: @unchecked Sendable {
     }
 
     private func count(requests: Int, retries: Int) {
-        lock.locked {
-            outcome.requests += requests
-            outcome.retries += retries
+        run.withLock { run in
+            run.outcome.requests += requests
+            run.outcome.retries += retries
         }
     }
 
@@ -206,14 +204,14 @@ public final class ReplayEngine: @unchecked Sendable {
             stop(HTTPError(error.kind, error.message, hint: error.hint, remedy: error.remedy))
             return
         }
-        lock.locked {
+        run.withLock { run in
             if isDeadLetter {
-                outcome.deadLettered += batch.events.count
-                outcome.deadLetterStatuses[response.status, default: 0] += batch.events.count
+                run.outcome.deadLettered += batch.events.count
+                run.outcome.deadLetterStatuses[response.status, default: 0] += batch.events.count
             } else {
-                outcome.delivered += batch.events.count
+                run.outcome.delivered += batch.events.count
             }
-            onProgress(outcome.delivered + outcome.deadLettered)
+            onProgress(run.outcome.delivered + run.outcome.deadLettered)
         }
     }
 }

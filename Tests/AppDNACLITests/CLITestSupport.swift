@@ -14,15 +14,18 @@ struct CapturedRun {
 }
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-            terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil) -> CapturedRun {
+            terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil,
+            files: (any FileAccess)? = nil) -> CapturedRun {
     runCLIBytes(arguments, environment: environment, stdin: stdin.map { Array($0.utf8) }, terminal: terminal,
-                transport: transport, clock: clock)
+                transport: transport, clock: clock, files: files)
 }
 
 /// `runCLI` with raw stdin bytes (nil: no stdin at all).
-/// A `transport` and `clock` replace the network and time (a scripted API, a virtual clock).
+/// A `transport`, `clock` and `files` replace the network, time and output files (a scripted
+/// API, a virtual clock, files in memory).
 func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], stdin: [UInt8]?,
-                 terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil) -> CapturedRun {
+                 terminal: Bool = false, transport: (any HTTPTransport)? = nil, clock: (any Clock)? = nil,
+                 files: (any FileAccess)? = nil) -> CapturedRun {
     var descriptor: Int32 = -1
     if let stdin {
         let path = NSTemporaryDirectory() + "appdna-stdin-\(UUID().uuidString)"
@@ -34,7 +37,7 @@ func runCLIBytes(_ arguments: [String], environment: [String: String] = [:], std
     let out = OutputSink(capturingAsTerminal: terminal)
     let err = OutputSink(capturingAsTerminal: terminal)
     let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: descriptor, stdinIsTerminal: false, environment: environment,
-                        transport: transport, clock: clock ?? SystemClock())
+                        transport: transport, clock: clock ?? SystemClock(), files: files ?? SystemFileAccess())
     let status = Runner.run(arguments, table: .appdna, io: io)
     return CapturedRun(status: status, stdout: out.capturedText, stderr: err.capturedText)
 }

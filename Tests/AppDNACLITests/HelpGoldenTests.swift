@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import AppDNACore
 import TestSupport
 
 /// Help pages that describe their own command only, and say what a user needs.
@@ -144,7 +145,7 @@ final class HelpGoldenTests: XCTestCase {
     func testFindingCodesAreInValidateHelpAndTheManPage() {
         let help = HelpRenderer(table: table).render(path: ["bundle", "validate"])
         let page = ManPageRenderer(table: table).render()
-        for code in ["E001", "E016", "W001", "W008"] {
+        for code in BundleRule.allCases.map(\.code) {
             XCTAssertEqual(help.components(separatedBy: "\n  \(code)  ").count, 2, code)
             XCTAssertTrue(page.contains(".It \(code)\n"), code)
         }

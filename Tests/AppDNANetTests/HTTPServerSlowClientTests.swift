@@ -96,7 +96,7 @@ extension HTTPServerTests {
         // A client that asks for the large answer and never reads it: its worker blocks in send.
         let reader = connectRaw()
         _ = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".withCString { send(reader, $0, strlen($0), 0) }
-        XCTAssertTrue(eventually { server.lock.locked { !server.answering.isEmpty } }, "the large answer is not being written")
+        XCTAssertTrue(eventually { server.shared.withLock { !$0.answering.isEmpty } }, "the large answer is not being written")
         server.stop()
         // Generous "at all" bound: without the fix the stop waits out the 60 s timeouts.
         XCTAssertEqual(finished.wait(timeout: .now() + 15), .success, "serve did not return after stop()")

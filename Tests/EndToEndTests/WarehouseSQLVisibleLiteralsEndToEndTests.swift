@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import TestSupport
+import AppDNACore
 
 /// Issue 32.1's rule for the SQL: the query `appdna warehouse …` prints lands in CI logs and
 /// review diffs, so a bundle's C0, DEL, C1 (U+009B is a terminal's CSI) and bidi controls
@@ -38,7 +39,12 @@ final class WarehouseSQLVisibleLiteralsEndToEndTests: XCTestCase {
         defer { scratch.remove() }
         let bundle = try scratch.file("hostile.json", Array(Self.bundle.utf8))
         let escapedRLO = ["clickhouse": #"\xe2\x80\xae"#, "spark": #"\u202e"#, "duckdb": "chr(8238)"]
-        for engine in ["clickhouse", "spark", "duckdb"] {
+        for engine in SQLEngines.names {
+            // Each engine's own spelling of U+202E: a new engine must say how it spells one.
+            guard let rlo = escapedRLO[engine] else {
+                XCTFail("\(engine): add its spelling of U+202E to escapedRLO")
+                continue
+            }
             var queries: [(String, [String])] = []
             for scheme in ["sdk", "docs"] {
                 queries.append(("assignment --scheme \(scheme)", ["warehouse", "assignment", bundle, "--dialect", engine, "--scheme", scheme,
@@ -55,7 +61,7 @@ final class WarehouseSQLVisibleLiteralsEndToEndTests: XCTestCase {
                 XCTAssertTrue(result.text.hasPrefix("SELECT") || result.text.hasPrefix("WITH"), "\(engine) \(name): \(result.text.prefix(200))")
                 let raw = result.text.unicodeScalars.filter(Self.isInvisible)
                 XCTAssertEqual(raw.map { "U+" + String($0.value, radix: 16, uppercase: true) }, [], "\(engine) \(name): raw characters in the SQL")
-                XCTAssertTrue(result.text.contains(escapedRLO[engine]!), "\(engine) \(name): the experiment id's U+202E spelled \(escapedRLO[engine]!)")
+                XCTAssertTrue(result.text.contains(rlo), "\(engine) \(name): the experiment id's U+202E spelled \(rlo)")
             }
         }
     }

@@ -43,6 +43,7 @@ enum FlagWording {
         case .variantWithoutBuckets(let variant): return "--find: variant '\(variant)' owns no buckets, so no user lands in it"
         case .searchTooLong(let variant, let owned, let buckets, let wanted, let expected, let limit):
             return "--find: '\(variant)' owns \(owned) of \(buckets) buckets, so \(wanted) id(s) take about \(expected) tries, more than the \(limit) allowed"
+        case .recordFileNotRegular(let path, let what): return "\(path) \(what): --record writes only to a regular file"
         }
     }
 

@@ -1,11 +1,11 @@
 import AppDNACore
 import AppDNANet
 
-/// The standard streams, environment, network and time a command runs with. The binary passes
-/// the real ones; tests pass capturing sinks, a made-up environment, a scripted transport and a
-/// virtual clock, so a whole command (`bundle fetch`, `bundle diff @remote`, `queue replay`)
+/// The standard streams, environment, network, time and files a command runs with. The binary
+/// passes the real ones; tests pass capturing sinks, a made-up environment, a scripted
+/// transport, a virtual clock and files of their own, so a whole command (`bundle fetch`, `bundle diff @remote`, `queue replay`)
 /// runs in-process without sockets or sleeping.
-public final class CommandIO: @unchecked Sendable {
+public final class CommandIO: Sendable {
     public let stdout: OutputSink
     public let stderr: OutputSink
     /// File descriptor commands read standard input from.
@@ -17,6 +17,9 @@ public final class CommandIO: @unchecked Sendable {
     public let transport: (any HTTPTransport)?
     /// Retry waits, Retry-After dates and --timeout deadlines are measured on it.
     public let clock: any Clock
+    /// What a command's output files go through (`bundle fetch -o`): the system's, or a
+    /// test's own.
+    public let files: any FileAccess
     /// Arguments that were not valid UTF-8 as the process got them, as Swift repaired them
     /// (U+FFFD for each bad sequence): a command that hashes an argument's bytes refuses them
     /// (65) instead of hashing the repair.
@@ -24,7 +27,8 @@ public final class CommandIO: @unchecked Sendable {
 
     public init(stdout: OutputSink, stderr: OutputSink, stdinDescriptor: Int32 = 0,
                 stdinIsTerminal: Bool? = nil, environment: [String: String],
-                transport: (any HTTPTransport)? = nil, clock: any Clock = SystemClock(), notUTF8Arguments: Set<String> = []) {
+                transport: (any HTTPTransport)? = nil, clock: any Clock = SystemClock(), files: any FileAccess = SystemFileAccess(),
+                notUTF8Arguments: Set<String> = []) {
         self.stdout = stdout
         self.stderr = stderr
         self.stdinDescriptor = stdinDescriptor
@@ -32,6 +36,7 @@ public final class CommandIO: @unchecked Sendable {
         self.environment = environment
         self.transport = transport
         self.clock = clock
+        self.files = files
         self.notUTF8Arguments = notUTF8Arguments
     }
 

@@ -72,9 +72,8 @@ public struct ParsedArguments: Sendable {
 
 /// Where `ParsedArguments` notes an undeclared read: a class, because the arguments are a
 /// value read from many places (copies share it).
-final class UndeclaredReads: @unchecked Sendable {
-    private let lock = PthreadLock()
-    private var list: [String] = []
-    func add(_ name: String) { lock.locked { if !list.contains(name) { list.append(name) } } }  // not an id: flag names
-    var names: [String] { lock.locked { list } }
+final class UndeclaredReads: Sendable {
+    private let list = Locked<[String]>([])
+    func add(_ name: String) { list.withLock { list in if !list.contains(name) { list.append(name) } } }  // not an id: flag names
+    var names: [String] { list.withLock { $0 } }
 }

@@ -13,31 +13,42 @@ import AppDNACore
 /// Safe to use from any thread (replay's workers print retry notes while the main thread draws
 /// the progress bar): every method holds the sink's lock, so a line is never torn or lost and
 /// the buffer is never appended to by two threads at once.
-public final class OutputSink: @unchecked Sendable {
+public final class OutputSink: Sendable {
     private let fileDescriptor: Int32?
-    private var buffer: [UInt8] = []
     private let flushThreshold: Int
-    private let lock = PthreadLock()
-    private var capturedBytes: [UInt8] = []
-    private var failure: Int32 = 0
-    /// Where the text written so far left the line (a CI command is looked for at its start).
-    private var lineState = TerminalText.LineState()
+    /// Everything a write changes, behind the sink's one lock.
+    private let state: Locked<State>
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var capturedBytes: [UInt8] = []
+        var failure: Int32 = 0
+        /// Where the text written so far left the line (a CI command is looked for at its start).
+        var lineState = TerminalText.LineState()
+        var asciiOnly = false
+    }
+
     /// Everything written, for sinks that capture (tests).
-    public var captured: [UInt8] { lock.locked { capturedBytes } }
-    public var failureCode: Int32 { lock.locked { failure } }
+    public var captured: [UInt8] { state.withLock { $0.capturedBytes } }
+    public var failureCode: Int32 { state.withLock { $0.failure } }
     /// Whether output reaches a terminal (decides colour and progress bars).
     public let isTerminal: Bool
     /// Text is written in ASCII: the tool's glyphs in their ASCII forms (`TerminalGlyphs`) and
     /// every other non-ASCII character escaped (`\u00E9`). Set when the locale says it is not
     /// UTF-8 (`Runner`), terminal or not; machine formats are left as they are.
-    public var asciiOnly = false
+    public var asciiOnly: Bool {
+        get { state.withLock { $0.asciiOnly } }
+        set { state.withLock { $0.asciiOnly = newValue } }
+    }
 
     /// A sink writing to `fileDescriptor`.
     public init(fileDescriptor: Int32, bufferSize: Int = 64 * 1024) {
         self.fileDescriptor = fileDescriptor
         self.flushThreshold = bufferSize
         self.isTerminal = SystemFile.isTerminal(fileDescriptor)
-        buffer.reserveCapacity(bufferSize + 4096)
+        var state = State()
+        state.buffer.reserveCapacity(bufferSize + 4096)
+        self.state = Locked(state)
     }
 
     /// A sink that keeps what is written in `captured`.
@@ -45,6 +56,7 @@ public final class OutputSink: @unchecked Sendable {
         self.fileDescriptor = nil
         self.flushThreshold = 1 << 30
         self.isTerminal = isTerminal
+        state = Locked(State())
     }
 
     public var isBroken: Bool { failureCode != 0 }
@@ -77,15 +89,15 @@ public final class OutputSink: @unchecked Sendable {
     /// One row of a tab-separated listing (`queue inspect --events`): each cell is text as in
     /// `write` (a tab inside a cell is written `\t`); the tabs between cells are the tool's.
     public func writeRow(_ cells: [String]) {
-        lock.locked {
+        state.withLock { state in
             var out: [UInt8] = []
             for (index, cell) in cells.enumerated() {
                 if index > 0 { out.append(9) }
-                render(cell, into: &out, lineEnds: index == cells.count - 1)
+                render(cell, into: &out, lineEnds: index == cells.count - 1, &state)
             }
             out.append(10)
-            lineState.atLineStart = true
-            out.withUnsafeBytes { append($0) }
+            state.lineState.atLineStart = true
+            out.withUnsafeBytes { append($0, &state) }
         }
     }
 
@@ -96,23 +108,24 @@ public final class OutputSink: @unchecked Sendable {
     }
 
     private func writeText(_ text: String, lineEnds: Bool) {
-        lock.locked {
+        state.withLock { state in
             var out: [UInt8] = []
-            render(text, into: &out, lineEnds: lineEnds)
+            render(text, into: &out, lineEnds: lineEnds, &state)
             if lineEnds {
                 out.append(10)
-                lineState.atLineStart = true
+                state.lineState.atLineStart = true
             }
-            out.withUnsafeBytes { append($0) }
+            out.withUnsafeBytes { append($0, &state) }
         }
     }
 
-    /// Called with the lock held.
-    private func render(_ text: String, into out: inout [UInt8], lineEnds: Bool) {
+    /// Called with the lock held (`state` is the sink's).
+    private func render(_ text: String, into out: inout [UInt8], lineEnds: Bool, _ state: inout State) {
+        let asciiOnly = state.asciiOnly
         var text = asciiOnly ? TerminalGlyphs.asASCII(text) : text
         text.withUTF8 { raw in
             out.reserveCapacity(out.count + raw.count + 1)
-            TerminalText.render(UnsafeRawBufferPointer(raw), into: &out, state: &lineState, asciiOnly: asciiOnly, lineEnds: lineEnds)
+            TerminalText.render(UnsafeRawBufferPointer(raw), into: &out, state: &state.lineState, asciiOnly: asciiOnly, lineEnds: lineEnds)
         }
     }
 
@@ -139,40 +152,42 @@ public final class OutputSink: @unchecked Sendable {
 
     /// Bytes of a machine format, written as they are.
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        lock.locked {
-            append(bytes)
-            if let last = bytes.last { lineState.atLineStart = last == 10 }
+        state.withLock { state in
+            append(bytes, &state)
+            if let last = bytes.last { state.lineState.atLineStart = last == 10 }
         }
     }
 
     public func flush() {
-        lock.locked { flushLocked() }
+        state.withLock { flushLocked(&$0) }
     }
 
-    private func append(_ bytes: UnsafeRawBufferPointer) {
-        guard failure == 0 else { return }
+    /// Called with the lock held (`state` is the sink's).
+    private func append(_ bytes: UnsafeRawBufferPointer, _ state: inout State) {
+        guard state.failure == 0 else { return }
         guard fileDescriptor != nil else {
-            capturedBytes.append(contentsOf: bytes)
+            state.capturedBytes.append(contentsOf: bytes)
             return
         }
         if bytes.count >= flushThreshold {
             // A block as large as the buffer (the batch's rows, a chunk at a time) goes out
             // as it is: copying it into the buffer first cost the batch's writer a tenth of its time.
-            flushLocked()
-            guard failure == 0, let fd = fileDescriptor else { return }
-            if let code = FileWriting.writeAll(fd, bytes) { failure = code }
+            flushLocked(&state)
+            guard state.failure == 0, let fd = fileDescriptor else { return }
+            if let code = FileWriting.writeAll(fd, bytes) { state.failure = code }
             return
         }
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= flushThreshold { flushLocked() }
+        state.buffer.append(contentsOf: bytes)
+        if state.buffer.count >= flushThreshold { flushLocked(&state) }
     }
 
-    private func flushLocked() {
-        guard let fd = fileDescriptor, !buffer.isEmpty, failure == 0 else {
-            buffer.removeAll(keepingCapacity: true)
+    /// Called with the lock held (`state` is the sink's).
+    private func flushLocked(_ state: inout State) {
+        guard let fd = fileDescriptor, !state.buffer.isEmpty, state.failure == 0 else {
+            state.buffer.removeAll(keepingCapacity: true)
             return
         }
-        if let code = buffer.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) { failure = code }
-        buffer.removeAll(keepingCapacity: true)
+        if let code = state.buffer.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) { state.failure = code }
+        state.buffer.removeAll(keepingCapacity: true)
     }
 }

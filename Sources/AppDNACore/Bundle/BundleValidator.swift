@@ -252,7 +252,7 @@ public struct BundleValidator {
             let result = results.byNumber[run]!
             findings += result.findings
             // As nodes of this document (a worker's are of its view).
-            nonASCIIIDs += result.nonASCIIIDs.map { ($0.text, JSONNode(document: document, index: $0.node.index), 0) }
+            nonASCIIIDs += result.nonASCIIIDs.map { ($0.text, JSONNode(document: document, index: $0.nodeIndex), 0) }
         }
         return nonASCIIIDs
     }
@@ -261,18 +261,20 @@ public struct BundleValidator {
     /// checking it, few enough that the threads finish close together.
     static let experimentsPerRun = 256
 
-    /// What each run of experiments found, by run number (filled by both threads).
-    final class RunResults: @unchecked Sendable {
-        private let lock = PthreadLock()
-        private var results: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)])] = [:]
+    /// What each run of experiments found, by run number (filled by both threads). Ids are
+    /// kept by tape index (a `JSONNode` of a thread's own view is not Sendable), made nodes of
+    /// the caller's document again when read.
+    final class RunResults: Sendable {
+        private let results = Locked<[Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, nodeIndex: Int)])]>([:])
 
         func store(_ run: Int, findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)]) {
-            lock.locked { results[run] = (findings, nonASCIIIDs) }
+            let ids = nonASCIIIDs.map { (text: $0.text, nodeIndex: $0.node.index) }
+            results.withLock { $0[run] = (findings, ids) }
         }
 
         /// Read once every thread is done.
-        var byNumber: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, node: JSONNode, index: Int)])] {
-            lock.locked { results }
+        var byNumber: [Int: (findings: [BundleFinding], nonASCIIIDs: [(text: String, nodeIndex: Int)])] {
+            results.withLock { $0 }
         }
     }
 

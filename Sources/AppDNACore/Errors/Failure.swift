@@ -85,6 +85,8 @@ public enum SettingFact: Sendable, Equatable {
     /// A search for `wanted` ids in `variant` (which owns `owned` of `buckets` buckets) would
     /// take about `expectedTries` hashes, more than `limit`.
     case searchTooLong(variant: String, owned: Int, buckets: Int, wanted: Int, expectedTries: Int, limit: Int)
+    /// The file to record to at `path` is not a regular file (`what` says what it is instead).
+    case recordFileNotRegular(path: String, what: String)
 }
 
 /// What would fix a failure when that is something the user sets: a fact for the CLI to word

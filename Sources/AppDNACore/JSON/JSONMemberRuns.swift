@@ -5,6 +5,9 @@
 ///
 /// The object may still be being parsed (`init(whileParsed:)`): then a run is handed out once
 /// its members are final, and a thread asking for one waits for the parse to get there.
+///
+/// Unchecked because it holds a raw pointer to a tape that may still be being written, read
+/// only under `JSONParseProgress`'s publication protocol (it waits on that lock, not its own).
 final class JSONMemberRuns: @unchecked Sendable {
     /// A run: the keys at tape indexes `start..<stop` (each followed by its value), number
     /// `number` counting from 0 in document order.

@@ -13,6 +13,10 @@
 ///
 /// Readers register with `enter()` before the parse starts and `leave()` when done: a parse that
 /// fails waits for them to leave before it frees the tape.
+///
+/// Unchecked because readers read the tape's raw nodes while the parser writes others: what
+/// makes that safe is the publication protocol above (under `lock`), which a `Locked` box
+/// cannot express (the nodes are not in the box; the box would cost the parser a copy).
 final class JSONParseProgress: @unchecked Sendable {
     /// The open containers at a publication, outermost first: their tape indexes and whether
     /// each is an object (read here, not from their nodes, which the parser is still writing).

@@ -47,6 +47,10 @@ enum JSONTapeFlag {
 /// `realloc` (for large blocks glibc moves pages with mremap instead of copying, so peak memory
 /// is the final size rather than old + new), a big one is in huge pages on Linux, and it is cut
 /// to fit once parsing ends.
+///
+/// Unchecked because it holds raw memory (a pointer is not Sendable); the nodes are never
+/// written once the tape is finished, so any thread may read them (a view over a tape still
+/// being written is read only as `JSONParseProgress` allows).
 final class JSONTape: @unchecked Sendable {
     let base: UnsafeMutablePointer<JSONTapeNode>
     let count: Int

@@ -131,21 +131,19 @@ public enum FileReading {
         // Split where a huge page of the buffer starts, so each thread faults in pages of its own.
         let middle = Int(bitPattern: base) + count / 2
         let half = min(max(middle / HugePages.size * HugePages.size - Int(bitPattern: base), 1), count - 1)
-        let second = SecondHalf()
+        // What the second thread read, handed back over `join`.
+        let second = Locked((got: 0, failure: Int32(0)))
         guard let worker = ThreadSpawner.trySpawn({
-            second.got = readFully(fd, into: base + half, count: count - half, at: half, failure: &second.failure)
+            var failure: Int32 = 0
+            let got = readFully(fd, into: base + half, count: count - half, at: half, failure: &failure)
+            second.withLock { $0 = (got, failure) }
         }) else { return 0 }
         let got = readFully(fd, into: base, count: half, at: 0, failure: &failure)
         worker.join()
         if failure != 0 || got < half { return got }
-        failure = second.failure
-        return half + second.got
-    }
-
-    /// What the second thread of `readInTwo` read, handed back over `join`.
-    private final class SecondHalf: @unchecked Sendable {
-        var got = 0
-        var failure: Int32 = 0
+        let (secondGot, secondFailure) = second.withLock { $0 }
+        failure = secondFailure
+        return half + secondGot
     }
 
     /// `pread` until `count` bytes are in, the file ends or reading fails (`failure` set).

@@ -37,12 +37,12 @@ public enum Interruption {
         pointer.initialize(to: Shared())
         return pointer
     }()
-    private static let lock = PthreadLock()
-    nonisolated(unsafe) private static var installed = false
+    /// Whether `install` ran; its lock is held while `shared` is changed (the handler only reads it).
+    private static let installed = Locked(false)
 
     /// Records SIGINT and SIGTERM from now on (later calls do nothing).
     public static func install() {
-        lock.locked {
+        installed.withLock { installed in
             guard !installed else { return }
             installed = true
             var ends: [Int32] = [-1, -1]
@@ -72,7 +72,7 @@ public enum Interruption {
     /// Also writes the byte `1` to `descriptor` (the write end of a non-blocking pipe) on each
     /// signal; undone by `stopWaking` before the descriptor is closed.
     public static func wake(_ descriptor: Int32) {
-        lock.locked {
+        installed.withLock { _ in
             withUnsafeMutableBytes(of: &shared.pointee.wakes) { raw in
                 let slots = raw.bindMemory(to: Int32.self)
                 if let free = slots.firstIndex(of: -1) { slots[free] = descriptor }
@@ -81,7 +81,7 @@ public enum Interruption {
     }
 
     public static func stopWaking(_ descriptor: Int32) {
-        lock.locked {
+        installed.withLock { _ in
             withUnsafeMutableBytes(of: &shared.pointee.wakes) { raw in
                 let slots = raw.bindMemory(to: Int32.self)
                 for index in slots.indices where slots[index] == descriptor { slots[index] = -1 }
@@ -96,7 +96,7 @@ public enum Interruption {
         // Prepared now: a signal handler must not allocate.
         let message = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
         message.initialize(from: bytes, count: bytes.count)
-        lock.locked {
+        installed.withLock { _ in
             shared.pointee.farewell = UnsafePointer(message)
             shared.pointee.farewellCount = bytes.count
             shared.pointee.exitOnSecond = 1

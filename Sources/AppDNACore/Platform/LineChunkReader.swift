@@ -113,8 +113,9 @@ public struct LineChunkReader {
 }
 
 /// One chunk of whole lines (`lines`) and, after them, possibly one line too long to hold
-/// (`overlongLineLength`). Its memory is reused from chunk to chunk.
-public final class LineChunk: @unchecked Sendable {
+/// (`overlongLineLength`). Its memory is reused from chunk to chunk. Not Sendable: it passes
+/// between threads one holder at a time (`OrderedChunkWork`'s slots).
+public final class LineChunk {
     public private(set) var buffer: UnsafeMutableRawPointer
     private var capacity: Int
     /// Bytes of whole lines at the start of `buffer`.

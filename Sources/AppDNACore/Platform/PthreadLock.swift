@@ -6,9 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// A mutex as a class (a `pthread_mutex_t` must not move, so it lives in an object), for state
-/// that several threads share: the output sinks, the retry budget, the replay engine.
-public final class PthreadLock: @unchecked Sendable {
+/// A mutex as a class (a `pthread_mutex_t` must not move, so it lives in an object). Not
+/// Sendable: shared state goes in a `Locked` box, which holds one of these.
+public final class PthreadLock {
     fileprivate var mutex = pthread_mutex_t()
 
     public init() { pthread_mutex_init(&mutex, nil) }
@@ -28,8 +28,9 @@ public final class PthreadLock: @unchecked Sendable {
     }
 }
 
-/// A condition variable to wait on with a `PthreadLock` held (see `PthreadLock.wait`).
-public final class PthreadCondition: @unchecked Sendable {
+/// A condition variable to wait on with a `PthreadLock` held (see `PthreadLock.wait`); a
+/// `Locked` box has one (`withLock(until:)`, `broadcast`).
+public final class PthreadCondition {
     fileprivate var condition = pthread_cond_t()
 
     public init() { pthread_cond_init(&condition, nil) }

@@ -48,7 +48,9 @@ public enum RecordFile {
     }
 
     static func refusal(_ path: String, _ what: String) -> Failure {
-        Failure(.cannotCreateOutput, "\(path) \(what): --record writes only to a regular file",
-                hint: "give the path of a new or existing regular file")
+        // The fact, not the flag: the CLI says which of its flags records (`FlagWording`).
+        Failure(.cannotCreateOutput, "\(path) \(what): records are written only to a regular file",
+                hint: "give the path of a new or existing regular file",
+                settingFact: .recordFileNotRegular(path: path, what: what))
     }
 }

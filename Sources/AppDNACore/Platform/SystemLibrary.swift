@@ -74,9 +74,13 @@ public struct SystemLibrary: Sendable {
 }
 
 /// A library `SystemLibrary.open` loaded; it stays loaded for the life of the process.
-public struct LoadedLibrary: @unchecked Sendable {
-    let handle: UnsafeMutableRawPointer
+public struct LoadedLibrary: Sendable {
+    /// The `dlopen` handle as its address: a pointer is not Sendable, and this one is only an
+    /// identifier for `dlsym`, never dereferenced here.
+    private let address: UInt
+
+    init(handle: UnsafeMutableRawPointer) { address = UInt(bitPattern: handle) }
 
     /// `dlsym`: the address of the function `name`, nil when the library has none.
-    public func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(handle, name) }
+    public func symbol(_ name: String) -> UnsafeMutableRawPointer? { dlsym(UnsafeMutableRawPointer(bitPattern: address), name) }
 }

@@ -6,9 +6,18 @@ import Musl
 import Darwin
 #endif
 
-/// A thread `ThreadSpawner` started, to wait for with `join`.
-public struct SpawnedThread {
+/// A thread `ThreadSpawner` started, to wait for with `join` (from any thread: a value that
+/// can be kept in a `Locked` box).
+public struct SpawnedThread: Sendable {
+    #if canImport(Darwin)
+    /// Darwin's `pthread_t` is a pointer, which Swift does not let cross threads: kept as its
+    /// address (an identifier to pthread_join, never dereferenced here).
+    private let address: UInt
+    fileprivate init(handle: pthread_t) { address = UInt(bitPattern: handle) }
+    fileprivate var handle: pthread_t { pthread_t(bitPattern: address)! }
+    #else
     fileprivate let handle: pthread_t
+    #endif
 
     /// Waits until the thread's body has returned (`pthread_join`).
     public func join() { pthread_join(handle, nil) }

@@ -5,7 +5,11 @@
 ///
 /// A chunk owns the lines that start in its byte range; it reads on past its end to finish
 /// its last line.
-final class ChunkPipeline: @unchecked Sendable {
+///
+/// Not Sendable: the slots pass between this thread and the workers, one holder at a time,
+/// by the chunk numbers in `progress` (a slot is its worker's until `ready` says its chunk,
+/// then the caller's until `consumed` passes it); the threads are started by `ThreadSpawner`.
+final class ChunkPipeline {
     /// One chunk's lines and what a worker made of them.
     final class Slot {
         var buffer: UnsafeMutableRawPointer
@@ -14,8 +18,6 @@ final class ChunkPipeline: @unchecked Sendable {
         /// offset `fileOffset`.
         var regionStart = 0, regionEnd = 0
         var fileOffset = 0
-        /// The chunk whose result this is; -1 while free or being filled.
-        var readyChunk = -1
         var failure: Int32 = 0
         /// Per-use results (only one of them is used by a given pipeline).
         var records: [QueueLineRecord] = []
@@ -60,10 +62,16 @@ final class ChunkPipeline: @unchecked Sendable {
     let slots: [Slot]
     /// Work on a filled slot: worker index, slot.
     let work: (Int, Slot) -> Void
-    private let lock = PthreadLock()
-    private let condition = PthreadCondition()
-    private var consumed = 0
-    private var aborted = false
+    /// Which chunk's result each slot holds, how far the caller has consumed, whether the run
+    /// ended; broadcast whenever one changes.
+    private let progress: Locked<Progress>
+
+    private struct Progress {
+        /// By slot: the chunk whose result it holds; -1 while free or being filled.
+        var ready: [Int]
+        var consumed = 0
+        var aborted = false
+    }
 
     init(fd: Int32, size: Int, workers: Int, chunkSize: Int = 1 << 20, maxLineLength: Int = .max, work: @escaping (Int, Slot) -> Void) {
         self.fd = fd
@@ -73,6 +81,7 @@ final class ChunkPipeline: @unchecked Sendable {
         chunkCount = (size + chunkSize - 1) / chunkSize
         workerCount = max(1, workers)
         slots = (0..<(workerCount * 3)).map { _ in Slot(capacity: chunkSize + 64 * 1024) }
+        progress = Locked(Progress(ready: [Int](repeating: -1, count: slots.count)))
         self.work = work
     }
 
@@ -94,27 +103,28 @@ final class ChunkPipeline: @unchecked Sendable {
         }
         var failure: Int32 = 0
         for c in 0..<chunkCount {
-            let slot = slots[c % slots.count]
+            let index = c % slots.count
+            let slot = slots[index]
             if !hasThread[c % workerCount] {
                 fill(slot, chunk: c)
                 if slot.failure == 0 { work(c % workerCount, slot) }
-                slot.readyChunk = c
+                progress.withLock { $0.ready[index] = c }
             }
-            lock.locked { while slot.readyChunk != c { lock.wait(condition) } }
+            progress.withLock(until: { $0.ready[index] == c }) { _ in }
             if slot.failure != 0 {
                 failure = slot.failure
                 break
             }
             consume(slot)
-            lock.locked {
-                slot.readyChunk = -1
-                consumed = c + 1
-                condition.broadcast()
+            progress.withLock { progress in
+                progress.ready[index] = -1
+                progress.consumed = c + 1
+                self.progress.broadcast()
             }
         }
-        lock.locked {
-            aborted = true
-            condition.broadcast()
+        progress.withLock { progress in
+            progress.aborted = true
+            self.progress.broadcast()
         }
         for thread in threads { thread.join() }
         return failure
@@ -123,17 +133,15 @@ final class ChunkPipeline: @unchecked Sendable {
     private func workerLoop(_ w: Int) {
         var c = w
         while c < chunkCount {
-            let slot = slots[c % slots.count]
-            let stop = lock.locked {
-                while !aborted && c - consumed >= slots.count { lock.wait(condition) }
-                return aborted
-            }
+            let index = c % slots.count
+            let slot = slots[index]
+            let stop = progress.withLock(until: { $0.aborted || c - $0.consumed < slots.count }) { $0.aborted }
             if stop { return }
             fill(slot, chunk: c)
             if slot.failure == 0 { work(w, slot) }
-            lock.locked {
-                slot.readyChunk = c
-                condition.broadcast()
+            progress.withLock { progress in
+                progress.ready[index] = c
+                self.progress.broadcast()
             }
             if slot.failure != 0 { return }
             c += workerCount

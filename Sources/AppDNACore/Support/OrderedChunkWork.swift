@@ -5,22 +5,28 @@
 /// output); when the oldest chunk is not taken yet, it does that chunk's work itself rather
 /// than wait. At most `slots.count` chunks are in flight: memory is the slots, whatever the
 /// input's size. Unlike `ChunkPipeline` (workers `pread` a file), the input may be a pipe.
-public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
+///
+/// Not Sendable: a slot passes between this thread and the workers, one holder at a time, by
+/// the chunk numbers in `progress`; the threads are started by `ThreadSpawner`.
+public final class OrderedChunkWork<Slot: AnyObject> {
     private let slots: [Slot]
-    private let lock = PthreadLock()
-    private let condition = PthreadCondition()
-    // Under `lock`: chunks made, the next chunk a worker may take, which slots hold a result,
-    // and whether the run is over (workers return).
-    private var made = 0
-    private var nextToTake = 0
-    private var done: [Bool]
-    private var over = false
+    /// Broadcast whenever it changes.
+    private let progress: Locked<Progress>
+
+    /// Chunks made, the next chunk a worker may take, which slots hold a result, and whether
+    /// the run is over (workers return).
+    private struct Progress {
+        var made = 0
+        var nextToTake = 0
+        var done: [Bool]
+        var over = false
+    }
 
     /// `slots` are the chunks' memory, reused in turn (three per worker keep every thread busy).
     public init(slots: [Slot]) {
         precondition(!slots.isEmpty)
         self.slots = slots
-        done = [Bool](repeating: false, count: slots.count)
+        progress = Locked(Progress(done: [Bool](repeating: false, count: slots.count)))
     }
 
     /// How many worker threads a machine's cores call for: the online processors, at most 4.
@@ -40,20 +46,23 @@ public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
             threads.append(thread)
         }
         defer {
-            lock.locked {
-                over = true
-                condition.broadcast()
+            progress.withLock { progress in
+                progress.over = true
+                self.progress.broadcast()
             }
             for thread in threads { thread.join() }
         }
+        // Only this thread makes chunks: its count is the one in `progress`.
+        var made = 0
         var consumed = 0
         var noMoreInput = false
         while true {
             if !noMoreInput && made - consumed < slots.count {
                 if try make(slots[made % slots.count]) {
-                    lock.locked {
-                        made += 1
-                        condition.broadcast()
+                    made += 1
+                    progress.withLock { progress in
+                        progress.made = made
+                        self.progress.broadcast()
                     }
                 } else {
                     noMoreInput = true
@@ -62,16 +71,14 @@ public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
             }
             if consumed == made { return }
             let index = consumed % slots.count
-            let mine = lock.locked { () -> Bool in
-                while !done[index] {
-                    if nextToTake == consumed {
-                        nextToTake += 1
-                        return true
-                    }
-                    lock.wait(condition)
+            // The oldest chunk's result, or the chunk itself when no worker took it yet.
+            let mine = progress.withLock(until: { $0.done[index] || $0.nextToTake == consumed }) { progress -> Bool in
+                if progress.done[index] {
+                    progress.done[index] = false
+                    return false
                 }
-                done[index] = false
-                return false
+                progress.nextToTake += 1
+                return true
             }
             if mine { work(workers, slots[index]) }
             guard consume(slots[index]) else { return }
@@ -81,18 +88,17 @@ public final class OrderedChunkWork<Slot: AnyObject>: @unchecked Sendable {
 
     private func workerLoop(_ worker: Int, _ work: (Int, Slot) -> Void) {
         while true {
-            let chunk = lock.locked { () -> Int? in
-                while !over && nextToTake >= made { lock.wait(condition) }
-                if over { return nil }
-                nextToTake += 1
-                return nextToTake - 1
+            let chunk = progress.withLock(until: { $0.over || $0.nextToTake < $0.made }) { progress -> Int? in
+                if progress.over { return nil }
+                progress.nextToTake += 1
+                return progress.nextToTake - 1
             }
             guard let chunk else { return }
             let index = chunk % slots.count
             work(worker, slots[index])
-            lock.locked {
-                done[index] = true
-                condition.broadcast()
+            progress.withLock { progress in
+                progress.done[index] = true
+                self.progress.broadcast()
             }
         }
     }

@@ -22,6 +22,8 @@ public enum SQLite {
     typealias BindInt64 = @convention(c) (OpaquePointer?, Int32, Int64) -> Int32
     typealias Exec = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32
 
+    // Unchecked because C function pointers are not Sendable to Swift; these are loaded once,
+    // never changed, and libsqlite3's functions may be called from any thread.
     struct Functions: @unchecked Sendable {
         let open: OpenV2, close: Close, errmsg: ErrMsg, prepare: PrepareV2, step: Step, finalize: Step, reset: Step
         let columnInt64: ColumnInt64, columnText: ColumnBlob, columnBytes: ColumnInt, columnType: ColumnInt

@@ -79,7 +79,8 @@ public protocol SQLEngine: Sendable {
 
 /// The engines the tool writes SQL for, in the order help lists them. Adding an engine: one
 /// file with a type conforming to `SQLEngine` (see `DuckDBEngine`), one entry here, and its
-/// prelude in `Tests/TestSupport/WarehouseEngines.swift` (Sources/README.md has the recipe).
+/// prelude in `Tests/TestSupport/WarehouseEngines.swift` and its `test<Name>()` in
+/// `WarehouseEngineTests` (a test checks each engine has one; Sources/README.md has the recipe).
 public enum SQLEngines {
     public static let all: [any SQLEngine] = [ClickHouseEngine(), SparkEngine(), DuckDBEngine()]
 

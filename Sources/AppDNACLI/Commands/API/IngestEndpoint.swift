@@ -5,7 +5,7 @@ import AppDNANet
 /// `{"batch": [Event, …]}` compressed with raw DEFLATE despite `Content-Encoding: deflate`,
 /// each event follows the schema (`EventFields`, the check `queue inspect` and `replay` use),
 /// and the server keeps one copy per `event_id`. New events are appended to the record file.
-final class IngestEndpoint: @unchecked Sendable {
+final class IngestEndpoint: Sendable {
     /// An ingest body inflates to at most this much (the SDK's whole queue is capped at 5 MB,
     /// a batch of 10,000 large events stays far below it); inflating stops there, so a deflate
     /// bomb costs this much memory, not what it would expand to, and is answered 413.
@@ -14,8 +14,8 @@ final class IngestEndpoint: @unchecked Sendable {
     static let maxBodyBytes = 64 << 20
 
     private let recorder: DeliveryRecorder?
-    private let lock = PthreadLock()
-    private var seen = Set<[UInt8]>()
+    /// The event ids already accepted.
+    private let seen = Locked(Set<[UInt8]>())
 
     init(recorder: DeliveryRecorder?) {
         self.recorder = recorder
@@ -62,7 +62,7 @@ final class IngestEndpoint: @unchecked Sendable {
             lines.append(Self.line(event, document))
         }
         var isNew: [Bool] = []
-        let accepted: [[UInt8]] = lock.locked {
+        let accepted: [[UInt8]] = seen.withLock { seen in
             var fresh: [[UInt8]] = []
             for (id, line) in zip(ids, lines) {
                 isNew.append(seen.insert(id).inserted)
@@ -72,7 +72,7 @@ final class IngestEndpoint: @unchecked Sendable {
         }
         if let recorder, !accepted.isEmpty, let problem = recorder.append(line: Array(accepted.joined())) {
             // Not acknowledged: the client sends the batch again.
-            lock.locked { for id in ids { seen.remove(id) } }
+            seen.withLock { seen in for id in ids { seen.remove(id) } }
             return refuse(500, problem)
         }
         let duplicates = ids.count - accepted.count

@@ -4,16 +4,19 @@ import AppDNACore
 /// them, after the first `--fail-after`, get STATUS, with `--retry-after`), `--latency` before every answer, and
 /// `--status-413-over SIZE` for event batches. One counter for every endpoint, so `--fail 503:2`
 /// means "the next two requests fail, whatever they ask".
-final class ServeFaults: @unchecked Sendable {
+final class ServeFaults: Sendable {
     let failStatus: Int?
-    /// nil: every request.
-    private var failuresLeft: Int?
-    /// Requests still to be served before the failures start.
-    private var passesLeft: Int
+    private let counts: Locked<Counts>
+
+    private struct Counts {
+        /// nil: every request.
+        var failuresLeft: Int?
+        /// Requests still to be served before the failures start.
+        var passesLeft: Int
+    }
     let retryAfter: Double?
     let latency: Double
     let maxEventBody: Int?
-    private let lock = PthreadLock()
 
     init(fail: String?, after passes: Int = 0, retryAfter: Double?, latency: Double, maxEventBody: Int?) throws {
         if let fail {
@@ -23,12 +26,11 @@ final class ServeFaults: @unchecked Sendable {
                 throw Failure(.usage, "--fail takes STATUS or STATUS:COUNT (503, 503:3), not '\(fail)'")
             }
             failStatus = status
-            failuresLeft = parts.count == 2 ? Int(parts[1])! : nil
+            counts = Locked(Counts(failuresLeft: parts.count == 2 ? Int(parts[1])! : nil, passesLeft: passes))
         } else {
             failStatus = nil
-            failuresLeft = nil
+            counts = Locked(Counts(failuresLeft: nil, passesLeft: passes))
         }
-        passesLeft = passes
         self.retryAfter = retryAfter
         self.latency = latency
         self.maxEventBody = maxEventBody
@@ -37,14 +39,14 @@ final class ServeFaults: @unchecked Sendable {
     /// The status this request must fail with, counting it; nil to serve it.
     func takeFailure() -> Int? {
         guard let failStatus else { return nil }
-        return lock.locked { () -> Int? in
-            if passesLeft > 0 {
-                passesLeft -= 1
+        return counts.withLock { counts -> Int? in
+            if counts.passesLeft > 0 {
+                counts.passesLeft -= 1
                 return nil
             }
-            guard let left = failuresLeft else { return failStatus }
+            guard let left = counts.failuresLeft else { return failStatus }
             guard left > 0 else { return nil }
-            failuresLeft = left - 1
+            counts.failuresLeft = left - 1
             return failStatus
         }
     }

@@ -3,17 +3,21 @@ import AppDNANet
 
 /// What `api serve`'s connection threads write, through one lock: one line per request on
 /// stdout (text or JSON), warnings and notes on stderr, and the counts of the summary.
-final class ServeLog: @unchecked Sendable {
+final class ServeLog: Sendable {
     private let invocation: Invocation
     private let json: Bool
-    private let lock = PthreadLock()
-    private var requests = 0
-    private var byEndpoint: [String: Int] = [:]
-    private var events = 0
-    private var duplicates = 0
-    private var injected = 0
-    private var refusedKeys = 0
-    private var rejected = 0
+    /// The counts, and the lock every line is written under.
+    private let counts = Locked(Counts())
+
+    private struct Counts {
+        var requests = 0
+        var byEndpoint: [String: Int] = [:]
+        var events = 0
+        var duplicates = 0
+        var injected = 0
+        var refusedKeys = 0
+        var rejected = 0
+    }
 
     init(_ invocation: Invocation, json: Bool) {
         self.invocation = invocation
@@ -35,13 +39,13 @@ final class ServeLog: @unchecked Sendable {
         } else {
             line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)"
         }
-        lock.locked {
-            requests += 1
-            byEndpoint[answer.endpoint, default: 0] += 1
-            events += answer.events
-            duplicates += answer.duplicates
-            if answer.injected { injected += 1 }
-            if answer.refusedKey { refusedKeys += 1 }
+        counts.withLock { counts in
+            counts.requests += 1
+            counts.byEndpoint[answer.endpoint, default: 0] += 1
+            counts.events += answer.events
+            counts.duplicates += answer.duplicates
+            if answer.injected { counts.injected += 1 }
+            if answer.refusedKey { counts.refusedKeys += 1 }
             emit(line)
         }
     }
@@ -52,8 +56,8 @@ final class ServeLog: @unchecked Sendable {
             ? JSONWriter().writeString(["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
                                         "status": .integer(rejection.status), "note": .string(rejection.reason)])
             : "\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)"
-        lock.locked {
-            rejected += 1
+        counts.withLock { counts in
+            counts.rejected += 1
             emit(line)
         }
     }
@@ -66,14 +70,14 @@ final class ServeLog: @unchecked Sendable {
     }
 
     func warn(_ message: String) {
-        lock.locked {
+        counts.withLock { _ in
             invocation.warn(message)
             invocation.io.stderr.flush()
         }
     }
 
     func note(_ message: String) {
-        lock.locked {
+        counts.withLock { _ in
             invocation.note(message)
             invocation.io.stderr.flush()
         }
@@ -81,12 +85,12 @@ final class ServeLog: @unchecked Sendable {
 
     /// "stopped: 7 requests (bundle 2, events 4, version 1); 25 events accepted, 2 duplicates; 3 faults injected, 0 keys refused, 0 malformed"
     func summary(recordedTo path: String?) -> String {
-        lock.locked {
-            let parts = byEndpoint.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        counts.withLock { counts in
+            let parts = counts.byEndpoint.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             let recorded = path.map { " (recorded in \($0))" } ?? ""
-            return "stopped: \(requests) request\(requests == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))"); "
-                + "\(events) event\(events == 1 ? "" : "s") accepted\(recorded), \(duplicates) duplicate\(duplicates == 1 ? "" : "s"); "
-                + "\(injected) fault\(injected == 1 ? "" : "s") injected, \(refusedKeys) key\(refusedKeys == 1 ? "" : "s") refused, \(rejected) malformed"
+            return "stopped: \(counts.requests) request\(counts.requests == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))"); "
+                + "\(counts.events) event\(counts.events == 1 ? "" : "s") accepted\(recorded), \(counts.duplicates) duplicate\(counts.duplicates == 1 ? "" : "s"); "
+                + "\(counts.injected) fault\(counts.injected == 1 ? "" : "s") injected, \(counts.refusedKeys) key\(counts.refusedKeys == 1 ? "" : "s") refused, \(counts.rejected) malformed"
         }
     }
 }

@@ -4,9 +4,9 @@ import AppDNANet
 /// The bundle file `api serve` answers with. The file is read on every request and parsed
 /// again only when its bytes changed, so an edit (or `bundle fetch` writing it) is served on
 /// the next request however quickly it follows, and a broken edit is reported, not served.
-final class ServedBundle: @unchecked Sendable {
+final class ServedBundle: Sendable {
     /// What the two bundle endpoints answer for one version of the file.
-    struct Answers {
+    struct Answers: Sendable {
         let bytes: [UInt8]
         /// `GET …/config-bundle`: the file as written (either shape; the client reads both).
         let bundle: [UInt8]
@@ -16,18 +16,17 @@ final class ServedBundle: @unchecked Sendable {
     }
 
     let path: String
-    private let lock = PthreadLock()
-    private var current: Answers?
+    private let current: Locked<Answers?>
 
     init(path: String) throws {
         self.path = path
-        current = try Self.answers(FileReading.readAll(path: path), path: path)
+        current = Locked(try Self.answers(FileReading.readAll(path: path), path: path))
     }
 
     /// The answers for the file as it is now; a failure says why the file cannot be served.
     func answers() throws -> Answers {
         let bytes = try FileReading.readAll(path: path)
-        return try lock.locked { () throws -> Answers in
+        return try current.withLock { current throws -> Answers in
             if let current, current.bytes == bytes { return current }
             let fresh = try Self.answers(bytes, path: path)
             current = fresh

@@ -97,11 +97,11 @@ enum BundleFetchCommand {
         }
         if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
         // Before any request: a download that cannot be written is not worth making.
-        if output != "-" { try AtomicFile.checkWritable(path: output) }
+        if output != "-" { try invocation.io.files.checkWritable(path: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
-        if output != "-" && !arguments[BundleFetchFlags.force], let local = localVersion(output) {
+        if output != "-" && !arguments[BundleFetchFlags.force], let local = localVersion(output, files: invocation.io.files) {
             func giveUp(_ error: HTTPError) -> HTTPError? {
                 // The server kept failing and the command's requests (--retries) are spent.
                 connection.budget.isExhausted ? error : nil
@@ -189,7 +189,7 @@ enum BundleFetchCommand {
             invocation.stdout.write(bytes)
             invocation.stdout.flush()
         } else {
-            try AtomicFile.replace(path: output, with: bytes, timeout: connection.deadline.remaining)
+            try invocation.io.files.replace(path: output, with: bytes, timeout: connection.deadline.remaining)
         }
 
         var summary = "\(output == "-" ? "stdout" : output): bundle_version \(counts?.bundleVersion.map(String.init) ?? "?"), \(NumberText.decimalSize(bytes.count))"
@@ -208,9 +208,8 @@ enum BundleFetchCommand {
     /// The bundle_version of the existing output file, when it is readable JSON with one. Only
     /// a regular file is read: a FIFO or a device (`-o /dev/stdout`) is an output, and reading
     /// it would wait for a writer that never comes.
-    static func localVersion(_ path: String) -> Int64? {
-        guard FileStatus.kind(path: path) == .regular else { return nil }
-        guard let bytes = try? FileReading.readAll(path: path),
+    static func localVersion(_ path: String, files: any FileAccess) -> Int64? {
+        guard let bytes = files.regularFileBytes(path: path),
               let document = try? JSONDocument(bytes: bytes, options: JSONParseOptions(duplicateKeys: .record)) else { return nil }
         return document.root["bundle_version"]?.int64
     }

@@ -9,7 +9,7 @@ import AppDNACore
 ///
 /// Entries are kept in id order (ids are consecutive: 1, 2, 3… in the order of arrival), so
 /// entry N is found at N minus the oldest kept id, without a search.
-final class InspectorLog: @unchecked Sendable {
+final class InspectorLog: Sendable {
     /// The most of a request body an entry keeps (and of an event batch's events); a longer
     /// body is shown cut, and cannot be replayed from the inspector.
     static let bodyBytes = 64 << 10
@@ -20,15 +20,25 @@ final class InspectorLog: @unchecked Sendable {
 
     let keep: Int
     let maxBytes: Int
-    private let lock = PthreadLock()
-    /// The kept entries, oldest first, from `head` on (slots before it were dropped and are
-    /// reclaimed in batches, not one at a time).
-    private var slots: [InspectorEntry?] = []
-    private var head = 0
-    /// Bytes the kept entries hold.
-    private var heldBytes = 0
-    /// Entries recorded since the start: the id of the newest.
-    private var recorded = 0
+    private let state = Locked(State())
+
+    private struct State {
+        /// The kept entries, oldest first, from `head` on (slots before it were dropped and are
+        /// reclaimed in batches, not one at a time).
+        var slots: [InspectorEntry?] = []
+        var head = 0
+        /// Bytes the kept entries hold.
+        var heldBytes = 0
+        /// Entries recorded since the start: the id of the newest.
+        var recorded = 0
+
+        func index(of id: Int) -> Int? {
+            let kept = slots.count - head
+            let oldestID = recorded - kept + 1
+            guard kept > 0, id >= oldestID, id <= recorded else { return nil }
+            return head + (id - oldestID)
+        }
+    }
 
     init(keep: Int, maxBytes: Int = 64 << 20) {
         precondition(keep > 0 && maxBytes > 0)
@@ -42,35 +52,36 @@ final class InspectorLog: @unchecked Sendable {
     func record(_ entry: InspectorEntry) -> Int {
         var entry = entry
         entry.heldBytes = entry.measuredBytes
-        return lock.locked {
-            recorded += 1
-            entry.id = recorded
-            slots.append(entry)
-            heldBytes += entry.heldBytes
-            while slots.count - head > 1 && (slots.count - head > keep || heldBytes > maxBytes) {
-                heldBytes -= slots[head]?.heldBytes ?? 0
-                slots[head] = nil
-                head += 1
+        return state.withLock { state in
+            state.recorded += 1
+            entry.id = state.recorded
+            state.slots.append(entry)
+            state.heldBytes += entry.heldBytes
+            while state.slots.count - state.head > 1 && (state.slots.count - state.head > keep || state.heldBytes > maxBytes) {
+                state.heldBytes -= state.slots[state.head]?.heldBytes ?? 0
+                state.slots[state.head] = nil
+                state.head += 1
             }
-            if head >= 1024 && head >= slots.count / 2 {
-                slots.removeFirst(head)
-                head = 0
+            if state.head >= 1024 && state.head >= state.slots.count / 2 {
+                state.slots.removeFirst(state.head)
+                state.head = 0
             }
-            return recorded
+            return state.recorded
         }
     }
 
     /// How many were recorded since the start (kept or not).
-    var count: Int { lock.locked { recorded } }
+    var count: Int { state.withLock { $0.recorded } }
 
     /// Bytes the kept entries hold now (what `maxBytes` bounds).
-    var bytesHeld: Int { lock.locked { heldBytes } }
+    var bytesHeld: Int { state.withLock { $0.heldBytes } }
 
     /// A page of the kept entries with `after` < id < `before`, newest first, at most `limit`;
     /// `older` is whether kept entries below the page remain (ask again with `before` set to
     /// the last id). Any numbers: nothing here adds to them.
     func page(after: Int = 0, before: Int = Int.max, limit: Int = Int.max) -> (entries: [InspectorEntry], older: Bool) {
-        lock.locked {
+        state.withLock { state in
+            let (slots, head, recorded) = (state.slots, state.head, state.recorded)
             let kept = slots.count - head
             guard kept > 0, limit > 0 else { return ([], false) }
             let oldestID = recorded - kept + 1
@@ -93,27 +104,20 @@ final class InspectorLog: @unchecked Sendable {
 
     /// Entry `id`, while it is kept.
     func entry(_ id: Int) -> InspectorEntry? {
-        lock.locked { index(of: id).flatMap { slots[$0] } }
+        state.withLock { state in state.index(of: id).flatMap { state.slots[$0] } }
     }
 
     /// Adds a replay's result to entry `id`, if it is still kept.
     func addReplay(_ result: JSONValue, to id: Int) {
-        lock.locked {
-            guard let index = index(of: id), var entry = slots[index] else { return }
+        state.withLock { state in
+            guard let index = state.index(of: id), var entry = state.slots[index] else { return }
             let before = entry.heldBytes
             entry.replayCount = (entry.replayCount ?? 0) + 1
             entry.replays.append(result)
             if entry.replays.count > Self.replaysKept { entry.replays.removeFirst() }
             entry.heldBytes = entry.measuredBytes
-            heldBytes += entry.heldBytes - before
-            slots[index] = entry
+            state.heldBytes += entry.heldBytes - before
+            state.slots[index] = entry
         }
-    }
-
-    private func index(of id: Int) -> Int? {
-        let kept = slots.count - head
-        let oldestID = recorded - kept + 1
-        guard kept > 0, id >= oldestID, id <= recorded else { return nil }
-        return head + (id - oldestID)
     }
 }

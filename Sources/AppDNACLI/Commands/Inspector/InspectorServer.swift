@@ -6,7 +6,7 @@ import AppDNANet
 /// own beside the listener it inspects; the listener records into `log`, the page reads it.
 /// Its endpoints are the rows of `InspectorRoutes`: a request reaches a handler only through
 /// that table, with its numbers checked.
-final class InspectorServer: @unchecked Sendable {
+final class InspectorServer: Sendable {
     /// What differs between the listeners the inspector shows.
     struct Site: Sendable {
         /// `webhook` or `api`: the page's `appdna-inspector-kind`.
@@ -33,7 +33,7 @@ final class InspectorServer: @unchecked Sendable {
     let routes: RouteTable<InspectorEndpoint>
     private let server: HTTPServer
     /// The thread serving, from `start` until `stop` joins it.
-    private var thread: SpawnedThread?
+    private let thread = Locked<SpawnedThread?>(nil)
 
     /// Binds 127.0.0.1:`port` (0 picks a free port: `url` says which).
     init(port: Int, site: Site, log: InspectorLog) throws {
@@ -70,16 +70,17 @@ final class InspectorServer: @unchecked Sendable {
 
     /// Serves on a thread of its own until `stop`.
     func start() {
-        thread = ThreadSpawner.spawn { [self] in
+        let serving = ThreadSpawner.spawn { [self] in
             server.serve(handle: { [self] request in respond(to: request) }, rejected: { _ in })
         }
+        thread.withLock { $0 = serving }
     }
 
     /// Stops serving and waits for the requests under way (a replay) to finish.
     func stop() {
         server.stop()
-        thread?.join()
-        thread = nil
+        let serving = thread.withLock { thread in defer { thread = nil }; return thread }
+        serving?.join()
     }
 
     /// The answer to one request, with the guard's headers.

@@ -5,10 +5,11 @@ import AppDNACore
 /// acknowledged is on disk even if the listener is killed right after. A new file is created
 /// with mode 0600: it holds signatures and payloads (never the secret). Only a regular file is
 /// recorded to, never through a symbolic link (`RecordFile`): status 73 before listening.
-final class DeliveryRecorder: @unchecked Sendable {
+final class DeliveryRecorder: Sendable {
     let path: String
     private let fd: Int32
-    private let lock = PthreadLock()
+    /// Held while a line is written and synced, so lines never interleave.
+    private let writing = Locked(())
 
     init(path: String) throws {
         fd = try RecordFile.openForAppending(path)
@@ -25,7 +26,7 @@ final class DeliveryRecorder: @unchecked Sendable {
     /// Appends and fsyncs one NDJSON line (ending in a newline), whole, under the lock; nil
     /// on success. `api serve --record` writes its events through this too.
     func append(line: [UInt8]) -> String? {
-        lock.locked {
+        writing.withLock { _ in
             if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
                 return "\(path): cannot write: \(SystemError.describe(code))"
             }

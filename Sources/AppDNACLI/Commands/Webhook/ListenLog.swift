@@ -3,7 +3,7 @@ import AppDNACore
 /// Everything `webhook listen`'s connection threads write, funnelled through one lock: the
 /// delivery lines (stdout), the summary counters, and stderr messages. Each line is flushed at
 /// once, so a terminal, a pipe or a log file sees deliveries as they happen.
-final class ListenLog: @unchecked Sendable {
+final class ListenLog: Sendable {
     struct Counts {
         var received = 0
         var valid = 0
@@ -16,8 +16,8 @@ final class ListenLog: @unchecked Sendable {
     private let invocation: Invocation
     /// `--json`: the lines are NDJSON (written as they are), else text (data in it escaped).
     private let json: Bool
-    private let lock = PthreadLock()
-    private var counts = Counts()
+    /// The counts, and the lock every line is written under.
+    private let counts = Locked(Counts())
 
     init(_ invocation: Invocation) {
         self.invocation = invocation
@@ -30,11 +30,11 @@ final class ListenLog: @unchecked Sendable {
         invocation.stdout.flush()
     }
 
-    private func locked<T>(_ body: () -> T) -> T { lock.locked(body) }
+    private func locked<T>(_ body: (inout Counts) -> T) -> T { counts.withLock(body) }
 
     /// One delivery: counted, then its line (text or JSON) on stdout.
     func delivery(_ line: String, valid: Bool, forwardOutcome: String?) {
-        locked {
+        locked { counts in
             counts.received += 1
             if valid { counts.valid += 1 } else { counts.invalid += 1 }
             if let forwardOutcome { counts.forwarded[forwardOutcome, default: 0] += 1 }
@@ -44,21 +44,21 @@ final class ListenLog: @unchecked Sendable {
 
     /// A request refused before it was a delivery (malformed, too large, too slow).
     func rejection(_ line: String) {
-        locked {
+        locked { counts in
             counts.rejected += 1
             emit(line)
         }
     }
 
     func warn(_ message: String) {
-        locked {
+        locked { _ in
             invocation.warn(message)
             invocation.io.stderr.flush()
         }
     }
 
     func note(_ message: String) {
-        locked {
+        locked { _ in
             invocation.note(message)
             invocation.io.stderr.flush()
         }
@@ -66,7 +66,7 @@ final class ListenLog: @unchecked Sendable {
 
     /// "stopped: 12 received, 10 valid, 2 invalid, 1 rejected; forwarded: 200 ×9, 500 ×1"
     func summary() -> String {
-        locked {
+        locked { counts in
             var text = "stopped: \(counts.received) received, \(counts.valid) valid, \(counts.invalid) invalid, \(counts.rejected) rejected"
             if !counts.forwarded.isEmpty {
                 let parts = counts.forwarded.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }
@@ -76,5 +76,5 @@ final class ListenLog: @unchecked Sendable {
         }
     }
 
-    var forwardedCounts: [String: Int] { locked { counts.forwarded } }
+    var forwardedCounts: [String: Int] { locked { $0.forwarded } }
 }

@@ -71,6 +71,8 @@ public struct ReplayClassifier {
     public let maxAgeMilliseconds: Int64
     public let includeStale: Bool
     public let journal: ReplayJournal?
+    /// What the journal recorded when the classifier was made (read once, not per event).
+    private let recorded: ReplayJournal.Recorded?
     private var seen: Set<EventID128> = []
 
     public init(now: Int64, maxAgeMilliseconds: Int64, includeStale: Bool, journal: ReplayJournal?) {
@@ -78,6 +80,7 @@ public struct ReplayClassifier {
         self.maxAgeMilliseconds = maxAgeMilliseconds
         self.includeStale = includeStale
         self.journal = journal
+        recorded = journal?.recorded
     }
 
     public enum Decision {
@@ -91,9 +94,9 @@ public struct ReplayClassifier {
         if event.cancelled { return .skip(.cancelled, fields) }
         guard !fields.rejected, let idText = fields.eventID, let id = EventID128(idText) else { return .skip(.invalid, fields) }
         if let ts = fields.timestamp, ts < now - maxAgeMilliseconds, !includeStale { return .skip(.stale, fields) }
-        if let journal {
-            if journal.delivered.contains(id) { return .skip(.delivered, fields) }
-            if journal.deadLettered.contains(id) { return .skip(.deadLettered, fields) }
+        if let recorded {
+            if recorded.delivered.contains(id) { return .skip(.delivered, fields) }
+            if recorded.deadLettered.contains(id) { return .skip(.deadLettered, fields) }
         }
         guard seen.insert(id).inserted else { return .skip(.duplicate, fields) }
         let platform = fields.platform ?? Self.platform(of: source.format)

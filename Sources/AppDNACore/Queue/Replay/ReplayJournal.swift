@@ -37,22 +37,35 @@ public struct EventID128: Hashable, Sendable {
 /// `delivered STATUS ID…` (2xx) or `dead-letter STATUS ID…` (a permanent 4xx). Only complete
 /// lines count: a line cut off by a crash is ignored (its events are sent again, which the server
 /// deduplicates by event_id).
-public final class ReplayJournal: @unchecked Sendable {
+public final class ReplayJournal: Sendable {
     public static let header = "appdna-replay-journal 1"
     public let directory: String
     public var journalPath: String { directory + "/journal" }
     public var lockPath: String { directory + "/lock" }
 
-    /// Ids the journal records as delivered / dead-lettered (read when opened).
-    public private(set) var delivered: Set<EventID128> = []
-    public private(set) var deadLettered: Set<EventID128> = []
-    /// Complete lines read, and lines ignored (cut off or not understood).
-    public private(set) var ignoredLines = 0
+    /// What the journal file says (read when opened).
+    public struct Recorded: Sendable {
+        /// Ids the journal records as delivered / dead-lettered.
+        public var delivered: Set<EventID128> = []
+        public var deadLettered: Set<EventID128> = []
+        /// Lines ignored (cut off or not understood).
+        public var ignoredLines = 0
+    }
 
-    private var fd: Int32 = -1
-    private var lockFD: Int32 = -1
-    /// Batches are recorded from several sending threads.
-    private let writing = PthreadLock()
+    /// The journal as read, and its open descriptors; batches are recorded from several
+    /// sending threads, one at a time under this box's lock.
+    private let state = Locked(State())
+
+    private struct State {
+        var recorded = Recorded()
+        var fd: Int32 = -1
+        var lockFD: Int32 = -1
+    }
+
+    public var recorded: Recorded { state.withLock { $0.recorded } }
+    public var delivered: Set<EventID128> { recorded.delivered }
+    public var deadLettered: Set<EventID128> { recorded.deadLettered }
+    public var ignoredLines: Int { recorded.ignoredLines }
 
     /// Reads the journal in `directory` if there is one; creates nothing.
     public init(directory: String) throws(Failure) {
@@ -61,26 +74,32 @@ public final class ReplayJournal: @unchecked Sendable {
     }
 
     deinit {
-        if fd >= 0 { SystemFile.close(fd) }
-        if lockFD >= 0 { SystemFile.close(lockFD) }
+        state.withLock { state in
+            if state.fd >= 0 { SystemFile.close(state.fd) }
+            if state.lockFD >= 0 { SystemFile.close(state.lockFD) }
+        }
     }
 
     /// The same journal read again, keeping the lock and the open file (call after
     /// `openForWriting`: another run may have finished while this one planned).
     public func reloaded() throws(Failure) -> ReplayJournal {
-        delivered = []
-        deadLettered = []
-        ignoredLines = 0
         try load()
         return self
     }
 
+    /// Reads the journal file afresh into `recorded`.
     private func load() throws(Failure) {
+        let fresh = try read()
+        state.withLock { $0.recorded = fresh }
+    }
+
+    private func read() throws(Failure) -> Recorded {
+        var recorded = Recorded()
         let bytes: [UInt8]
         do {
             bytes = try FileReading.readAll(path: journalPath)
         } catch {
-            do { _ = try FileStatus.of(path: journalPath) } catch where error == .notFound { return } catch {}
+            do { _ = try FileStatus.of(path: journalPath) } catch where error == .notFound { return recorded } catch {}
             throw Failure(.ioError, "cannot read the replay journal: \(error.message)")
         }
         var lineStart = 0
@@ -94,24 +113,25 @@ public final class ReplayJournal: @unchecked Sendable {
                 throw Failure(.malformedInput, "\(journalPath): not an appdna replay journal",
                               remedy: .stateDirectoryOfItsOwn)
             }
-            parse(line)
+            Self.parse(line, into: &recorded)
         }
-        if lineStart < bytes.count { ignoredLines += 1 }   // cut off by a crash
+        if lineStart < bytes.count { recorded.ignoredLines += 1 }   // cut off by a crash
+        return recorded
     }
 
-    private func parse(_ line: ArraySlice<UInt8>) {
+    private static func parse(_ line: ArraySlice<UInt8>, into recorded: inout Recorded) {
         let words = line.split(separator: 0x20)
-        guard words.count >= 3 else { ignoredLines += 1; return }
+        guard words.count >= 3 else { recorded.ignoredLines += 1; return }
         let kind = String(decoding: words[0], as: UTF8.self)
         var ids: [EventID128] = []
         for word in words.dropFirst(2) {
-            guard let id = EventID128(utf8: word) else { ignoredLines += 1; return }
+            guard let id = EventID128(utf8: word) else { recorded.ignoredLines += 1; return }
             ids.append(id)
         }
         switch kind {
-        case "delivered": delivered.formUnion(ids)
-        case "dead-letter": deadLettered.formUnion(ids)
-        default: ignoredLines += 1
+        case "delivered": recorded.delivered.formUnion(ids)
+        case "dead-letter": recorded.deadLettered.formUnion(ids)
+        default: recorded.ignoredLines += 1
         }
     }
 
@@ -132,22 +152,27 @@ public final class ReplayJournal: @unchecked Sendable {
         } catch {}
         let existing = try? FileStatus.of(path: journalPath)
         if !directoryExisted || existing != nil { try? FileSystem.setPermissions(directory, 0o700) }
-        try lock()
+        let lockFD = try lock()
+        state.withLock { $0.lockFD = lockFD }
+        let fd: Int32
         do {
             fd = try SystemFile.open(journalPath, [.write, .append, .create], permissions: 0o600)
         } catch {
             throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(error)")
         }
+        state.withLock { $0.fd = fd }
         try? SystemFile.setPermissions(fd, 0o600)
         if (existing?.size ?? 0) == 0 {
-            try append(Self.header + "\n")
+            try append(Self.header + "\n", to: fd)
             FileWriting.syncDirectory(directory)
         } else if FileReading.lastByte(path: journalPath) != 10 {
-            try append("\n")   // end a line a crash cut off, so the next one starts clean
+            try append("\n", to: fd)   // end a line a crash cut off, so the next one starts clean
         }
     }
 
-    private func lock() throws(Failure) {
+    /// Takes the state directory's lock: the lock file's descriptor, held until the journal goes.
+    private func lock() throws(Failure) -> Int32 {
+        let lockFD: Int32
         do {
             lockFD = try SystemFile.open(lockPath, [.read, .write, .create], permissions: 0o600)
         } catch {
@@ -158,13 +183,13 @@ public final class ReplayJournal: @unchecked Sendable {
             let holder = (try? FileReading.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let pid = holder.split(separator: "\n").first.map(String.init) ?? ""
             SystemFile.close(lockFD)
-            lockFD = -1
             throw Failure(.temporary, "another appdna queue replay\(pid.isEmpty ? "" : " (pid \(pid))") is replaying this queue (lock \(lockPath))",
                           hint: "wait for it to finish; the lock goes away with the process, even when it is killed")
         }
         let text = Array("\(ProcessControl.id)\n".utf8)
         try? SystemFile.truncate(lockFD, to: 0)
         try? SystemFile.writeAll(lockFD, text, at: 0)
+        return lockFD
     }
 
     /// Records a batch the server answered for good, durably (write + fsync) before returning.
@@ -173,41 +198,41 @@ public final class ReplayJournal: @unchecked Sendable {
         line += String(status)
         for id in ids { line += " " + id }
         line += "\n"
-        try writing.locked { () throws(Failure) in
-            try append(line)
-            if DiskSync.file(fd) != 0 {
+        try state.withLock { state throws(Failure) in
+            try append(line, to: state.fd)
+            if DiskSync.file(state.fd) != 0 {
                 throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.last)")
             }
         }
     }
 
-    private func append(_ text: String) throws(Failure) {
+    private func append(_ text: String, to fd: Int32) throws(Failure) {
         try FileWriting.writeAll(fd, Array(text.utf8), path: journalPath)
     }
 }
 
 /// The dead-letter file: one JSON object per line for every event the server refused for good,
 /// appended and fsynced before the journal records them.
-public final class DeadLetterFile: @unchecked Sendable {
+public final class DeadLetterFile: Sendable {
     public let path: String
-    private var fd: Int32 = -1
-    /// Batches are dead-lettered from several sending threads.
-    private let writing = PthreadLock()
+    /// The descriptor once opened (-1 before); batches are dead-lettered from several sending
+    /// threads, one at a time under this box's lock.
+    private let fd = Locked<Int32>(-1)
 
     public init(path: String) {
         self.path = path
     }
 
     deinit {
-        if fd >= 0 { SystemFile.close(fd) }
+        fd.withLock { fd in if fd >= 0 { SystemFile.close(fd) } }
     }
 
     /// Appends `lines` (each ending in a newline) with one write, then fsyncs.
     public func append(_ lines: [UInt8]) throws(Failure) {
-        try writing.locked { () throws(Failure) in try appendLocked(lines) }
+        try fd.withLock { fd throws(Failure) in try appendLocked(lines, &fd) }
     }
 
-    private func appendLocked(_ lines: [UInt8]) throws(Failure) {
+    private func appendLocked(_ lines: [UInt8], _ fd: inout Int32) throws(Failure) {
         if fd < 0 {
             // 0600 whatever the umask: it holds whole events (user ids, purchases).
             do {
