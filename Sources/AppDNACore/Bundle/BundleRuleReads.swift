@@ -50,15 +50,21 @@ struct BundleRuleReads: Sendable {
 
     /// The depth of an experiment (the top-level value is at depth 0) where the map is wrapped
     /// in its own name, `{"experiments": {"experiments": {…}}}`, in the SDK shape and under the
-    /// API shape's `content` (a flat map puts it one level higher: there less is left off).
-    static let experimentDepth = (sdk: 3, api: 4)
+    /// API shape's `content`; a flat SDK map puts it at 2.
+    static let experimentDepth = (flat: 2, sdk: 3, api: 4)
+
+    /// The shallowest depth of a variant's members (`variants`, an element, a member, below an
+    /// experiment of a flat map): every experiment, whose key is an id that may be anything,
+    /// even `payload`, is above it, so pruning by name from there never takes one.
+    static var variantMemberDepth: Int { experimentDepth.flat + 3 }
 
     /// The depth of the deepest value read, in the deeper shape: containers there or deeper
     /// need no children.
     var deepestReadDepth: Int { Self.experimentDepth.api + experiment.levels }
 
     /// The contract's members of an experiment and of a variant that hold objects or arrays
-    /// (`BundleModel.experimentContainerMembers`, `variantContainerMembers`) and are not read.
+    /// (`BundleModel.experimentContainerMembers`, `variantContainerMembers`) and are not read
+    /// (left off from `variantMemberDepth`: an experiment's own are there in the deeper shapes).
     var unreadContractMembers: [String] {
         let variant: Part? = {
             guard case let .elements(part)? = experiment.member("variants") else { return nil }

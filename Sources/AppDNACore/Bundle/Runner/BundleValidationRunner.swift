@@ -20,12 +20,12 @@ struct BundleValidationRunner {
     /// The parse options for rules that read `reads`: containers deeper than anything read keep
     /// no children (`keepChildrenAboveDepth`), nor do the contract's members of an experiment
     /// or a variant that hold objects or arrays no rule reads (`unreadKeys`: payloads, most of
-    /// a bundle's values), from the depth an experiment's members are at in the shallower (SDK)
-    /// shape. A rule reading inside what is left off trips `JSONDocument.droppedChildrenReads`.
+    /// a bundle's values), from the depth of a variant's members in the shallowest shape (an
+    /// experiment whose id is `payload` is above it, and is read). A rule reading inside what is left off trips `JSONDocument.droppedChildrenReads`.
     static func parseOptions(reading reads: BundleRuleReads = .rules) -> JSONParseOptions {
         var options = JSONParseOptions(duplicateKeys: .record, keepChildrenAboveDepth: reads.deepestReadDepth)
         options.unreadKeys = reads.unreadContractMembers
-        options.unreadKeysFromDepth = BundleRuleReads.experimentDepth.sdk + 1
+        options.unreadKeysFromDepth = BundleRuleReads.variantMemberDepth
         return options
     }
 
