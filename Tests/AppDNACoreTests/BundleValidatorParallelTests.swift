@@ -20,9 +20,7 @@ final class BundleValidatorParallelTests: XCTestCase {
     }
 
     private func findings(_ bundle: [UInt8], parallelFrom bytes: Int) throws -> [Bytes] {
-        var options = JSONParseOptions(duplicateKeys: .record, keepChildrenAboveDepth: BundleValidator.childrenReadAboveDepth)
-        options.unreadKeys = BundleValidator.unreadKeys
-        options.unreadKeysFromDepth = BundleValidator.unreadKeysFromDepth
+        let options = BundleValidationRunner.parseOptions()
         let document = try JSONDocument(bytes: bundle, options: options)
         return BundleValidator.validate(document: document, shift: .init(), parallelExperimentsBytes: bytes).map(Bytes.init)
     }

@@ -11,7 +11,8 @@ final class SourceIdentityTests: XCTestCase {
     /// The sources that handle ids (relative to Sources/). A new file that compares ids belongs here.
     static let idHandlingSources = [
         "AppDNACore/Bundle/BundleDiff.swift", "AppDNACore/Bundle/BundleExperiments.swift", "AppDNACore/Bundle/SwitchingShare.swift",
-        "AppDNACore/Bundle/BundleValidator.swift",
+        "AppDNACore/Bundle/BundleValidator.swift", "AppDNACore/Bundle/BundleValidator+Experiments.swift", "AppDNACore/Bundle/BundleValidator+Bytes.swift",
+        "AppDNACore/Bundle/BundleRuleReads.swift",
         "AppDNACore/Experiments/AssignmentChange.swift", "AppDNACore/Experiments/ExposureAudit.swift",
         "AppDNACore/Experiments/ExposureAudit+Tape.swift", "AppDNACore/Experiments/VariantAllocation.swift",
         "AppDNACore/Experiments/VariantWeights.swift", "AppDNACore/Experiments/SelfTest.swift",

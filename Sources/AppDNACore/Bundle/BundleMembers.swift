@@ -1,4 +1,5 @@
-/// The members of an experiment, a variant and a targeting object that `BundleValidator` reads,
+/// The members of an experiment, a variant and a targeting object that `BundleValidator` reads
+/// (declared in `BundleRuleReads`, so the parse keeps them: a member added here is added there),
 /// each set found in one walk over the object's members (`JSONNode.forEachMemberIndex`) instead
 /// of one walk per key: the validator reads 20,000 experiments of a large bundle this way. A
 /// repeated key keeps its last value, as `JSONNode[key]` does.

@@ -40,6 +40,10 @@ public struct BundleModel {
     /// Every section name the SDK reads, with the JSON kind it expects.
     public static let sdkSections = ["experiments", "remote_config", "feature_flags", "paywalls", "onboarding",
                                      "messages", "surveys", "screen_index", "brand"]
+    /// Members of an experiment and of a variant, in the contract, whose values are objects or
+    /// arrays (the others are one node each on a parse's tape): what a reader may leave unopened.
+    static let experimentContainerMembers = ["variants", "platforms", "targeting"]
+    static let variantContainerMembers = ["payload"]
     /// Section names of the API shape the SDK does not know, and what the SDK calls them.
     public static let apiSectionRenames = [("onboarding_flows", "onboarding"), ("in_app_messages", "messages")]
 

@@ -27,6 +27,10 @@ public final class JSONDocument {
     /// Repeated object keys, in document order (only ever non-empty under `.record`).
     public private(set) var duplicateKeys: [JSONDuplicateKey] = []
     let tape: JSONTape
+    /// Tape indexes of containers kept without their children that were read inside (noted in
+    /// debug builds only, by `JSONNode`): a reader that declares what it reads checks this is
+    /// empty (`BundleValidationRunner.checkDeclaredReads`).
+    var droppedChildrenReads: [Int] = []
     /// Offset where content starts (after any byte-order mark).
     let contentStart: Int
     /// Starts of the lines indexed so far (from the top), and where the search for the next
@@ -43,9 +47,9 @@ public final class JSONDocument {
     }
 
     /// Parses `bytes`, publishing how far the tape is final to `progress` for readers that read
-    /// it meanwhile (see `JSONParseProgress`): the tape is then reserved whole and never cut,
+    /// it meanwhile (see `JSONParseObserver`): the tape is then reserved whole and never cut,
     /// and a failed parse waits for the readers to leave before freeing it.
-    init(source bytes: ByteSource, options: JSONParseOptions, progress: JSONParseProgress?) throws(JSONSyntaxError) {
+    init(source bytes: ByteSource, options: JSONParseOptions, progress: (any JSONParseObserver)?) throws(JSONSyntaxError) {
         let bom = JSONDocument.startsWithByteOrderMark(bytes)
         let start = bom ? 3 : 0
         var longIntegers = 0
@@ -139,8 +143,8 @@ public final class JSONDocument {
         contentStart = other.contentStart
     }
 
-    /// A document over a tape still being parsed, for a reader of `progress` (see
-    /// `JSONParseProgress`): only the nodes the progress says are final may be read, and only
+    /// A document over a tape still being parsed, for a reader a `JSONParseObserver` lets in
+    /// (`bundle validate`'s `JSONParseProgress`): only the nodes the progress says are final may be read, and only
     /// until the reader leaves. It has no byte-order mark flag, duplicates or integer count
     /// (those are known when the parse ends).
     init(readingWhileParsed bytes: ByteSource, tape base: UnsafePointer<JSONTapeNode>, capacity: Int) {

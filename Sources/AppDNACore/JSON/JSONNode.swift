@@ -70,6 +70,7 @@ public struct JSONNode {
 
     /// Elements of an array or members of an object; 0 for anything else.
     public var count: Int {
+        noteChildrenRead()
         var n = 0
         var i = index + 1
         let stop = subtreeEnd
@@ -81,15 +82,33 @@ public struct JSONNode {
     }
 
     /// The elements of an array (nothing for other kinds).
-    public var elements: Elements { Elements(node: kind == .array ? self : nil) }
+    public var elements: Elements {
+        noteChildrenRead()
+        return Elements(node: kind == .array ? self : nil)
+    }
 
     /// The members of an object in document order (nothing for other kinds).
-    public var members: Members { Members(node: kind == .object ? self : nil) }
+    public var members: Members {
+        noteChildrenRead()
+        return Members(node: kind == .object ? self : nil)
+    }
+
+    /// In a debug build, notes a read inside a container the parse kept without its children
+    /// (`JSONParseOptions.keepChildrenAboveDepth`, `unreadKeys`): such a reader sees it empty.
+    /// `bundle validate`'s runner stops on one (a rule read what it did not declare). `value`
+    /// does not note: it reads a container whole, and sees one kept without children empty.
+    @inline(__always)
+    func noteChildrenRead() {
+        #if DEBUG
+        if node.flags & JSONTapeFlag.childrenDropped != 0 { document.droppedChildrenReads.append(index) }
+        #endif
+    }
 
     /// The value of `key` in an object. If the key is repeated (only possible under
     /// `.record`) the last one wins, as in most JSON readers.
     public subscript(key: String) -> JSONNode? {
         guard kind == .object else { return nil }
+        noteChildrenRead()
         var key = key
         return key.withUTF8 { wanted -> JSONNode? in
             let wantedTag = wanted.isEmpty ? 0 : UInt16(wanted[0]) | UInt16(wanted[wanted.count - 1]) << 8
@@ -129,6 +148,7 @@ public struct JSONNode {
     /// document is counted per member (for readers that keep only a few of them).
     func forEachMemberIndex(_ body: (_ key: UnsafeBufferPointer<UInt8>, _ value: Int) -> Void) {
         guard kind == .object else { return }
+        noteChildrenRead()
         document.withBytes { bytes in
             var i = index + 1
             let stop = subtreeEnd
@@ -205,10 +225,10 @@ public struct JSONNode {
         case .bool: return .bool(bool!)
         case .number: return .number(number!)
         case .string: return .string(string!)
-        case .array: return .array(elements.map(\.value))
+        case .array: return .array(Elements(node: self).map(\.value))
         case .object:
             var object = JSONObject()
-            for member in members { object[member.key] = member.value.value }
+            for member in Members(node: self) { object[member.key] = member.value.value }
             return .object(object)
         }
     }

@@ -14,7 +14,7 @@ struct JSONParser {
     let duplicateKeys: JSONParseOptions.DuplicateKeyPolicy
     var tape: JSONTapeBuilder
     /// Where the parse publishes what it has finished, for a reader reading the tape meanwhile.
-    let progress: JSONParseProgress?
+    let progress: (any JSONParseObserver)?
     /// The tape count from which the next close near the top publishes (never without `progress`).
     var nextPublication = Int.max
     /// The deepest close that may publish: no container open around it can drop its children.
@@ -70,7 +70,7 @@ struct JSONParser {
     /// containers are told apart from them by their key's length alone.
     let unreadKeyLengths: UInt64
 
-    init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions, progress: JSONParseProgress? = nil) {
+    init(base: UnsafePointer<UInt8>, count: Int, contentStart: Int, options: JSONParseOptions, progress: (any JSONParseObserver)? = nil) {
         unreadKeys = options.unreadKeys.map { Array($0.utf8) }
         unreadKeyLengths = unreadKeys.reduce(0) { $0 | 1 << UInt64(min($1.count, 63)) }
         input = JSONInput(base: base, end: count, contentStart: contentStart)
@@ -82,11 +82,11 @@ struct JSONParser {
         // An open container drops its children when it closes at `keepChildrenAboveDepth` (or
         // as an unread key's value from `unreadKeysFromDepth`): a close at depth d publishes
         // only if the containers around it, at depths below d, never do.
-        publishingDepth = min(JSONParseProgress.deepestPublishingClose, options.keepChildrenAboveDepth, options.unreadKeysFromDepth)
+        publishingDepth = min(JSONOpenContainers.deepestReportingClose, options.keepChildrenAboveDepth, options.unreadKeysFromDepth)
         if let progress, let reserved = JSONTapeBuilder(reservingFor: count) {
             tape = reserved
             progress.started(tape: reserved.base, capacity: reserved.capacity)
-            nextPublication = JSONParseProgress.nodesBetweenPublications
+            nextPublication = JSONOpenContainers.nodesBetweenReports
         } else {
             // Without the address space for a tape that never moves, readers get nothing.
             progress?.failed()
@@ -248,10 +248,10 @@ struct JSONParser {
     @inline(never)
     mutating func publishProgress() {
         guard let progress, frames.count <= publishingDepth else { return }
-        var open = JSONParseProgress.OpenContainers()
+        var open = JSONOpenContainers()
         for depth in 0..<frames.count { open.append(node: frames[depth].node, isObject: frames[depth].isObject) }
         progress.publish(count: tape.count, open: open)
-        nextPublication = tape.count + JSONParseProgress.nodesBetweenPublications
+        nextPublication = tape.count + JSONOpenContainers.nodesBetweenReports
     }
 
     /// Whether the container at tape index `node` (just closed) is an object member named in

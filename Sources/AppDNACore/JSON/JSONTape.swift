@@ -75,7 +75,7 @@ final class JSONTape: @unchecked Sendable {
         owner = other
     }
 
-    /// The nodes of a tape still being written (`JSONParseProgress`), owned by the parse: read
+    /// The nodes of a tape still being written (`JSONParseObserver`), owned by the parse: read
     /// only the nodes the progress says are final, and only while the parse's owner keeps it.
     init(unownedBase base: UnsafePointer<JSONTapeNode>, capacity: Int) {
         self.base = UnsafeMutablePointer(mutating: base)
@@ -107,7 +107,7 @@ struct JSONTapeBuilder {
     }
 
     /// A tape that never moves while `byteCount` bytes are parsed into it, for a reader that
-    /// reads it during the parse (`JSONParseProgress`); nil when the address space for it is
+    /// reads it during the parse (`JSONParseObserver`); nil when the address space for it is
     /// refused. Every value takes at least one byte and is followed by a comma, a closing
     /// bracket or the end (`[0,0]`, `[[],[]]`, `{"":0}`), so there are at most
     /// `byteCount / 2 + 1` nodes. Only the pages written take memory.

@@ -1,5 +1,6 @@
 /// How far a parse running on one thread has got, for threads that read the document while it
-/// is parsed: `bundle validate` checks the experiments of a big bundle that the parse has
+/// is parsed (the `JSONParseObserver` of `bundle validate`'s runner: the parser reports, this
+/// keeps the lock, the readers and the waiting): `bundle validate` checks the experiments of a big bundle that the parse has
 /// already closed while the parse goes on (a third of its time was checking after parsing).
 ///
 /// Every so often, when it closes an array or object near the top of the document, the parser
@@ -17,40 +18,11 @@
 /// Unchecked because readers read the tape's raw nodes while the parser writes others: what
 /// makes that safe is the publication protocol above (under `lock`), which a `Locked` box
 /// cannot express (the nodes are not in the box; the box would cost the parser a copy).
-final class JSONParseProgress: @unchecked Sendable {
-    /// The open containers at a publication, outermost first: their tape indexes and whether
-    /// each is an object (read here, not from their nodes, which the parser is still writing).
-    struct OpenContainers {
-        private(set) var nodes: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
-        private(set) var objects: UInt8 = 0
-        private(set) var count = 0
-        static let capacity = 5
-
-        @inline(__always)
-        mutating func append(node: Int32, isObject: Bool) {
-            withUnsafeMutableBytes(of: &nodes) { $0.storeBytes(of: node, toByteOffset: count * 4, as: Int32.self) }
-            if isObject { objects |= 1 << UInt8(count) }
-            count += 1
-        }
-
-        func node(_ depth: Int) -> Int {
-            Int(withUnsafeBytes(of: nodes) { $0.load(fromByteOffset: depth * 4, as: Int32.self) })
-        }
-
-        func isObject(_ depth: Int) -> Bool { objects & 1 << UInt8(depth) != 0 }
-
-        /// The depth of the open container at tape index `node`, if it is open.
-        func depth(of node: Int) -> Int? { (0..<count).first { self.node($0) == node } }
-    }
+final class JSONParseProgress: JSONParseObserver, @unchecked Sendable {
+    /// The open containers at a publication (the parser's report).
+    typealias OpenContainers = JSONOpenContainers
 
     enum State { case parsing, finished, failed }
-
-    /// The deepest close that publishes: the containers open around it (at most this many)
-    /// must fit in `OpenContainers`.
-    static let deepestPublishingClose = OpenContainers.capacity - 1
-    /// Nodes written between two publications (about 130 KB of compact JSON): often enough that
-    /// a reader waiting for its next run of work waits little, rarely enough to cost nothing.
-    static let nodesBetweenPublications = 16_384
 
     let lock = PthreadLock()
     let changed = PthreadCondition()

@@ -7,7 +7,7 @@
 ///
 /// Which object is the experiments map is a guess made before the rest of the file is known (a
 /// later top-level `experiments` wins over `content`; a later member `experiments` that is an
-/// object is unwrapped). Once parsed, the validator `confirm`s the guess against the map
+/// object is unwrapped). Once parsed, the runner `confirm`s the guess against the map
 /// `BundleExperiments.located` finds; a wrong guess is abandoned and its results are dropped,
 /// so the findings never depend on it.
 final class ExperimentsWhileParsing {
