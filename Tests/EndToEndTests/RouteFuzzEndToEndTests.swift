@@ -31,6 +31,7 @@ final class RouteFuzzEndToEndTests: XCTestCase {
         switch spec.kind {
         case .integer(let range): return String(range.lowerBound)
         case .choice(let choices): return choices[0]
+        case .text: return "x"
         }
     }
 
@@ -68,6 +69,11 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             for spec in route.parameters {
                 if case .integer = spec.kind {
                     for value in hostileNumbers { cases.append((method, target(route, hostile: (spec.name, value)), .refused400)) }
+                } else if case .text(let maxBytes) = spec.kind {
+                    // Text is any UTF-8 but empty, too long, badly encoded or a control character.
+                    for value in ["", "%", "%zz", "%00", "%0A", "%7F", "%C2%85", "%FF", String(repeating: "a", count: maxBytes + 1)] {
+                        cases.append((method, target(route, hostile: (spec.name, value)), .refused400))
+                    }
                 } else {
                     for value in ["", "X", "%", "é"] { cases.append((method, target(route, hostile: (spec.name, value)), .refused400)) }
                 }

@@ -43,9 +43,10 @@ enum APIServeCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         guard let bundlePath = arguments[APIServeFlags.bundle] else {
-            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one)")
+            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
         }
-        let bundle = try ServedBundle(path: bundlePath)
+        let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
+        let bundle = try served(bundlePath, invocation)
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let requiredKey = try requiredKey(invocation)
@@ -55,12 +56,15 @@ enum APIServeCommand {
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
         let ingest = IngestEndpoint(recorder: recorder)
+        for (item, why) in bundle.stale() { log.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
+        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let initial = try bundle.answers()
 
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log)
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
+        for item in bundle.overrides { log.note("override \(item.text)") }
         server.serve(handle: { request in
             let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
             faults.waitLatency()
@@ -73,6 +77,23 @@ enum APIServeCommand {
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
+    }
+
+    /// The bundle `--bundle` names, with the overrides of `--state`.
+    static func served(_ path: String, _ invocation: Invocation) throws -> ServedBundle {
+        let arguments = invocation.arguments
+        try BundleArgument.checkSpelling(path)
+        let source: ServedBundle.Source
+        if path == BundleArgument.remote {
+            source = .remote(fetch: {
+                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, timeout: 60, retries: 3))
+            }, every: arguments[APIServeFlags.refetch])
+        } else {
+            if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
+            source = .file(path: path)
+        }
+        return try ServedBundle(source: source, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
+                                warn: { message in invocation.warn(message) })
     }
 
     /// The key every request must carry; nil when any non-empty key will do.
