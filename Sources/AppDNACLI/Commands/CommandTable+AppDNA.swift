@@ -207,6 +207,14 @@ extension CommandTable {
                 examples: APIServeCommand.examples,
                 run: APIServeCommand.run),
             CommandSpec(
+                ["api", "override"],
+                summary: "Set, clear or list the overrides of a running api serve (a variant, flag, config value or flow forced on devices)",
+                discussion: APIOverrideCommand.discussion,
+                operands: [APIOverrideFlags.action, APIOverrideFlags.override],
+                flags: APIOverrideFlags.all,
+                examples: APIOverrideCommand.examples,
+                run: APIOverrideCommand.run),
+            CommandSpec(
                 ["warehouse", "assignment"],
                 summary: "SQL that buckets every user of a table: variant and eligibility per experiment",
                 discussion: WarehouseCommand.assignmentDiscussion,
