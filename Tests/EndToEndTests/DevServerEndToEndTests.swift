@@ -1,0 +1,185 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `api serve` as a dev server: overrides set by flag, by the inspector's API and by
+/// `appdna api override`, proved with the tool's own assignment. For the served bundle,
+/// `bucket -` over 10,000 users in several contexts (and both schemes) gives the forced variant
+/// every time; the bundle passes `bundle validate`; its version rises with each change; the
+/// overrides survive a restart.
+final class DevServerEndToEndTests: XCTestCase {
+    var scratch: ScratchDirectory!
+
+    override func setUpWithError() throws {
+        scratch = try ScratchDirectory("dev-server")
+        addTeardownBlock { [scratch] in scratch?.remove() }
+        _ = try requireTool("curl", because: "the served bundle and the inspector's API are fetched with curl")
+    }
+
+    /// An experiment no user of these contexts would all get one variant of: targeting,
+    /// a platform list, 10 % traffic allocation, three variants; one paused; one plain. Flags in
+    /// `feature_flags` (with `remote_config` empty, so the SDK reads `feature_flags`), one of
+    /// them a `{value, type}` wrapper; two onboarding flows.
+    static let source = #"""
+    {"bundle_version": 7,
+     "experiments": {"experiments": {
+       "onboarding-v2": {"status": "running", "salt": "s", "platforms": ["ios"], "traffic_allocation": 0.1,
+         "targeting": {"countries": ["US"], "min_app_version": "2.0.0", "new_users_only": true}, "started_at_ms": 1700000000000,
+         "variants": [{"id": "control", "weight": 0.5, "is_control": true}, {"id": "streamlined", "weight": 0.3}, {"id": "long", "weight": 0.2}]},
+       "paused-exp": {"status": "paused", "salt": "p", "variants": [{"id": "a", "weight": 0.5}, {"id": "b", "weight": 0.5}]},
+       "other": {"status": "running", "salt": "o", "variants": [{"id": "x", "weight": 0.5}, {"id": "y", "weight": 0.5}]}}},
+     "remote_config": {},
+     "feature_flags": {"new_paywall": false, "welcome_message": {"value": "Hello", "type": "string"}},
+     "onboarding": {"active_flow_id": "flow_a", "flows": {"flow_a": {}, "flow_b": {}}}}
+    """#
+
+    /// The contexts a device can send (none, eligible, every rule failing, another platform),
+    /// in both schemes.
+    static let contexts: [[String]] = [
+        [],
+        ["--platform", "ios", "--country", "US", "--app-version", "2.1.0", "--installed-at", "1800000000000"],
+        ["--platform", "android", "--country", "FR", "--app-version", "1.0.0", "--installed-at", "1"],
+        ["--platform", "ios", "--country", "DE", "--app-version", "0.0.1", "--trait", "plan=free"],
+        ["--scheme", "docs"],
+    ]
+
+    static let users = Data((1...10_000).map { "user-\($0)\n" }.joined().utf8)
+
+    /// What `bucket -` over the bundle's experiments gives `experiment` in `bundle` for the
+    /// 10,000 users in every context: the variant where the user is eligible for certain, nil
+    /// where not eligible, "unknown: VARIANT" where a rule could not be settled; with the count of rows.
+    func variants(of experiment: String, in bundle: String) throws -> (variants: Set<String?>, rows: Int) {
+        var seen = Set<String?>()
+        var rows = 0
+        let marker = #""experiment":"\#(experiment)""#
+        for context in Self.contexts {
+            let result = try Binary.run(["bucket", "-", "--bundle", bundle, "--format", "ndjson"] + context, stdin: Self.users)
+            XCTAssertEqual(result.status, 0, "bucket \(context): \(result.stderr)")
+            for line in result.text.split(separator: "\n") where line.contains(marker) {
+                let row = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                rows += 1
+                let variant = row["variant"] as? String
+                switch row["eligible"] {
+                case let eligible as Bool: seen.insert(eligible ? variant : nil)
+                default: seen.insert("unknown: \(variant ?? "none")")
+                }
+            }
+        }
+        return (seen, rows)
+    }
+
+    /// The served bundle, saved to a file; its bundle_version.
+    func served(_ server: InspectedProcess) throws -> (path: String, version: Int) {
+        let answer = try curl(server.listener + "/api/v1/sdk/config-bundle", ["-H", "x-api-key: k"], in: scratch.url)
+        XCTAssertEqual(answer.status, 200)
+        let path = try scratch.file("served-\(UUID().uuidString).json", Array(answer.body))
+        let validated = try Binary.run(["bundle", "validate", path])
+        XCTAssertEqual(validated.status, 0, "the served bundle must pass bundle validate: \(validated.text) \(validated.stderr)")
+        let polled = try curl(server.listener + "/api/v1/sdk/config-bundle/version", ["-H", "x-api-key: k"], in: scratch.url)
+        let version = try XCTUnwrap(answer.json["bundle_version"] as? Int)
+        XCTAssertEqual(polled.json["bundle_version"] as? Int, version, "the version endpoint says what the bundle says")
+        return (path, version)
+    }
+
+    func testOverridesByFlagAPIAndCLIForceTheVariantDevicesComputeAndSurviveARestart() throws {
+        let source = try scratch.file("bundle.json", Array(Self.source.utf8))
+        let state = scratch.path + "/overrides.json"
+        // Before any override, the users are spread (and mostly not eligible): the checks below can fail.
+        XCTAssertGreaterThan(try variants(of: "onboarding-v2", in: source).variants.count, 1)
+
+        var server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", state,
+                                           "--override", "experiment:onboarding-v2=streamlined", "--override", "flag:new_paywall=true",
+                                           "--override", #"config:welcome_message="Hi""#, "--override", "onboarding:flow_b"], in: scratch.url)
+        defer { server.stop() }
+
+        // 1. By flag: four changes, version 7 + 4.
+        var bundle = try served(server)
+        XCTAssertEqual(bundle.version, 11)
+        let forced = try variants(of: "onboarding-v2", in: bundle.path)
+        XCTAssertEqual(forced.variants, ["streamlined"], "every user in every context gets the forced variant")
+        XCTAssertEqual(forced.rows, 50_000)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: bundle.path))) as? [String: Any])
+        let flags = try XCTUnwrap(json["feature_flags"] as? [String: Any])
+        XCTAssertEqual(flags["new_paywall"] as? Bool, true, "in the section the SDK reads")
+        XCTAssertEqual(flags["welcome_message"] as? String, "Hi", "raw, not a {value, type} wrapper")
+        XCTAssertEqual((json["remote_config"] as? [String: Any])?.count, 0, "remote_config stays empty, or it would hide feature_flags")
+        XCTAssertEqual((json["onboarding"] as? [String: Any])?["active_flow_id"] as? String, "flow_b")
+        XCTAssertTrue(server.stderr.contains("override experiment:onboarding-v2=streamlined"), server.stderr)
+
+        // The console's view: the forced variant owns every bucket.
+        let shown = try curl(server.inspector + "/api/bundle", in: scratch.url).json
+        let experiment = try XCTUnwrap((shown["experiments"] as? [[String: Any]])?.first { $0["key"] as? String == "onboarding-v2" })
+        XCTAssertEqual(experiment["overridden"] as? String, "streamlined")
+        let shares = (experiment["variants"] as? [[String: Any]] ?? []).map { ($0["id"] as? String ?? "", $0["share"] as? Double ?? -1) }
+        XCTAssertEqual(shares.map(\.0), ["control", "streamlined", "long"])
+        XCTAssertEqual(shares.map(\.1), [0, 1, 0])
+        XCTAssertEqual(shown["bundle_version"] as? Int, 11)
+
+        // 2. By the API: the token is required, unknown variants are refused, the paused experiment runs.
+        XCTAssertEqual(try variants(of: "paused-exp", in: bundle.path).variants, [nil], "paused: no one is assigned before")
+        let put = [#"-X"#, "PUT", "-H", "Content-Type: application/json", "--data-binary", #"{"value": "b"}"#]
+        XCTAssertEqual(try curl(server.inspector + "/api/overrides/experiment/paused-exp", put, in: scratch.url).status, 403)
+        let token = try inspectorToken(server.inspector, in: scratch.url)
+        let withToken = put + ["-H", "X-AppDNA-Inspector-Token: \(token)"]
+        let unknown = try curl(server.inspector + "/api/overrides/experiment/paused-exp",
+                               ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"value": "c"}"#], in: scratch.url)
+        XCTAssertEqual(unknown.status, 400)
+        XCTAssertTrue((unknown.json["error"] as? String ?? "").contains("no variant 'c'"), unknown.text)
+        let set = try curl(server.inspector + "/api/overrides/experiment/paused-exp", withToken, in: scratch.url)
+        XCTAssertEqual(set.status, 200, set.text)
+        XCTAssertEqual(set.json["bundle_version"] as? Int, 12)
+        XCTAssertEqual((set.json["overrides"] as? [[String: Any]])?.count, 5)
+        bundle = try served(server)
+        XCTAssertEqual(bundle.version, 12)
+        XCTAssertEqual(try variants(of: "paused-exp", in: bundle.path).variants, ["b"])
+        let missing = try curl(server.inspector + "/api/overrides/flag/no_such_flag", ["-X", "DELETE", "-H", "X-AppDNA-Inspector-Token: \(token)"], in: scratch.url)
+        XCTAssertEqual(missing.status, 404)
+
+        // 3. By the CLI.
+        XCTAssertEqual(try variants(of: "other", in: bundle.path).variants, ["x", "y"])
+        let cli = try Binary.run(["api", "override", "set", "experiment:other=y", "--server", server.inspector])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertTrue(cli.text.contains("experiment:other=y\n"), cli.text)
+        bundle = try served(server)
+        XCTAssertEqual(bundle.version, 13)
+        XCTAssertEqual(try variants(of: "other", in: bundle.path).variants, ["y"])
+        let refused = try Binary.run(["api", "override", "set", "experiment:other=z", "--server", server.inspector])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.stderr.contains("no variant 'z'"), refused.stderr)
+
+        // 4. A restart: the state file brings every override back, listed at start; the version does not go back.
+        XCTAssertEqual(server.stop(), 0)
+        server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", state], in: scratch.url)
+        for line in ["experiment:onboarding-v2=streamlined", "flag:new_paywall=true", #"config:welcome_message="Hi""#, "onboarding:flow_b",
+                     "experiment:paused-exp=b", "experiment:other=y"] {
+            XCTAssertTrue(server.stderr.contains("override \(line)\n"), "listed at start: \(line)\n\(server.stderr)")
+        }
+        bundle = try served(server)
+        XCTAssertEqual(bundle.version, 13)
+        XCTAssertEqual(try variants(of: "other", in: bundle.path).variants, ["y"])
+        XCTAssertEqual(try variants(of: "onboarding-v2", in: bundle.path).variants, ["streamlined"])
+        let listed = try Binary.run(["api", "override", "list", "--server", server.inspector, "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let listedJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: listed.stdout) as? [String: Any])
+        XCTAssertEqual((listedJSON["overrides"] as? [[String: Any]])?.count, 6)
+
+        // 5. Cleared by the CLI: the bundle's own weights again, and one more version.
+        let cleared = try Binary.run(["api", "override", "clear", "experiment:other", "--server", server.inspector])
+        XCTAssertEqual(cleared.status, 0, cleared.stderr)
+        bundle = try served(server)
+        XCTAssertEqual(bundle.version, 14)
+        XCTAssertEqual(try variants(of: "other", in: bundle.path).variants, ["x", "y"])
+        XCTAssertEqual(try Binary.run(["api", "override", "clear", "experiment:other", "--server", server.inspector]).status, 64,
+                       "clearing what is not set is refused")
+    }
+
+    func testABadOverrideFlagIsAUsageErrorNamingWhatExists() throws {
+        let source = try scratch.file("bundle.json", Array(Self.source.utf8))
+        for (override, words) in [("experiment:nope=x", "no experiment 'nope'"), ("flag:nope=true", "no flag 'nope'"),
+                                  ("onboarding:flow_z", "no onboarding flow 'flow_z'"), ("config:k=Hi", "not a JSON value"), ("color:k=1", "an override is")] {
+            let result = try Binary.run(["api", "serve", "--bundle", source, "--port", "0", "--state", scratch.path + "/s.json", "--override", override])
+            XCTAssertEqual(result.status, 64, override)
+            XCTAssertTrue(result.stderr.contains(words), "\(override): \(result.stderr)")
+        }
+    }
+}
