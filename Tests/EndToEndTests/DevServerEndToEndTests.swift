@@ -182,4 +182,61 @@ final class DevServerEndToEndTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(words), "\(override): \(result.stderr)")
         }
     }
+
+    /// An exposure event of `user-N` on the served bundle_version `version`.
+    static func exposureEvent(_ n: Int, _ exposures: [(String, String)], version: Int) -> String {
+        let list = exposures.map { #"{"exp":"\#($0.0)","variant":"\#($0.1)"}"# }.joined(separator: ",")
+        return #"{"schema_version":1,"event_id":"\#(TestEvents.id(n))","event_name":"experiment_exposure","ts_ms":1760000000000,"#
+            + #""user":{"anon_id":"11111111-1111-4111-8111-111111111111","user_id":"user-\#(n)"},"#
+            + #""device":{"platform":"ios","sdk_version":"1.0.78","os":"17.0.1","bundle_version":\#(version),"country":"US","app_version":"2.1.0"},"#
+            + #""context":{"session_id":"s\#(n)","client_seq":\#(n),"experiment_exposures":[\#(list)]},"properties":{},"privacy":{"consent":{"analytics":true}}}"#
+    }
+
+    func testExposuresAreAuditedAgainstTheServedBundleAsTheyArrive() throws {
+        let source = try scratch.file("bundle.json", Array(Self.source.utf8))
+        // The right variant is the forced one (y for everyone); x is wrong for every user now.
+        let batch = #"{"batch":["# + [
+            Self.exposureEvent(1, [("other", "y")], version: 8),
+            Self.exposureEvent(2, [("other", "x")], version: 8),
+            Self.exposureEvent(3, [("no-such-experiment", "a")], version: 8),
+            Self.exposureEvent(4, [("paused-exp", "a")], version: 8),
+        ].joined(separator: ",") + "]}"
+        let body = try scratch.file("batch.json", Array(batch.utf8))
+        for json in [false, true] {
+            let server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", scratch.path + "/state-\(json).json",
+                                               "--override", "experiment:other=y"] + (json ? ["--json"] : []), in: scratch.url)
+            let posted = try curl(server.listener + "/api/v1/ingest/events", ["-X", "POST", "-H", "x-api-key: k", "-H", "Content-Type: application/json",
+                                                                             "--data-binary", "@" + body], in: scratch.url)
+            XCTAssertEqual(posted.status, 200, posted.text)
+
+            // In the request's inspector entry.
+            let entries = try curl(server.inspector + "/api/requests", in: scratch.url).json["requests"] as? [[String: Any]] ?? []
+            let audit = try XCTUnwrap(entries.first?["audit"] as? [String: Any], "\(entries)")
+            XCTAssertEqual(audit["bundle_version"] as? Int, 8)
+            XCTAssertEqual(audit["checked"] as? Int, 4)
+            XCTAssertEqual(audit["agreeing"] as? Int, 1)
+            XCTAssertEqual(audit["disagreeing"] as? Int, 3)
+            let mismatches = audit["mismatches"] as? [[String: Any]] ?? []
+            XCTAssertEqual(mismatches.map { $0["event_index"] as? Int }, [2, 3, 4], "the right exposure (event 1) is not flagged")
+            XCTAssertEqual(mismatches.map { $0["cause"] as? String }, ["unexplained", "experiment-missing", "experiment-not-running"])
+            XCTAssertEqual(mismatches.first?["recorded"] as? String, "x")
+            XCTAssertEqual(mismatches.first?["expected"] as? String, "y")
+            XCTAssertEqual(mismatches.first?["event_id"] as? String, TestEvents.id(2))
+
+            XCTAssertEqual(server.stop(), 0)
+            // On stdout, as the batch arrives.
+            if json {
+                let line = try XCTUnwrap(server.stdout.split(separator: "\n").first { $0.contains("/api/v1/ingest/events") })
+                let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                XCTAssertEqual((object["audit"] as? [String: Any])?["disagreeing"] as? Int, 3, String(line))
+            } else {
+                XCTAssertTrue(server.stdout.contains("4 exposures checked against bundle_version 8: 1 agree, 3 disagree"), server.stdout)
+                XCTAssertTrue(server.stdout.contains("exposure audit: event 2 (\(TestEvents.id(2))): other recorded x, expected y: unexplained"), server.stdout)
+                XCTAssertFalse(server.stdout.contains("exposure audit: event 1 "), server.stdout)
+            }
+            // And in the summary at stop.
+            XCTAssertTrue(server.stderr.contains("exposure audit: 4 checked against the served bundle, 1 agree, 3 disagree "
+                                                 + "(experiment-missing 1, experiment-not-running 1, unexplained 1)"), server.stderr)
+        }
+    }
 }

@@ -55,7 +55,7 @@ enum APIServeCommand {
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
-        let ingest = IngestEndpoint(recorder: recorder)
+        let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document })
         for (item, why) in bundle.stale() { log.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
         for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let initial = try bundle.answers()

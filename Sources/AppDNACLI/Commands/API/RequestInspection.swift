@@ -23,6 +23,7 @@ enum RequestInspection {
         summary["events"] = .integer(answer.events)
         summary["duplicates"] = .integer(answer.duplicates)
         summary["body_length"] = .integer(request.body.count)
+        summary["audit"] = answer.audit?.json ?? .null
         var entry = InspectorEntry(time: time, request: request, answer: answer.response, summary: summary)
         entry.bodyIsCompressed = request.head.value(of: "Content-Encoding")?.lowercased() == "deflate"
         if let batch = answer.batch {

@@ -14,6 +14,11 @@ final class ServeLog: @unchecked Sendable {
     private var injected = 0
     private var refusedKeys = 0
     private var rejected = 0
+    /// The exposure audit's totals since the start.
+    private var exposuresChecked = 0
+    private var exposuresAgreeing = 0
+    private var exposuresDisagreeing = 0
+    private var causes: [ExposureAudit.Cause: Int] = [:]
 
     init(_ invocation: Invocation, json: Bool) {
         self.invocation = invocation
@@ -31,9 +36,11 @@ final class ServeLog: @unchecked Sendable {
             object["events"] = .integer(answer.events)
             object["duplicates"] = .integer(answer.duplicates)
             object["note"] = .string(answer.note)
+            object["audit"] = answer.audit?.json ?? .null
             line = JSONWriter().writeString(.object(object))
         } else {
-            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)"
+            let audit = answer.audit.map { "; " + $0.words } ?? ""
+            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)\(audit)"
         }
         lock.locked {
             requests += 1
@@ -42,7 +49,15 @@ final class ServeLog: @unchecked Sendable {
             duplicates += answer.duplicates
             if answer.injected { injected += 1 }
             if answer.refusedKey { refusedKeys += 1 }
+            if let audit = answer.audit {
+                exposuresChecked += audit.checked
+                exposuresAgreeing += audit.agreeing
+                exposuresDisagreeing += audit.disagreeing
+                for (cause, count) in audit.causeCounts { causes[cause, default: 0] += count }
+            }
             emit(line)
+            // Each disagreeing exposure on a line of its own, the moment the device flushes.
+            if !json { for mismatch in answer.audit?.mismatchLines ?? [] { emit(mismatch) } }
         }
     }
 
@@ -87,6 +102,16 @@ final class ServeLog: @unchecked Sendable {
             return "stopped: \(requests) request\(requests == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))"); "
                 + "\(events) event\(events == 1 ? "" : "s") accepted\(recorded), \(duplicates) duplicate\(duplicates == 1 ? "" : "s"); "
                 + "\(injected) fault\(injected == 1 ? "" : "s") injected, \(refusedKeys) key\(refusedKeys == 1 ? "" : "s") refused, \(rejected) malformed"
+                + auditSummary
         }
+    }
+
+    /// "; exposure audit: 12 checked, 11 agree, 1 disagree (unexplained 1)", or nothing when no
+    /// exposure arrived. Called with the lock held.
+    private var auditSummary: String {
+        guard exposuresChecked > 0 else { return "" }
+        let byCause = ExposureAudit.Cause.allCases.compactMap { cause in causes[cause].map { "\(cause.rawValue) \($0)" } }.joined(separator: ", ")
+        return "; exposure audit: \(exposuresChecked) checked against the served bundle, \(exposuresAgreeing) agree, \(exposuresDisagreeing) disagree"
+            + (byCause.isEmpty ? "" : " (\(byCause))")
     }
 }
