@@ -201,7 +201,7 @@ extension CommandTable {
                 run: QueueReplayCommand.run),
             CommandSpec(
                 ["api", "serve"],
-                summary: "Serve the config bundle and event ingest from a file, with injected faults, on 127.0.0.1",
+                summary: "Serve the config bundle (a file or @remote, with overrides) and event ingest, audited, with injected faults, on 127.0.0.1",
                 discussion: APIServeCommand.discussion,
                 flags: APIServeFlags.all,
                 examples: APIServeCommand.examples,
@@ -282,7 +282,7 @@ extension CommandTable {
                 EnvironmentSpec("APPDNA_SDK_KEY", "The SDK key (adn_live_ production or adn_test_ sandbox, then the key) that bundle fetch, @remote (wherever a bundle is read) and queue replay send as x-api-key, unless --key-file is given (and the one key api serve accepts when told to); never printed except masked",
                                 usedBy: api + [["api", "serve"]]),
                 EnvironmentSpec("APPDNA_API_URL", "The API base URL (default https://api.appdna.ai); plain http only for loopback hosts",
-                                usedBy: api),
+                                usedBy: api + [["api", "serve"]]),
                 EnvironmentSpec("APPDNA_WEBHOOK_SECRET", "The webhook signing secret, unless --secret-file or --secret-stdin is given",
                                 usedBy: webhook),
                 EnvironmentSpec("CONFIGURATION", "Set by Xcode: Release with a sandbox key makes bundle fetch print an Xcode warning",

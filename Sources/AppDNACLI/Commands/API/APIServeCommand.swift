@@ -10,7 +10,8 @@ enum APIServeCommand {
     static let discussion = """
     Serves GET /api/v1/sdk/config-bundle (the --bundle file as written, either shape) and \
     GET /api/v1/sdk/config-bundle/version (bundle_version, sdk_min_version, size_bytes) from \
-    the file, read again whenever it changes, and POST /api/v1/ingest/events as the SDK sends \
+    the file, read again whenever it changes (or from the live bundle with --bundle @remote), \
+    and POST /api/v1/ingest/events as the SDK sends \
     it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
     each event checked against the event schema as queue inspect checks it. A body over 64 MiB, \
     or one that inflates to more than 64 MiB, is answered 413. A batch is answered \
@@ -21,6 +22,18 @@ enum APIServeCommand {
     With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only) lists the last \
     --inspect-keep requests as they arrive: endpoint, status, injected fault and, for a batch, \
     each event and whether it was a duplicate; its JSON is under /api/requests (docs/local-api.md).
+    A dev server: --override forces a variant, a flag, a config value or the onboarding flow \
+    on every device pointed here, by serving a bundle devices compute the forced answer from \
+    (the experiment running for everyone with the variant's weight 1 and the others 0; the \
+    value raw in the section the SDK reads, remote_config else feature_flags; \
+    onboarding.active_flow_id); it passes bundle validate, and its bundle_version is the \
+    source's plus one for every change, so SDKs polling /config-bundle/version fetch it. \
+    Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
+    /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
+    listed at start. Every exposure a batch's new events carry is audited against the bundle \
+    served at that moment, as queue inspect --bundle audits a queue: a wrong variant, an \
+    experiment not running or not for that user, an unknown experiment is flagged on stdout, \
+    in --json (audit), in the inspector and in the summary (docs/device-variants.md).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
     Retry-After from --retry-after; --fail-after 3 lets three through first), --latency 2s delays every answer, --status-413-over 64KiB \
     refuses larger batches with 413.
@@ -38,6 +51,8 @@ enum APIServeCommand {
                     "Serve a bundle and record the events an app or queue replay sends."),
         ExampleSpec("appdna api serve --bundle appdna-config.json --fail 503:2 --retry-after 1",
                     "Check that a CI step survives two 503 answers."),
+        ExampleSpec("appdna api serve --bundle appdna-config.json --inspect 8766 --override experiment:onboarding-v2=streamlined",
+                    "Show variant streamlined on every device pointed at the server, and audit what they send."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
