@@ -239,4 +239,40 @@ final class DevServerEndToEndTests: XCTestCase {
                                                  + "(experiment-missing 1, experiment-not-running 1, unexplained 1)"), server.stderr)
         }
     }
+
+    /// `--bundle @remote`: the live bundle (here another `api serve`, as the API), fetched at
+    /// the start, again on `POST /api/bundle/refetch` (token) and with `--refetch`; the overrides
+    /// apply on top, and the version still rises. A file source answers the refetch 409.
+    func testTheLiveBundleIsFetchedAgainOnRequestAndOnAnInterval() throws {
+        let source = try scratch.file("live.json", Array(Self.source.utf8))
+        let live = try InspectedProcess(["api", "serve", "--bundle", source, "--state", scratch.path + "/live-state.json"], in: scratch.url)
+        defer { live.stop() }
+        let environment = ["APPDNA_SDK_KEY": "adn_test_devserver000000000000001", "APPDNA_API_URL": live.listener]
+        let server = try InspectedProcess(["api", "serve", "--bundle", "@remote", "--refetch", "1s", "--state", scratch.path + "/remote-state.json",
+                                           "--override", "experiment:other=x"], in: scratch.url, environment: environment)
+        defer { server.stop() }
+        XCTAssertTrue(server.stderr.contains("serving @remote (bundle_version 8)"), server.stderr)
+        XCTAssertEqual(try variants(of: "other", in: served(server).path).variants, ["x"])
+
+        // The live bundle moves on: the refetch serves it, the override still on top.
+        _ = try scratch.file("live.json", Array(Self.source.replacingOccurrences(of: #""bundle_version": 7"#, with: #""bundle_version": 20"#).utf8))
+        let token = try inspectorToken(server.inspector, in: scratch.url)
+        XCTAssertEqual(try curl(server.inspector + "/api/bundle/refetch", ["-X", "POST"], in: scratch.url).status, 403)
+        let refetched = try curl(server.inspector + "/api/bundle/refetch", ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(token)"], in: scratch.url)
+        XCTAssertEqual(refetched.status, 200, refetched.text)
+        XCTAssertEqual(refetched.json["bundle_version"] as? Int, 21)
+        XCTAssertEqual(refetched.json["source"] as? String, "@remote")
+        let bundle = try served(server)
+        XCTAssertEqual(bundle.version, 21)
+        XCTAssertEqual(try variants(of: "other", in: bundle.path).variants, ["x"])
+
+        // --refetch 1s: a request a second after the last fetch fetches again.
+        _ = try scratch.file("live.json", Array(Self.source.replacingOccurrences(of: #""bundle_version": 7"#, with: #""bundle_version": 30"#).utf8))
+        usleep(1_200_000)
+        XCTAssertEqual(try served(server).version, 31)
+
+        // A file is read again whenever it changes: nothing to fetch.
+        let fileToken = try inspectorToken(live.inspector, in: scratch.url)
+        XCTAssertEqual(try curl(live.inspector + "/api/bundle/refetch", ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(fileToken)"], in: scratch.url).status, 409)
+    }
 }
