@@ -62,6 +62,9 @@ enum APIServeCommand {
         }
         let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
         let bundle = try served(bundlePath, invocation)
+        // Before listening: a state file that no longer fits the bundle is named, a bad --override refused (64).
+        for (item, why) in bundle.stale() { invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
+        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let requiredKey = try requiredKey(invocation)
@@ -71,8 +74,6 @@ enum APIServeCommand {
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
         let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document })
-        for (item, why) in bundle.stale() { log.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
-        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let initial = try bundle.answers()
 
         let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
