@@ -177,7 +177,7 @@ complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcom
 complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcommand_from replay' -l json -d 'Print one JSON document (the plan, and what was sent)'
 complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcommand_from replay' -F
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l bundle -r -F -d 'Serve this bundle file (either shape; read again whenever it changes), or @remote: the live bundle'
-complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l override -x -d 'Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW (repeatable)'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l override -x -d 'Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l state -r -F -d 'Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l refetch -x -d 'With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l port -x -d 'The port to listen on (0 picks a free one, printed on stderr)'
@@ -194,7 +194,7 @@ complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcomma
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l inspect-keep -x -d 'How many requests the --inspect page keeps in memory (the oldest go first)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l inspect-max-bytes -x -d 'The most memory the --inspect page\'s requests may hold (the oldest go first, whatever --inspect-keep says)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l json -d 'Print one JSON object per request (NDJSON) instead of a text line'
-complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l server -x -d 'The inspector of the running api serve (--inspect PORT): http://127.0.0.1:PORT'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l server -x -d 'The inspector of the running api serve (the port it was given to inspect on): http://127.0.0.1:PORT'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l timeout -x -d 'Bound on each request to the server'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l json -d 'Print the server\'s answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -a 'set clear list' -d 'set, clear or list'

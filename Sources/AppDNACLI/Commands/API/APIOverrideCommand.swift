@@ -6,14 +6,15 @@ import AppDNANet
 /// inspector's token, which the command reads from the page as the browser does.
 enum APIOverrideCommand {
     static let discussion = """
-    Sets, clears or lists the overrides of a running appdna api serve --inspect PORT, through \
-    its inspector's JSON API (PUT and DELETE /api/overrides/KIND/KEY, GET /api/overrides; \
-    docs/local-api.md). An override is kept in the server's --state file and changes the \
+    Sets, clears or lists the overrides of a running appdna api serve with an inspector, \
+    through the inspector's JSON API (PUT and DELETE /api/overrides/KIND/KEY, GET \
+    /api/overrides; docs/device-variants.md). An override is kept in the server's state file \
+    (what its flags forced at start included) and changes the \
     served bundle at once: its bundle_version rises, so SDKs polling \
     /config-bundle/version fetch it. set checks the override against the served bundle: an \
     experiment or variant it does not have, a flag it does not have or a flow its onboarding \
     does not list is refused (exit 64), as is clearing an override that is not set.
-    Prints the overrides in force (one per line, as --override takes them) and the served \
+    Prints the overrides in force (one per line, KIND:KEY=VALUE) and the served \
     bundle_version. Exit status: 0 done, 64 usage error or refused override, 69 the server \
     cannot be reached or answered unexpectedly, 77 the token was refused.
     """

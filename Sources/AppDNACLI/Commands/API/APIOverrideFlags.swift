@@ -5,7 +5,7 @@ enum APIOverrideFlags {
                                       optional: true)
 
     static let server = Flag.optional("server", value: "URL",
-                                      "The inspector of the running api serve (--inspect PORT): http://127.0.0.1:PORT",
+                                      "The inspector of the running api serve (the port it was given to inspect on): http://127.0.0.1:PORT",
                                       details: "The token that guards changes is read from the inspector's page (its appdna-inspector-token meta tag), as a browser does: only a process on this machine can read it.",
                                       .text)
     static let timeout = Flag.defaulted("timeout", value: "DURATION", "Bound on each request to the server", default: "10", .duration(0.001...600))

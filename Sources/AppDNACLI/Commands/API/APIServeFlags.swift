@@ -4,7 +4,7 @@ enum APIServeFlags {
                                       details: "@remote fetches the live bundle as bundle fetch does, with APPDNA_SDK_KEY (or --key-file) and APPDNA_API_URL, each fetch bounded by 60 s with 3 retries; again on POST /api/bundle/refetch of the inspector, and with --refetch.",
                                       completion: .file, .text)
     static let override = Flag.repeated("override", value: "KIND:KEY=VALUE",
-                                        "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW (repeatable)",
+                                        "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW",
                                         details: "The served bundle is rewritten so that devices compute the forced answer themselves: the experiment running for everyone with the variant's weight 1 and the others 0; the value in the section the SDK reads (remote_config, else feature_flags), raw; onboarding.active_flow_id. Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
                                         .text)
     static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)",
