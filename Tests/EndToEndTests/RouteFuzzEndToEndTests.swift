@@ -243,7 +243,7 @@ final class RouteFuzzEndToEndTests: XCTestCase {
         attack(process, targets: [
             Target(name: "api serve", port: process.listenerPort, cases: Self.cases(ServeRoutes.table), headers: ["x-api-key: k"]),
             Target(name: "its inspector", port: process.inspectorPort,
-                   cases: Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false)), headers: []),
+                   cases: Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false, bundle: true)), headers: []),
         ], seed: seed, rounds: rounds)
     }
 
@@ -262,6 +262,10 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             }
         }
         XCTAssertTrue(all.contains { $0.target.contains("after=9223372036854775807") && $0.expect == .refused400 })
+        // api serve's override routes: the kind and the text key at their hostile values.
+        let overrides = Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false, bundle: true))
+        XCTAssertTrue(overrides.contains { $0.method == "PUT" && $0.target.hasSuffix("/api/overrides/experiment/%00") && $0.expect == .refused400 })
+        XCTAssertTrue(overrides.contains { $0.method == "DELETE" && $0.target.hasSuffix("/api/overrides/X/x") && $0.expect == .refused400 })
         XCTAssertGreaterThan(all.count, 300)
     }
 }
