@@ -34,9 +34,14 @@ enum OverrideAPI {
                 return (200, listed)
             }
         } catch {
-            // A wrong override is the caller's (400); a live bundle that cannot be fetched is upstream's (502).
-            let kind = (error as? Failure)?.kind
-            let status = kind == .usage || kind == .malformedInput ? 400 : 502
+            // A wrong override is the caller's (400); a live bundle that cannot be fetched is
+            // upstream's (502); a state file that cannot be written is this server's (500).
+            let status: Int
+            switch (error as? Failure)?.kind {
+            case .usage?, .malformedInput?: status = 400
+            case .unavailable?, .temporary?, .permissionDenied?, .configuration?: status = 502
+            default: status = 500
+            }
             return (status, ["error": .string(FlagWording.message(for: error))])
         }
     }
