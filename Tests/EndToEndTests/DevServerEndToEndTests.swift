@@ -275,4 +275,21 @@ final class DevServerEndToEndTests: XCTestCase {
         let fileToken = try inspectorToken(live.inspector, in: scratch.url)
         XCTAssertEqual(try curl(live.inspector + "/api/bundle/refetch", ["-X", "POST", "-H", "X-AppDNA-Inspector-Token: \(fileToken)"], in: scratch.url).status, 409)
     }
+
+    /// A change is saved before it is served: when the state file cannot be written, the
+    /// override is refused (500) and neither the bundle nor its version changes.
+    func testAnOverrideThatCannotBeKeptIsNotServed() throws {
+        let source = try scratch.file("bundle.json", Array(Self.source.utf8))
+        let notADirectory = try scratch.file("plain-file", [0x78])
+        let server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", notADirectory + "/state.json"], in: scratch.url)
+        defer { server.stop() }
+        let token = try inspectorToken(server.inspector, in: scratch.url)
+        let put = try curl(server.inspector + "/api/overrides/experiment/other",
+                           ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"value": "y"}"#], in: scratch.url)
+        XCTAssertEqual(put.status, 500, put.text)
+        let listed = try curl(server.inspector + "/api/overrides", in: scratch.url).json
+        XCTAssertEqual((listed["overrides"] as? [Any])?.count, 0)
+        XCTAssertEqual(listed["bundle_version"] as? Int, 7)
+        XCTAssertEqual(try served(server).version, 7)
+    }
 }
