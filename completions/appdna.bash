@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--session-column|--shell|--signature|--since|--sql|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--override|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--refetch|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--server|--session-column|--shell|--signature|--since|--sql|--state|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -51,7 +51,7 @@ _appdna() {
         fi
         candidate="${path:+$path }$word"
         case "$candidate" in
-            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"warehouse"|"warehouse assignment"|"warehouse audit"|"warehouse srm"|"warehouse duplicates"|"completions"|"manpage") path="$candidate" ;;
+            "bucket"|"bundle"|"bundle fetch"|"bundle validate"|"bundle codegen"|"bundle diff"|"webhook"|"webhook verify"|"webhook sign"|"webhook listen"|"webhook trigger"|"queue"|"queue inspect"|"queue replay"|"api"|"api serve"|"api override"|"warehouse"|"warehouse assignment"|"warehouse audit"|"warehouse srm"|"warehouse duplicates"|"completions"|"manpage") path="$candidate" ;;
             *) break ;;
         esac
     done
@@ -63,7 +63,7 @@ _appdna() {
             "bundle") _appdna_reply < <(compgen -W "fetch validate codegen diff" -- "$cur") ;;
             "webhook") _appdna_reply < <(compgen -W "verify sign listen trigger" -- "$cur") ;;
             "queue") _appdna_reply < <(compgen -W "inspect replay" -- "$cur") ;;
-            "api") _appdna_reply < <(compgen -W "serve" -- "$cur") ;;
+            "api") _appdna_reply < <(compgen -W "serve override" -- "$cur") ;;
             "warehouse") _appdna_reply < <(compgen -W "assignment audit srm duplicates" -- "$cur") ;;
         esac
         return 0
@@ -262,11 +262,14 @@ _appdna() {
             if [[ "$cur" == -* ]]; then
                 _appdna_reply < <(compgen -W "--color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "serve" -- "$cur")
+                _appdna_reply < <(compgen -W "serve override" -- "$cur")
             fi ;;
         "api serve")
             case "$prev" in
                 --bundle) _appdna_files; return 0 ;;
+                --override) COMPREPLY=(); return 0 ;;
+                --state) _appdna_files; return 0 ;;
+                --refetch) COMPREPLY=(); return 0 ;;
                 --port) COMPREPLY=(); return 0 ;;
                 --host) COMPREPLY=(); return 0 ;;
                 --key-file) _appdna_files; return 0 ;;
@@ -281,7 +284,17 @@ _appdna() {
                 --inspect-max-bytes) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--bundle --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --inspect-max-bytes --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--bundle --override --state --refetch --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --inspect-max-bytes --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            fi ;;
+        "api override")
+            case "$prev" in
+                --server) COMPREPLY=(); return 0 ;;
+                --timeout) COMPREPLY=(); return 0 ;;
+            esac
+            if [[ "$cur" == -* ]]; then
+                _appdna_reply < <(compgen -W "--server --timeout --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+            else
+                _appdna_reply < <(compgen -W "set clear list" -- "$cur")
             fi ;;
         "warehouse")
             if [[ "$cur" == -* ]]; then

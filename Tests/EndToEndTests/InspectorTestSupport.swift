@@ -17,7 +17,7 @@ final class InspectedProcess {
     var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Starts `appdna ARGUMENTS --port 0 --inspect 0` in `directory` and waits for both ports.
-    init(_ arguments: [String], in directory: URL) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
         let name = UUID().uuidString
         stdoutPath = directory.appendingPathComponent("inspected-\(name).out").path
         stderrPath = directory.appendingPathComponent("inspected-\(name).err").path
@@ -26,7 +26,7 @@ final class InspectedProcess {
         process = Process()
         process.executableURL = Binary.url
         process.arguments = arguments + ["--port", "0"] + (arguments.contains("--inspect") ? [] : ["--inspect", "0"])
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))

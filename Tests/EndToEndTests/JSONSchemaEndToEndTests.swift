@@ -231,6 +231,23 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         _ = try curl(server.listener + "/elsewhere", key, in: scratch)
         try get("inspector-requests", server.inspector + "/api/requests")
         for id in 1...4 { try get("inspector-request", server.inspector + "/api/requests/\(id)") }
+
+        // The dev server: its overrides and served bundle, and an audited batch.
+        let serverToken = try inspectorToken(server.inspector, in: scratch)
+        try get("api-overrides", server.inspector + "/api/overrides/experiment/e",
+                ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(serverToken)", "--data-binary", #"{"value": "b"}"#])
+        try get("api-overrides", server.inspector + "/api/overrides/config/welcome",
+                ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(serverToken)", "--data-binary", #"{"value": {"text": "Hi"}}"#])
+        try get("api-overrides", server.inspector + "/api/overrides")
+        try get("api-bundle", server.inspector + "/api/bundle")
+        outputs.append(Output(schema: "api-overrides", command: "appdna api override list --json",
+                              text: try run(["api", "override", "list", "--server", server.inspector, "--json"])))
+        try get("api-overrides", server.inspector + "/api/overrides/config/welcome", ["-X", "DELETE", "-H", "X-AppDNA-Inspector-Token: \(serverToken)"])
+        let exposures = #"{"batch":["# + DevServerEndToEndTests.exposureEvent(7, [("e", "b")], version: 3) + ","
+            + DevServerEndToEndTests.exposureEvent(8, [("e", "control"), ("gone", "x")], version: 3) + "]}"
+        _ = try curl(server.listener + "/api/v1/ingest/events", key + ["--data-binary", exposures], in: scratch)
+        try get("inspector-requests", server.inspector + "/api/requests")
+        try get("inspector-request", server.inspector + "/api/requests/5")
         return outputs
     }
 

@@ -31,6 +31,7 @@ final class RouteFuzzEndToEndTests: XCTestCase {
         switch spec.kind {
         case .integer(let range): return String(range.lowerBound)
         case .choice(let choices): return choices[0]
+        case .text: return "x"
         }
     }
 
@@ -68,6 +69,11 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             for spec in route.parameters {
                 if case .integer = spec.kind {
                     for value in hostileNumbers { cases.append((method, target(route, hostile: (spec.name, value)), .refused400)) }
+                } else if case .text(let maxBytes) = spec.kind {
+                    // Text is any UTF-8 but empty, too long, badly encoded or a control character.
+                    for value in ["", "%", "%zz", "%00", "%0A", "%7F", "%C2%85", "%FF", String(repeating: "a", count: maxBytes + 1)] {
+                        cases.append((method, target(route, hostile: (spec.name, value)), .refused400))
+                    }
                 } else {
                     for value in ["", "X", "%", "é"] { cases.append((method, target(route, hostile: (spec.name, value)), .refused400)) }
                 }
@@ -207,7 +213,7 @@ final class RouteFuzzEndToEndTests: XCTestCase {
         attack(process, targets: [
             Target(name: "api serve", port: process.listenerPort, cases: Self.cases(ServeRoutes.table), headers: ["x-api-key: k"]),
             Target(name: "its inspector", port: process.inspectorPort,
-                   cases: Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false)), headers: []),
+                   cases: Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false, bundle: true)), headers: []),
         ], seed: seed, rounds: rounds)
     }
 
@@ -226,6 +232,10 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             }
         }
         XCTAssertTrue(all.contains { $0.target.contains("after=9223372036854775807") && $0.expect == .refused400 })
+        // api serve's override routes: the kind and the text key at their hostile values.
+        let overrides = Self.cases(InspectorRoutes.table(collection: "requests", record: false, replay: false, bundle: true))
+        XCTAssertTrue(overrides.contains { $0.method == "PUT" && $0.target.hasSuffix("/api/overrides/experiment/%00") && $0.expect == .refused400 })
+        XCTAssertTrue(overrides.contains { $0.method == "DELETE" && $0.target.hasSuffix("/api/overrides/X/x") && $0.expect == .refused400 })
         XCTAssertGreaterThan(all.count, 300)
     }
 }

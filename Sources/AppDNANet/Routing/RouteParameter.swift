@@ -24,6 +24,20 @@ public struct RouteParameter<Value: Sendable>: Sendable {
                             absent: range.lowerBound, read: { checked in checked.integer ?? range.lowerBound })
     }
 
+    /// A path segment whose value is one of `choices` (exact bytes).
+    public static func pathChoice(_ name: String, _ choices: [String], _ summary: String) -> RouteParameter<String> {
+        RouteParameter<String>(spec: RouteParameterSpec(name: name, place: .path, kind: .choice(choices), summary: summary),
+                               absent: choices[0], read: { checked in checked.text ?? choices[0] })
+    }
+
+    /// A path segment holding text (an experiment id, a flag key): percent-decoded, UTF-8, 1 to
+    /// `maxBytes` bytes, no control characters. Ids are data: `/` and any other byte arrive
+    /// percent-encoded.
+    public static func pathText(_ name: String, maxBytes: Int, _ summary: String) -> RouteParameter<String> {
+        RouteParameter<String>(spec: RouteParameterSpec(name: name, place: .path, kind: .text(maxBytes: maxBytes), summary: summary),
+                               absent: "", read: { checked in checked.text ?? "" })
+    }
+
     /// An optional query parameter whose value is one of `choices` (exact bytes).
     public static func choice(_ name: String, _ choices: [String], _ summary: String) -> RouteParameter<String?> {
         RouteParameter<String?>(spec: RouteParameterSpec(name: name, place: .query, kind: .choice(choices), summary: summary),
@@ -45,6 +59,8 @@ public struct RouteParameterSpec: Sendable {
         case integer(ClosedRange<Int>)
         /// One of these words, compared by bytes.
         case choice([String])
+        /// UTF-8 text of 1 to `maxBytes` bytes without control characters (C0, DEL, C1).
+        case text(maxBytes: Int)
     }
 
     public let name: String
@@ -73,6 +89,12 @@ public struct RouteParameterSpec: Sendable {
                 return .failure(RouteRefusal(status: 400, message: "\(name) takes one of \(choices.joined(separator: ", ")), not '\(shown)'", parameter: name))
             }
             return .success(Checked(integer: nil, text: choice))
+        case .text(let maxBytes):
+            guard !bytes.isEmpty, bytes.count <= maxBytes, let text = UTF8Validation.string(bytes),
+                  !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                return .failure(RouteRefusal(status: 400, message: "\(name) takes \(accepts), not '\(shown)'", parameter: name))
+            }
+            return .success(Checked(integer: nil, text: text))
         }
     }
 
@@ -81,6 +103,7 @@ public struct RouteParameterSpec: Sendable {
         switch kind {
         case .integer(let range): return Self.words(range)
         case .choice(let choices): return "one of \(choices.joined(separator: ", "))"
+        case .text(let maxBytes): return "text of 1 to \(maxBytes) bytes (UTF-8, percent-encoded, no control characters)"
         }
     }
 

@@ -10,7 +10,8 @@ enum APIServeCommand {
     static let discussion = """
     Serves GET /api/v1/sdk/config-bundle (the --bundle file as written, either shape) and \
     GET /api/v1/sdk/config-bundle/version (bundle_version, sdk_min_version, size_bytes) from \
-    the file, read again whenever it changes, and POST /api/v1/ingest/events as the SDK sends \
+    the file, read again whenever it changes (or from the live bundle with --bundle @remote), \
+    and POST /api/v1/ingest/events as the SDK sends \
     it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
     each event checked against the event schema as queue inspect checks it. A body over 64 MiB, \
     or one that inflates to more than 64 MiB, is answered 413. A batch is answered \
@@ -21,6 +22,18 @@ enum APIServeCommand {
     With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only) lists the last \
     --inspect-keep requests as they arrive: endpoint, status, injected fault and, for a batch, \
     each event and whether it was a duplicate; its JSON is under /api/requests (docs/local-api.md).
+    A dev server: --override forces a variant, a flag, a config value or the onboarding flow \
+    on every device pointed here, by serving a bundle devices compute the forced answer from \
+    (the experiment running for everyone with the variant's weight 1 and the others 0; the \
+    value raw in the section the SDK reads, remote_config else feature_flags; \
+    onboarding.active_flow_id); it passes bundle validate, and its bundle_version is the \
+    source's plus one for every change, so SDKs polling /config-bundle/version fetch it. \
+    Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
+    /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
+    listed at start. Every exposure a batch's new events carry is audited against the bundle \
+    served at that moment, as queue inspect --bundle audits a queue: a wrong variant, an \
+    experiment not running or not for that user, an unknown experiment is flagged on stdout, \
+    in --json (audit), in the inspector and in the summary (docs/device-variants.md).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
     Retry-After from --retry-after; --fail-after 3 lets three through first), --latency 2s delays every answer, --status-413-over 64KiB \
     refuses larger batches with 413.
@@ -38,14 +51,20 @@ enum APIServeCommand {
                     "Serve a bundle and record the events an app or queue replay sends."),
         ExampleSpec("appdna api serve --bundle appdna-config.json --fail 503:2 --retry-after 1",
                     "Check that a CI step survives two 503 answers."),
+        ExampleSpec("appdna api serve --bundle appdna-config.json --inspect 8766 --override experiment:onboarding-v2=streamlined",
+                    "Show variant streamlined on every device pointed at the server, and audit what they send."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         guard let bundlePath = arguments[APIServeFlags.bundle] else {
-            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one)")
+            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
         }
-        let bundle = try ServedBundle(path: bundlePath)
+        let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
+        let bundle = try served(bundlePath, invocation)
+        // Before listening: a state file that no longer fits the bundle is named, a bad --override refused (64).
+        for (item, why) in bundle.stale() { invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
+        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let requiredKey = try requiredKey(invocation)
@@ -54,13 +73,14 @@ enum APIServeCommand {
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
-        let ingest = IngestEndpoint(recorder: recorder)
+        let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document() })
         let initial = try bundle.answers()
 
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log)
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
+        for item in bundle.overrides { log.note("override \(item.text)") }
         server.serve(handle: { request in
             let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
             faults.waitLatency()
@@ -73,6 +93,23 @@ enum APIServeCommand {
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
+    }
+
+    /// The bundle `--bundle` names, with the overrides of `--state`.
+    static func served(_ path: String, _ invocation: Invocation) throws -> ServedBundle {
+        let arguments = invocation.arguments
+        try BundleArgument.checkSpelling(path)
+        let source: ServedBundle.Source
+        if path == BundleArgument.remote {
+            source = .remote(fetch: {
+                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, timeout: 60, retries: 3))
+            }, every: arguments[APIServeFlags.refetch])
+        } else {
+            if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
+            source = .file(path: path)
+        }
+        return try ServedBundle(source: source, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
+                                warn: { message in invocation.warn(message) })
     }
 
     /// The key every request must carry; nil when any non-empty key will do.

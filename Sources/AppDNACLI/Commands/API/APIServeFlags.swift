@@ -1,7 +1,16 @@
 /// The flags of `appdna api serve`.
 enum APIServeFlags {
-    static let bundle = Flag.optional("bundle", value: "FILE", "Serve this bundle file (either shape); it is read again whenever it changes",
+    static let bundle = Flag.optional("bundle", value: "FILE|@remote", "Serve this bundle file (either shape; read again whenever it changes), or @remote: the live bundle",
+                                      details: "@remote fetches the live bundle as bundle fetch does, with APPDNA_SDK_KEY (or --key-file) and APPDNA_API_URL, each fetch bounded by 60 s with 3 retries; again on POST /api/bundle/refetch of the inspector, and with --refetch.",
                                       completion: .file, .text)
+    static let override = Flag.repeated("override", value: "KIND:KEY=VALUE",
+                                        "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW",
+                                        details: "The served bundle is rewritten so that devices compute the forced answer themselves: the experiment running for everyone with the variant's weight 1 and the others 0; the value in the section the SDK reads (remote_config, else feature_flags), raw; onboarding.active_flow_id. Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
+                                        .text)
+    static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)",
+                                      completion: .file, default: "appdna-overrides.json", .text)
+    static let refetch = Flag.optional("refetch", value: "DURATION", "With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch",
+                                       .duration(1...86_400))
     static let port = Flag.defaulted("port", value: "N", "The port to listen on (0 picks a free one, printed on stderr)", default: "8765", .integer(0...65535))
     static let host = Flag.defaulted("host", value: "ADDR", "The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)", default: "127.0.0.1", .text)
     static let keyFile = Flag.optional(
@@ -24,6 +33,6 @@ enum APIServeFlags {
     static let inspectMaxBytes = InspectorFlags.maxBytes("requests")
     static let json = OutputFlags.json("Print one JSON object per request (NDJSON) instead of a text line")
 
-    static let all: [FlagSpec] = [bundle.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
+    static let all: [FlagSpec] = [bundle.spec, override.spec, state.spec, refetch.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
                                   retryAfter.spec, status413Over.spec, inspect.spec, inspectKeep.spec, inspectMaxBytes.spec, json.spec]
 }

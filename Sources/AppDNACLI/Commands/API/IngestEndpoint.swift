@@ -16,9 +16,13 @@ final class IngestEndpoint: Sendable {
     private let recorder: DeliveryRecorder?
     /// The event ids already accepted.
     private let seen = Locked(Set<[UInt8]>())
+    /// The bundle being served at this moment, which new events' exposures are audited against
+    /// (nil: no audit).
+    private let servedBundle: (@Sendable () -> JSONDocument?)?
 
-    init(recorder: DeliveryRecorder?) {
+    init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
         self.recorder = recorder
+        self.servedBundle = servedBundle
     }
 
     func receive(_ request: HTTPServer.Request) -> ServeAnswer {
@@ -86,6 +90,11 @@ final class IngestEndpoint: Sendable {
         answer.events = accepted.count
         answer.duplicates = duplicates
         answer.batch = zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }
+        if let bundle = servedBundle?() {
+            // New events only: a duplicate was audited when it first came.
+            let events = zip(batch.elements, isNew).enumerated().compactMap { $0.element.1 ? ($0.offset, $0.element.0) : nil }
+            answer.audit = BatchAudit(events, against: bundle)
+        }
         return answer
     }
 

@@ -14,6 +14,8 @@ struct ServeAnswer {
     var duplicates = 0
     /// A batch's events as sent, and which were duplicates (for `--inspect`).
     var batch: [(bytes: [UInt8], duplicate: Bool)]? = nil
+    /// The exposures of a batch's new events, audited against the served bundle (nil: none carried one).
+    var audit: BatchAudit? = nil
 
     /// `{"error": MESSAGE}` with `status`: how every endpoint refuses.
     static func jsonError(_ status: Int, _ message: String) -> HTTPServer.Response {

@@ -17,6 +17,20 @@ final class ServeLog: Sendable {
         var injected = 0
         var refusedKeys = 0
         var rejected = 0
+        /// The exposure audit's totals since the start.
+        var exposuresChecked = 0
+        var exposuresAgreeing = 0
+        var exposuresDisagreeing = 0
+        var causes: [ExposureAudit.Cause: Int] = [:]
+
+        /// "; exposure audit: 12 checked, 11 agree, 1 disagree (unexplained 1)", or nothing
+        /// when no exposure arrived.
+        var auditSummary: String {
+            guard exposuresChecked > 0 else { return "" }
+            let byCause = ExposureAudit.Cause.allCases.compactMap { cause in causes[cause].map { "\(cause.rawValue) \($0)" } }.joined(separator: ", ")
+            return "; exposure audit: \(exposuresChecked) checked against the served bundle, \(exposuresAgreeing) agree, \(exposuresDisagreeing) disagree"
+                + (byCause.isEmpty ? "" : " (\(byCause))")
+        }
     }
 
     init(_ invocation: Invocation, json: Bool) {
@@ -35,9 +49,11 @@ final class ServeLog: Sendable {
             object["events"] = .integer(answer.events)
             object["duplicates"] = .integer(answer.duplicates)
             object["note"] = .string(answer.note)
+            object["audit"] = answer.audit?.json ?? .null
             line = JSONWriter().writeString(.object(object))
         } else {
-            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)"
+            let audit = answer.audit.map { "; " + $0.words } ?? ""
+            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)\(audit)"
         }
         counts.withLock { counts in
             counts.requests += 1
@@ -46,7 +62,15 @@ final class ServeLog: Sendable {
             counts.duplicates += answer.duplicates
             if answer.injected { counts.injected += 1 }
             if answer.refusedKey { counts.refusedKeys += 1 }
+            if let audit = answer.audit {
+                counts.exposuresChecked += audit.checked
+                counts.exposuresAgreeing += audit.agreeing
+                counts.exposuresDisagreeing += audit.disagreeing
+                for (cause, count) in audit.causeCounts { counts.causes[cause, default: 0] += count }
+            }
             emit(line)
+            // Each disagreeing exposure on a line of its own, the moment the device flushes.
+            if !json { for mismatch in answer.audit?.mismatchLines ?? [] { emit(mismatch) } }
         }
     }
 
@@ -91,6 +115,7 @@ final class ServeLog: Sendable {
             return "stopped: \(counts.requests) request\(counts.requests == 1 ? "" : "s")\(parts.isEmpty ? "" : " (\(parts))"); "
                 + "\(counts.events) event\(counts.events == 1 ? "" : "s") accepted\(recorded), \(counts.duplicates) duplicate\(counts.duplicates == 1 ? "" : "s"); "
                 + "\(counts.injected) fault\(counts.injected == 1 ? "" : "s") injected, \(counts.refusedKeys) key\(counts.refusedKeys == 1 ? "" : "s") refused, \(counts.rejected) malformed"
+                + counts.auditSummary
         }
     }
 }

@@ -20,9 +20,13 @@ struct LiveBundleConnection {
 
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        let arguments = invocation.arguments
-        let timeout = arguments[APIFlags.timeout]
-        let retries = arguments[APIFlags.retries]
+        try self.init(invocation, timeout: invocation.arguments[APIFlags.timeout], retries: invocation.arguments[APIFlags.retries],
+                      maxResponseBytes: maxResponseBytes)
+    }
+
+    /// A connection with its own bound and retries (`api serve --bundle @remote` fetches again
+    /// and again: each fetch gets `timeout` and `retries` of its own).
+    init(_ invocation: Invocation, timeout: Double, retries: Int, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
         let key = try APIAccess.key(invocation)
         let base = try APIAccess.baseURL(invocation.io.environment)
         let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)

@@ -1,3 +1,4 @@
+import AppDNACore
 import AppDNANet
 
 /// The inspector's endpoints, one row each (docs/webhooks.md and docs/local-api.md list them):
@@ -12,9 +13,18 @@ import AppDNANet
 ///     POST /api/COLLECTION/{id}/replay    forward it to the handler again (webhook only; token); an optional
 ///                                         JSON body edits it first (ReplayModification)
 ///
+/// `api serve` only (its bundle and overrides, docs/local-api.md):
+///
+///     GET    /api/bundle                   the served bundle: experiments with shares, flags, config, onboarding
+///     POST   /api/bundle/refetch           fetch the live bundle again (@remote only; token)
+///     GET    /api/overrides                the overrides in force and the served bundle_version
+///     PUT    /api/overrides/{kind}/{key}   set one: {"value": JSON} (token)
+///     DELETE /api/overrides/{kind}/{key}   clear one (token)
+///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
     case page, script, style, favicon, list, entry, record, replay
+    case bundle, refetch, overrides, setOverride, clearOverride
 }
 
 enum InspectorRoutes {
@@ -29,9 +39,15 @@ enum InspectorRoutes {
     static let limit = RouteParameter<Int>.integer("limit", 1...largestPage, absent: 100, "at most this many entries, newest first")
     static let id = RouteParameter<Int>.pathInteger("id", 1...largestID, "the entry's id")
 
+    static let kind = RouteParameter<String>.pathChoice("kind", BundleOverride.Kind.allCases.map(\.rawValue),
+                                                        "what is overridden: experiment, flag, config or onboarding")
+    static let key = RouteParameter<String>.pathText("key", maxBytes: BundleOverride.maxKeyBytes,
+                                                     "the experiment id, flag or config key (percent-encoded), or flow for onboarding")
+
     /// The table of an inspector listing `collection`; `record` and `replay` only where the
-    /// listener has them (a path it lacks is 404, as any unknown path).
-    static func table(collection: String, record: Bool, replay: Bool) -> RouteTable<InspectorEndpoint> {
+    /// listener has them, the bundle and override routes only for `api serve` (`bundle`); a
+    /// path it lacks is 404, as any unknown path.
+    static func table(collection: String, record: Bool, replay: Bool, bundle: Bool = false) -> RouteTable<InspectorEndpoint> {
         var routes: [Route<InspectorEndpoint>] = [
             Route(["GET"], [.literal("")], .page, "the page"),
             Route(["GET"], [.literal("inspector.js")], .script, "the page's script"),
@@ -48,6 +64,17 @@ enum InspectorRoutes {
         if replay {
             routes.append(Route(["POST"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("replay")], .replay,
                                 "forward the entry to the handler again, edited as an optional JSON body says (token)"))
+        }
+        if bundle {
+            routes += [
+                Route(["GET"], [.literal("api"), .literal("bundle")], .bundle, "the served bundle, its overrides marked"),
+                Route(["POST"], [.literal("api"), .literal("bundle"), .literal("refetch")], .refetch, "fetch the live bundle again (token)"),
+                Route(["GET"], [.literal("api"), .literal("overrides")], .overrides, "the overrides in force"),
+                Route(["PUT"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .setOverride,
+                      "set an override: {\"value\": JSON} (token)"),
+                Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .clearOverride,
+                      "clear an override (token)"),
+            ]
         }
         return RouteTable(routes)
     }

@@ -25,6 +25,9 @@ final class InspectorServer: Sendable {
         var replay: (@Sendable (_ entry: InspectorEntry, _ edits: [UInt8]) -> (status: Int, result: JSONValue))? = nil
         /// The largest request body the inspector reads (an edited replay's).
         var requestBytes = 64 << 10
+        /// `api serve`'s bundle and overrides: the answer to one of their requests. nil: the
+        /// listener serves no bundle (`webhook listen`), and those paths are 404.
+        var bundle: (@Sendable (BundleRequest) -> (status: Int, result: JSONValue))? = nil
     }
 
     let log: InspectorLog
@@ -49,7 +52,7 @@ final class InspectorServer: Sendable {
         self.site = site
         self.log = log
         guardian = InspectorGuard(port: server.port)
-        routes = InspectorRoutes.table(collection: site.collection, record: site.record != nil, replay: site.replay != nil)
+        routes = InspectorRoutes.table(collection: site.collection, record: site.record != nil, replay: site.replay != nil, bundle: site.bundle != nil)
     }
 
     var url: String { "http://127.0.0.1:\(server.port)/" }
@@ -131,6 +134,20 @@ final class InspectorServer: Sendable {
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
             log.addReplay(outcome.result, to: id)
             return Self.json(200, ["id": .integer(id), "replay": outcome.result])
+        case .bundle, .refetch, .overrides, .setOverride, .clearOverride:
+            guard let bundle = site.bundle else { return Self.error(404, "no bundle here") }
+            let asked: BundleRequest
+            switch match.endpoint {
+            case .bundle: asked = .show
+            case .overrides: asked = .list
+            case .refetch: asked = .refetch
+            case .setOverride: asked = .set(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key], body: request.body)
+            default: asked = .clear(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key])
+            }
+            // Changing what devices are served is an action, guarded as a replay is.
+            if asked.changes, let refusal = guardian.actionRefusal(request) { return Self.error(403, refusal) }
+            let outcome = bundle(asked)
+            return Self.json(outcome.status, outcome.result)
         }
     }
 

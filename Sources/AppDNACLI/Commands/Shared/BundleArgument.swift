@@ -40,7 +40,11 @@ enum BundleArgument {
 
     /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape.
     static func liveBundle(_ invocation: Invocation) throws -> JSONDocument {
-        let connection = try LiveBundleConnection(invocation)
+        try liveBundle(over: LiveBundleConnection(invocation))
+    }
+
+    /// The live bundle over `connection`, in the SDK file shape.
+    static func liveBundle(over connection: LiveBundleConnection) throws -> JSONDocument {
         let response = try connection.downloadBundle()
         let document: JSONDocument
         do {

@@ -1,0 +1,113 @@
+import AppDNACore
+
+/// `api serve`'s bundle and overrides on its inspector port (`InspectorServer.Site.bundle`):
+/// what each `BundleRequest` answers (docs/local-api.md; docs/schemas/api-bundle.schema.json
+/// and api-overrides.schema.json). Every change is noted on stderr.
+enum OverrideAPI {
+    static func answer(_ request: BundleRequest, bundle: ServedBundle, note: (String) -> Void) -> (status: Int, result: JSONValue) {
+        do {
+            switch request {
+            case .show:
+                return (200, try show(bundle))
+            case .list:
+                return (200, try list(bundle))
+            case .refetch:
+                guard try bundle.refetch() else {
+                    return (409, ["error": .string("the source is the file \(bundle.name), not @remote: edit the file instead (it is read again when it changes)")])
+                }
+                let shown = try show(bundle)
+                note("re-fetched the live bundle: serving bundle_version \(try bundle.answers().bundleVersion)")
+                return (200, shown)
+            case .set(let kindText, let key, let body):
+                let item = try override(kind: kindText, key: key, body: body)
+                try bundle.set(item)
+                let listed = try list(bundle)
+                note("override set: \(item.text) (bundle_version \(try bundle.answers().bundleVersion))")
+                return (200, listed)
+            case .clear(let kindText, let key):
+                let kind = BundleOverride.Kind(rawValue: kindText)!  // the route accepts only these words
+                guard try bundle.clear(kind: kind, key: key) else {
+                    return (404, ["error": .string("no \(kindText) override for '\(key)'")])
+                }
+                let listed = try list(bundle)
+                note("override cleared: \(kindText):\(key) (bundle_version \(try bundle.answers().bundleVersion))")
+                return (200, listed)
+            }
+        } catch {
+            // A wrong override is the caller's (400); a live bundle that cannot be fetched is
+            // upstream's (502); a state file that cannot be written is this server's (500).
+            let status: Int
+            switch (error as? Failure)?.kind {
+            case .usage?, .malformedInput?: status = 400
+            case .unavailable?, .temporary?, .permissionDenied?, .configuration?: status = 502
+            default: status = 500
+            }
+            return (status, ["error": .string(FlagWording.message(for: error))])
+        }
+    }
+
+    /// The override a PUT asks for: `{"value": JSON}`; onboarding's key is `flow`.
+    static func override(kind kindText: String, key: String, body: [UInt8]) throws(Failure) -> BundleOverride {
+        let kind = BundleOverride.Kind(rawValue: kindText)!  // the route accepts only these words
+        if kind == .onboarding && key != BundleOverride.onboardingKey {
+            throw Failure(.usage, "an onboarding override's key is \(BundleOverride.onboardingKey): PUT /api/overrides/onboarding/flow")
+        }
+        let value: JSONValue?
+        do { value = try JSONValue(parsing: body)["value"] } catch {
+            throw Failure(.usage, "the body is not JSON: \(error.message); it is {\"value\": JSON}")
+        }
+        guard let value else { throw Failure(.usage, "the body is {\"value\": JSON} (for an experiment, the variant id)") }
+        return try BundleOverride(kind: kind, key: key, value: value)
+    }
+
+    /// `{"overrides": [{kind, key, value}…], "bundle_version": N}`
+    static func list(_ bundle: ServedBundle) throws -> JSONValue {
+        ["overrides": .array(bundle.overrides.map(\.json)), "bundle_version": .integer(try bundle.answers().bundleVersion)]
+    }
+
+    /// The served bundle as the console shows it: each experiment's variants with the share of
+    /// buckets devices compute from the served weights, the flags and config values as served,
+    /// the active onboarding flow, and which are overridden.
+    static func show(_ bundle: ServedBundle) throws -> JSONValue {
+        let answers = try bundle.answers()
+        let overrides = BundleOverrides(bundle.overrides)
+        let document = try answers.document()
+        let root = document.root
+        let model = BundleModel(root: root)
+        let experiments: [JSONValue] = model.experimentList.map { entry in
+            let definition = ExperimentDefinition(id: entry.id, node: entry.experiment.node)
+            let allocation = definition.allocation
+            return [
+                "key": .string(entry.id),
+                "status": definition.status.map(JSONValue.string) ?? .null,
+                "variants": .array(allocation.ranges.map { range in
+                    ["id": .string(range.variant), "weight": .decimal(range.weight),
+                     "share": .decimal(Double(range.bucketCount) / Double(allocation.bucketCount))]
+                }),
+                "overridden": overrides.value(kind: .experiment, key: entry.id) ?? .null,
+            ]
+        }
+        // One section holds both (the one the SDK reads): a boolean, or a key forced with
+        // flag:, is a flag; the rest are config values.
+        var flags: [JSONValue] = []
+        var config: [JSONValue] = []
+        if let section = model.flags?.node, section.kind == .object {
+            for member in section.members {
+                let flagOverride = overrides.value(kind: .flag, key: member.key)
+                let overridden = flagOverride != nil || overrides.value(kind: .config, key: member.key) != nil
+                let entry: JSONValue = ["key": .string(member.key), "value": member.value.value, "overridden": .bool(overridden)]
+                if member.value.kind == .bool || flagOverride != nil { flags.append(entry) } else { config.append(entry) }
+            }
+        }
+        let onboarding = BundleFileShape.section("onboarding", in: root)
+        return [
+            "bundle_version": .integer(answers.bundleVersion),
+            "source": .string(bundle.name),
+            "experiments": .array(experiments),
+            "flags": .array(flags),
+            "config": .array(config),
+            "onboarding": ["flow": onboarding?["active_flow_id"]?.string.map(JSONValue.string) ?? .null,
+                           "overridden": .bool(overrides.value(kind: .onboarding, key: BundleOverride.onboardingKey) != nil)],
+        ]
+    }
+}
