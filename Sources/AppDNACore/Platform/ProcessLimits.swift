@@ -34,7 +34,7 @@ public enum ProcessLimits {
     /// Swift's Glibc module does not import malloc.h. musl has no arenas, Darwin's allocator
     /// reserves no such regions: nothing to do there.
     public static func fitMallocArenas(toAddressSpace bytes: Int) {
-        #if canImport(Glibc)
+        #if canImport(Glibc) // Linux-only tuning: glibc's arenas; musl and Darwin reserve no such regions
         typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
         guard let symbol = dlsym(nil, "mallopt") else { return }
         let arenaMax: Int32 = -8   // M_ARENA_MAX, glibc malloc/malloc.h
