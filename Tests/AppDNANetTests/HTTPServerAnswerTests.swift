@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import AppDNANet
 import AppDNACore
@@ -21,7 +22,7 @@ extension HTTPServerTests {
             let head = Array("POST /hook HTTP/1.1\r\nHost: x\r\nContent-Length: \(pieces * piece.count)\r\n\r\n".utf8)
             var failedWrite: Int32? = nil
             for bytes in [head] + Array(repeating: piece, count: pieces) where failedWrite == nil {
-                if bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) < 0 { failedWrite = errno }
+                if bytes.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, TestSocket.sendFlags) }) < 0 { failedWrite = errno }
                 usleep(20_000)   // the 413 is on its way before the next piece
             }
             XCTAssertNil(failedWrite, "attempt \(attempt): the connection was reset while the sender was still sending (errno \(failedWrite ?? 0))")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import AppDNANet
 import AppDNACore
@@ -73,7 +74,7 @@ final class HTTPServerTests: XCTestCase {
 
     /// A socket connected to the server; -1 when the connection failed.
     func connectRaw() -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp(AF_INET)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(server.port).bigEndian)

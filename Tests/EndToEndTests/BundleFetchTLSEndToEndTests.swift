@@ -57,7 +57,7 @@ extension BundleFetchEndToEndTests {
     }
 
     func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp(AF_INET)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -73,7 +73,7 @@ extension BundleFetchEndToEndTests {
 
     func waitUntilListening(port: Int) -> Bool {
         for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = TestSocket.tcp(AF_INET)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")

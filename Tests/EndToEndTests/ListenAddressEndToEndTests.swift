@@ -66,7 +66,7 @@ final class ListenAddressEndToEndTests: XCTestCase {
 /// Whether this machine can bind ::1 (a container without IPv6 cannot).
 enum Sockets6 {
     static func loopbackWorks() -> Bool {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp(AF_INET6)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = sockaddr_in6()

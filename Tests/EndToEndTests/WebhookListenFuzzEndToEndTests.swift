@@ -81,7 +81,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
     /// and reads until the server closes. nil when the server neither answered nor closed within
     /// `seconds`: a hang.
     static func exchange(_ bytes: [UInt8], port: Int, seconds: Int = 15) -> [UInt8]? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp(AF_INET)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -94,7 +94,7 @@ final class WebhookListenFuzzEndToEndTests: XCTestCase {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, TestSocket.sendFlags) }
         shutdown(fd, Int32(SHUT_WR))
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 8192)
