@@ -302,6 +302,18 @@ final class InspectorAPIEndToEndTests: XCTestCase {
         XCTAssertEqual(range.status, 64, range.stderr)
     }
 
+    /// The listener's plan reads every flag before it opens anything: a usage error leaves no
+    /// record file behind.
+    func testAUsageErrorOpensNoRecordFile() throws {
+        let scratch = try ScratchDirectory("listen-usage")
+        defer { scratch.remove() }
+        let record = scratch.url.appendingPathComponent("deliveries.ndjson").path
+        let result = try Binary.run(["webhook", "listen", "--port", "0", "--inspect-max-bytes", "2MiB", "--record", record, "--secret-file", secretPath])
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--inspect-max-bytes goes with --inspect PORT"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record), "the record file is opened only once the plan is whole")
+    }
+
     func testAnInspectorPortInUseIsSaidWithItsOwnFlag() throws {
         let listener = try startListener()
         let taken = try Binary.run(["webhook", "listen", "--port", "0", "--inspect", String(listener.inspectorPort), "--secret-file", secretPath])

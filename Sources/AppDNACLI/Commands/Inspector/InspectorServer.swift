@@ -57,17 +57,36 @@ final class InspectorServer: Sendable {
 
     var url: String { "http://127.0.0.1:\(server.port)/" }
 
+    /// What `--inspect PORT`, `--inspect-keep` and `--inspect-max-bytes` ask for, read once
+    /// when a command makes its plan (nil without `--inspect`).
+    struct Settings: Sendable {
+        let port: Int
+        let keep: Int
+        let maxBytes: Int
+
+        /// Nil without `--inspect`; a usage error when its companions come without it.
+        static func read(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, maxBytes: Flag<Int>) throws -> Settings? {
+            guard let port = arguments[inspect] else {
+                for flag in [keep.spec, maxBytes.spec] where arguments.given(flag) { throw Failure(.usage, "--\(flag.long) goes with --inspect PORT") }
+                return nil
+            }
+            return Settings(port: port, keep: arguments[keep], maxBytes: arguments[maxBytes])
+        }
+    }
+
     /// Starts the inspector that `--inspect PORT` asks for (nil without it), noting its URL;
     /// `noun` is what it lists ("deliveries").
     static func launch(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, maxBytes: Flag<Int>, site: Site, noun: String,
                        note: (String) -> Void) throws -> InspectorServer? {
-        guard let port = arguments[inspect] else {
-            for flag in [keep.spec, maxBytes.spec] where arguments.given(flag) { throw Failure(.usage, "--\(flag.long) goes with --inspect PORT") }
-            return nil
-        }
-        let inspector = try InspectorServer(port: port, site: site, log: InspectorLog(keep: arguments[keep], maxBytes: arguments[maxBytes]))
+        guard let settings = try Settings.read(arguments, inspect: inspect, keep: keep, maxBytes: maxBytes) else { return nil }
+        return try launch(settings, site: site, noun: noun, note: note)
+    }
+
+    /// Starts the inspector `settings` describe, noting its URL.
+    static func launch(_ settings: Settings, site: Site, noun: String, note: (String) -> Void) throws -> InspectorServer {
+        let inspector = try InspectorServer(port: settings.port, site: site, log: InspectorLog(keep: settings.keep, maxBytes: settings.maxBytes))
         inspector.start()
-        note("inspector at \(inspector.url) (the last \(arguments[keep]) \(noun))")
+        note("inspector at \(inspector.url) (the last \(settings.keep) \(noun))")
         return inspector
     }
 

@@ -3,10 +3,11 @@ import AppDNANet
 
 /// `webhook listen --inspect PORT`: what the inspector shows of a delivery, and its replay.
 enum DeliveryInspection {
-    /// Starts the inspector beside `listener` (nil without `--inspect`).
-    /// `secrets` sign an edited replay (the first) and check it (all); `maxBody` bounds its body.
-    static func start(_ invocation: Invocation, listener server: HTTPServer, target: String?, forwardInvalid: Bool, timeout: Double,
-                      client: HTTPClient, log: ListenLog, secrets: [WebhookSecret], maxBody: Int) throws -> InspectorServer? {
+    /// Starts the inspector beside `listener` (nil without `--inspect`). The plan's secrets
+    /// sign an edited replay (the first) and check it (all); its `--max-body` bounds its body.
+    static func start(_ plan: WebhookListenPlan, listener server: HTTPServer, log: ListenLog, clock: any Clock) throws -> InspectorServer? {
+        guard let settings = plan.inspector else { return nil }
+        let target = plan.target, forwardInvalid = plan.forwardInvalid
         // What a person runs to send a delivery again: to this listener, on loopback when it
         // listens on every interface.
         let listener = server.loopbackURL
@@ -22,12 +23,11 @@ enum DeliveryInspection {
             fields["resend_command"] = entry.body.isWhole ? .string(resendCommand(entry, inspectorURL: inspectorURL, listener: listener)) : .null
             return fields
         }
-        let replayer = Replayer(target: target, forwardInvalid: forwardInvalid, timeout: timeout, client: client, log: log, clock: invocation.io.clock,
-                                secrets: secrets, maxBody: maxBody)
+        let replayer = Replayer(target: target, forwardInvalid: forwardInvalid, timeout: plan.forwardTimeout, client: plan.client, log: log,
+                                clock: clock, secrets: plan.secrets, maxBody: plan.maxBody)
         site.replay = { entry, edits in replayer.replay(entry, edits: edits) }
-        site.requestBytes = ReplayModification.requestBytes(maxBody: maxBody)
-        return try InspectorServer.launch(invocation.arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep, maxBytes: WebhookListenFlags.inspectMaxBytes,
-                                          site: site, noun: "deliveries", note: log.note)
+        site.requestBytes = ReplayModification.requestBytes(maxBody: plan.maxBody)
+        return try InspectorServer.launch(settings, site: site, noun: "deliveries", note: log.note)
     }
 
     /// The inspector's Replay: the delivery forwarded again through the listener's own path,
@@ -112,25 +112,6 @@ enum DeliveryInspection {
                 + "the inspector keeps: record deliveries with --record and re-send them with webhook trigger --replay"
         }
         return nil
-    }
-
-    /// The entry of one delivery: the list's fields as `webhook listen --json` names them
-    /// (the body's `id` as `event_id`), the verdict in words, what the sender got.
-    static func entry(time: String, request: HTTPServer.Request, check: DeliveryCheck, secrets: [WebhookSecret],
-                      response: HTTPServer.Response, forward: DeliveryForward.Outcome?) -> InspectorEntry {
-        var summary: JSONObject = [:]
-        summary["event"] = .string(check.event)
-        summary["event_id"] = .string(check.id)
-        summary["body_length"] = .integer(request.body.count)
-        summary["valid"] = .bool(check.isValid)
-        summary["verdict"] = .string(check.verdictText(secrets: secrets))
-        summary["problem"] = check.problem.map { .string($0) } ?? .null
-        summary["diagnoses"] = check.diagnosesJSON
-        summary["status"] = .integer(response.status)
-        summary["forward"] = forward.map { .object($0.fields) } ?? .null
-        var entry = InspectorEntry(time: time, request: request, answer: response, summary: summary)
-        entry.replayCount = 0
-        return entry
     }
 
     /// The delivery as `--record` writes it, for `webhook trigger --replay`, without its

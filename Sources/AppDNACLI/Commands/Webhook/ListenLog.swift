@@ -13,15 +13,16 @@ final class ListenLog: Sendable {
         var forwarded: [String: Int] = [:]
     }
 
+    /// Its streams and stderr styling only: the flags are the plan's (`WebhookListenPlan`).
     private let invocation: Invocation
     /// `--json`: the lines are NDJSON (written as they are), else text (data in it escaped).
     private let json: Bool
     /// The counts, and the lock every line is written under.
     private let counts = Locked(Counts())
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, json: Bool) {
         self.invocation = invocation
-        self.json = invocation.arguments[WebhookListenFlags.json]
+        self.json = json
     }
 
     /// One line on stdout, flushed at once. Called with the lock held.

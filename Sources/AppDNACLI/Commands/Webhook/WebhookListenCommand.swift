@@ -55,141 +55,20 @@ enum WebhookListenCommand {
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
 
+    /// Makes the plan (every flag read, once), binds the port, starts the inspector, and serves
+    /// until a stop; from the plan on, nothing reads the parsed arguments.
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let port = arguments[WebhookListenFlags.port]
-        let host = arguments[WebhookListenFlags.host]
-        var limits = HTTPServer.Limits(
-            maxBodyBytes: arguments[WebhookListenFlags.maxBody],
-            headerTimeout: arguments[WebhookListenFlags.headerTimeout],
-            idleTimeout: arguments[WebhookListenFlags.idleTimeout],
-            maxConnections: arguments[WebhookListenFlags.maxConnections],
-            // A forward holds up to this much of the handler's answer (see `deliver`).
-            handlerBytes: arguments[WebhookListenFlags.forwardTo] == nil ? 0 : DeliveryForward.relayedAnswerBytes)
-        limits.bodyLimitText = FlagWording.bodyLimit
-        let forwardTimeout = arguments[WebhookListenFlags.forwardTimeout]
-        let target = arguments[WebhookListenFlags.forwardTo]
-        if let target, HTTPURL(target) == nil {
-            throw Failure(.usage, "--forward-to takes an http(s) URL, not '\(target)'")
-        }
-        let forwardInvalid = arguments[WebhookListenFlags.forwardInvalid]
-        let json = arguments[WebhookListenFlags.json]
-        let secrets = try WebhookInputs.secrets(invocation)
-        let recorder = try arguments[WebhookListenFlags.record].map { try DeliveryRecorder(path: $0) }
-        let server = try HTTPServer(host: host, port: port, limits: limits)
-        let log = ListenLog(invocation)
-        let forwarder = try DeliveryClient.make(invocation)
-
-        let inspector = try DeliveryInspection.start(invocation, listener: server, target: target, forwardInvalid: forwardInvalid,
-                                                     timeout: forwardTimeout,
-                                                     client: forwarder, log: log, secrets: secrets, maxBody: arguments[WebhookListenFlags.maxBody])
+        let plan = try WebhookListenPlan.make(invocation)
+        let server = try HTTPServer(host: plan.host, port: plan.port, limits: plan.limits)
+        let log = ListenLog(invocation, json: plan.json)
+        let inspector = try DeliveryInspection.start(plan, listener: server, log: log, clock: invocation.io.clock)
         server.stopOnInterrupt()
-        let forwarding = target.map { " and forwarding valid deliveries to \($0)" } ?? ""
+        let forwarding = plan.target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
-        let report: @Sendable (HTTPServer.Rejection) -> Void = { rejection in
-            let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
-            if json {
-                let object: JSONValue = ["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
-                                         "status": .integer(rejection.status), "reason": .string(rejection.reason)]
-                log.rejection(JSONWriter().writeString(object))
-            } else {
-                log.rejection("\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)")
-            }
-        }
-        server.serve(handle: { request in
-            // Only what the route table takes is a delivery: another method is 405, never checked or forwarded.
-            if case .failure(let refusal) = ListenRoutes.table.resolve(method: request.head.method, target: request.head.target) {
-                report(HTTPServer.Rejection(status: refusal.status, reason: refusal.message, peer: request.peer))
-                var response = HTTPServer.Response.text(refusal.status, refusal.message)
-                response.headers += refusal.headers
-                return response
-            }
-            return deliver(request, secrets: secrets, target: target, forwardInvalid: forwardInvalid, timeout: forwardTimeout,
-                           client: forwarder, recorder: recorder, log: log, json: json, style: invocation.options.stdoutStyle,
-                           clock: invocation.io.clock, inspector: inspector?.log, budget: server)
-        }, rejected: report)
+        let listener = WebhookListener(plan: plan, log: log, clock: invocation.io.clock, inspector: inspector?.log, budget: server)
+        server.serve(handle: { listener.handle($0) }, rejected: { listener.reject($0) })
         inspector?.stop()
         log.note(log.summary())
         return .success
-    }
-
-    /// One complete request: check, record, forward, report; returns the answer for the sender.
-    static func deliver(_ request: HTTPServer.Request, secrets: [WebhookSecret], target: String?, forwardInvalid: Bool,
-                        timeout: Double, client: HTTPClient, recorder: DeliveryRecorder?, log: ListenLog,
-                        json: Bool, style: Styler, clock: any Clock, inspector: InspectorLog? = nil,
-                        budget: HTTPServer) -> HTTPServer.Response {
-        let receivedAt = clock.wallMilliseconds()
-        let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: secrets)
-        let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
-        if let recorder {
-            let record = RecordedDelivery(receivedAt: Timestamp.iso8601(milliseconds: receivedAt), method: request.head.method,
-                                          target: request.head.target, headers: headers, body: request.body, valid: check.isValid)
-            if let problem = recorder.append(record) {
-                log.warn(problem)
-                // Not acknowledged, so that the sender delivers it again.
-                return .text(500, "the listener could not record this delivery")
-            }
-        }
-
-        var response: HTTPServer.Response
-        var forward: DeliveryForward.Outcome? = nil
-        // A forward holds the body and up to 1 MiB of answer while the handler takes its time:
-        // counted against the listener's buffered-bytes budget, 503 when it is spent.
-        let forwardBytes = request.body.count + DeliveryForward.relayedAnswerBytes
-        if target != nil, check.isValid || forwardInvalid, !budget.reserve(forwardBytes) {
-            response = .text(503, "the listener holds as many bytes as it may for forwards under way; try again")
-            response.headers.append(("Retry-After", "1"))
-        } else if let target, check.isValid || forwardInvalid {
-            defer { budget.release(forwardBytes) }
-            let outcome = DeliveryForward.send(method: request.head.method, headers: headers, body: request.body, peer: request.peer,
-                                       to: target, timeout: timeout, client: client)
-            forward = outcome
-            if let answer = outcome.answer {
-                response = HTTPServer.Response(status: answer.status,
-                                               headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
-                                               body: answer.body)
-            } else {
-                response = .text(outcome.timedOut ? 504 : 502, "the forward target failed: \(outcome.error ?? "")")
-            }
-        } else if check.isValid {
-            response = HTTPServer.Response(status: 200)
-        } else {
-            // The sender learns what is wrong with its delivery, never which secret files were tried.
-            response = .text(401, "invalid webhook signature: \(check.senderProblem ?? "")")
-        }
-
-        let answerCut = forward?.answer?.bodyWasCut ?? false
-        let time = Timestamp.iso8601(milliseconds: receivedAt)
-        let forwardOutcome = forward.map { $0.status.map(String.init) ?? ($0.timedOut ? "timeout" : "failed") }
-        let line: String
-        if json {
-            var object = RequestLogFields.start(time: time, request)
-            object["event"] = .string(check.event)
-            object["id"] = .string(check.id)
-            object["body_length"] = .integer(request.body.count)
-            object["valid"] = .bool(check.isValid)
-            object["matched_secret"] = check.matchedSecret.map { VerifyReport.secretJSON($0, secrets) } ?? .null
-            object["problem"] = check.problem.map { .string($0) } ?? .null
-            object["diagnoses"] = check.diagnosesJSON
-            object["status"] = .integer(response.status)
-            object["forward"] = forward.map { .object($0.fields) } ?? .null
-            line = JSONWriter().writeString(.object(object))
-        } else {
-            let verdict = check.verdictText(secrets: secrets)
-            let colored = style.apply(check.isValid ? .green : .red, String(verdict.prefix(while: { $0 != " " && $0 != ":" })))
-                + String(verdict.drop(while: { $0 != " " && $0 != ":" }))
-            var outcome: String
-            if let forward {
-                let latency = NumberText.milliseconds(forward.milliseconds)
-                let cut = answerCut ? " (its answer cut to the first \(NumberText.binarySize(DeliveryForward.relayedAnswerBytes)))" : ""
-                outcome = forward.status.map { "forwarded: \($0) in \(latency)\(cut)" } ?? "forward failed after \(latency): \(forward.error!); answered \(response.status)"
-            } else {
-                outcome = "answered \(response.status)" + (check.isValid ? "" : ", not forwarded")
-            }
-            line = "\(time)  \(check.event)  \(check.id)  \(colored)  -> \(outcome)"
-        }
-        log.delivery(line, valid: check.isValid, forwardOutcome: forwardOutcome)
-        inspector?.record(DeliveryInspection.entry(time: time, request: request, check: check, secrets: secrets, response: response, forward: forward))
-        return response
     }
 }

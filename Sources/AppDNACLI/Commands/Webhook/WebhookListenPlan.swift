@@ -1,0 +1,60 @@
+import AppDNACore
+import AppDNANet
+
+/// Everything `webhook listen` runs with, read from its flags once, when the run starts: where
+/// it listens and its limits, the secrets, the forward target and its rules, the record file,
+/// the output format and the inspector. Nothing after `make` reads the parsed arguments (the
+/// listener, its log and the inspector are built from this value).
+struct WebhookListenPlan: Sendable {
+    let host: String
+    let port: Int
+    let limits: HTTPServer.Limits
+    /// Checks every delivery; the first also signs an edited replay from the inspector.
+    let secrets: [WebhookSecret]
+    /// `--forward-to`, an http(s) URL; nil answers a valid delivery 200 itself.
+    let target: String?
+    let forwardInvalid: Bool
+    /// `--forward-timeout`, in seconds.
+    let forwardTimeout: Double
+    /// The client the forwards go out with (no retries, redirects handed back).
+    let client: HTTPClient
+    /// `--record`, its file already open (a file that cannot be is an error before listening).
+    let recorder: DeliveryRecorder?
+    /// `--json`: one JSON object per line on stdout, else a text line.
+    let json: Bool
+    /// Colours of the text lines.
+    let style: Styler
+    /// `--inspect PORT` and its companions; nil without it.
+    let inspector: InspectorServer.Settings?
+
+    /// `--max-body`: also bounds an edited replay's body.
+    var maxBody: Int { limits.maxBodyBytes }
+
+    /// Reads the flags, in the order their errors are reported: usage errors first, then the
+    /// secrets (78), then the record file (73).
+    static func make(_ invocation: Invocation) throws -> WebhookListenPlan {
+        let arguments = invocation.arguments
+        let target = arguments[WebhookListenFlags.forwardTo]
+        if let target, HTTPURL(target) == nil {
+            throw Failure(.usage, "--forward-to takes an http(s) URL, not '\(target)'")
+        }
+        var limits = HTTPServer.Limits(
+            maxBodyBytes: arguments[WebhookListenFlags.maxBody],
+            headerTimeout: arguments[WebhookListenFlags.headerTimeout],
+            idleTimeout: arguments[WebhookListenFlags.idleTimeout],
+            maxConnections: arguments[WebhookListenFlags.maxConnections],
+            // A forward holds up to this much of the handler's answer (see `WebhookListener`).
+            handlerBytes: target == nil ? 0 : DeliveryForward.relayedAnswerBytes)
+        limits.bodyLimitText = FlagWording.bodyLimit
+        // Before any file is opened: a usage error leaves nothing behind.
+        let inspector = try InspectorServer.Settings.read(arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
+                                                          maxBytes: WebhookListenFlags.inspectMaxBytes)
+        let secrets = try WebhookInputs.secrets(invocation)
+        let recorder = try arguments[WebhookListenFlags.record].map { try DeliveryRecorder(path: $0) }
+        return WebhookListenPlan(host: arguments[WebhookListenFlags.host], port: arguments[WebhookListenFlags.port], limits: limits,
+                                 secrets: secrets, target: target, forwardInvalid: arguments[WebhookListenFlags.forwardInvalid],
+                                 forwardTimeout: arguments[WebhookListenFlags.forwardTimeout], client: try DeliveryClient.make(invocation),
+                                 recorder: recorder, json: arguments[WebhookListenFlags.json], style: invocation.options.stdoutStyle,
+                                 inspector: inspector)
+    }
+}

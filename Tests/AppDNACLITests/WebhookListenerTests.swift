@@ -1,0 +1,83 @@
+import AppDNACore
+import Foundation
+@testable import AppDNACLI
+@testable import AppDNANet
+import TestSupport
+import XCTest
+
+/// `webhook listen` as values (issue 45): one `DeliveryOutcome` is both the `--json` line and
+/// the inspector's entry, and the plan is the only reader of the command's flags.
+final class WebhookListenerTests: XCTestCase {
+    let secret = try! WebhookSecret(raw: Array("whsec_unit_test_secret".utf8), source: "test")
+    let body = Array(#"{"id":"evt_1","type":"subscription.renewed"}"#.utf8)
+
+    func outcome(signature: String?, status: Int) throws -> DeliveryOutcome {
+        var headers = [("Host", "127.0.0.1:9")]
+        if let signature { headers.append(("X-AppDNA-Signature", signature)) }
+        let request = try InspectorTests.request("POST", "/webhooks", headers: headers, body: body)
+        let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: [secret])
+        return DeliveryOutcome(time: "2026-11-28T04:00:00.000Z", request: request, check: check, secrets: [secret],
+                               response: HTTPServer.Response(status: status), forward: nil)
+    }
+
+    /// The documented fields, in their documented order (docs/webhooks.md): both lists are only added to.
+    static let jsonLineKeys = ["time", "peer", "method", "target", "event", "id", "body_length", "valid", "matched_secret",
+                               "problem", "diagnoses", "status", "forward"]
+    static let inspectorKeys = ["event", "event_id", "body_length", "valid", "verdict", "problem", "diagnoses", "status", "forward"]
+
+    func testTheJSONLineAndTheInspectorEntryTellTheSameFacts() throws {
+        let signed = WebhookSigner.headerValue(body: body, secret: secret)
+        for (outcome, valid) in [(try outcome(signature: signed, status: 200), true), (try outcome(signature: "t=1,v1=00", status: 401), false)] {
+            guard case .object(let line)? = try? JSONValue(parsing: Array(outcome.jsonLine.utf8)) else { return XCTFail("the line is a JSON object") }
+            let summary = outcome.inspectorEntry.summary
+            XCTAssertEqual(line.keys, Self.jsonLineKeys)
+            XCTAssertEqual(summary.keys, Self.inspectorKeys)
+            XCTAssertEqual(line["valid"], JSONValue.bool(valid))
+            XCTAssertEqual(line["id"], JSONValue.string("evt_1"))
+            XCTAssertEqual(summary["event_id"], line["id"], "the body's id, spelled for each reader")
+            for key in ["event", "body_length", "valid", "problem", "diagnoses", "status", "forward"] {
+                XCTAssertEqual(summary[key], line[key], key)
+            }
+            XCTAssertEqual(line["time"], JSONValue.string(outcome.inspectorEntry.time))
+            XCTAssertEqual(summary["verdict"], JSONValue.string(outcome.check.verdictText(secrets: [secret])))
+            XCTAssertNil(outcome.forwardCount, "not forwarded: not counted under a forward")
+        }
+    }
+
+    func testTheTextLineSaysWhatTheSenderGot() throws {
+        let line = try outcome(signature: "t=1,v1=00", status: 401).textLine(style: Styler(enabled: false))
+        XCTAssertTrue(line.hasPrefix("2026-11-28T04:00:00.000Z  subscription.renewed  evt_1  invalid"), line)
+        XCTAssertTrue(line.hasSuffix("-> answered 401, not forwarded"), line)
+    }
+
+    // MARK: - The plan is the only reader of the flags
+
+    /// `file:line: text` of each line of `source` (comments left out) that reads parsed arguments.
+    static func argumentReads(in source: String, file: String) -> [String] {
+        var found: [String] = []
+        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.components(separatedBy: "//").first ?? ""
+            if code.contains("arguments") || code.contains("WebhookListenFlags.") && !code.contains("WebhookListenFlags.all") {
+                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    func testOnlyThePlanReadsTheListenersFlags() throws {
+        let folder = repositoryRoot.appendingPathComponent("Sources/AppDNACLI/Commands/Webhook")
+        var found: [String] = []
+        for file in ["WebhookListenCommand.swift", "WebhookListener.swift", "DeliveryOutcome.swift", "ListenLog.swift", "DeliveryInspection.swift"] {
+            let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            found += Self.argumentReads(in: source, file: file)
+        }
+        XCTAssertEqual(found, [], "\n" + found.joined(separator: "\n"))
+        let plan = try String(contentsOf: folder.appendingPathComponent("WebhookListenPlan.swift"), encoding: .utf8)
+        XCTAssertFalse(Self.argumentReads(in: plan, file: "WebhookListenPlan.swift").isEmpty, "the plan is where they are read")
+    }
+
+    func testAPlantedReadIsFound() {
+        let planted = "let json = invocation.arguments[WebhookListenFlags.json]\n// arguments in a comment\nstatic let flags = WebhookListenFlags.all\nlet t = WebhookListenFlags.forwardTo\n"
+        XCTAssertEqual(Self.argumentReads(in: planted, file: "planted.swift").count, 2)
+    }
+}
