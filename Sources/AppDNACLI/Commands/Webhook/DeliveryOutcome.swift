@@ -50,7 +50,7 @@ struct DeliveryOutcome {
         return JSONWriter().writeString(.object(object))
     }
 
-    /// "2026-…Z  subscription.renewed  evt_1  valid (secret 1)  -> forwarded: 200 in 12 ms"
+    /// "2026-…Z  subscription.renewed  evt_1  valid (secret 1 of 1, from --secret-file s.txt)  -> forwarded: 201 in 7.8 ms"
     func textLine(style: Styler) -> String {
         let verdict = check.verdictText(secrets: secrets)
         let colored = style.apply(check.isValid ? .green : .red, String(verdict.prefix(while: { $0 != " " && $0 != ":" })))

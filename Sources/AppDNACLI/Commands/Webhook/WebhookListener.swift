@@ -39,7 +39,7 @@ struct WebhookListener: Sendable {
     }
 
     /// One delivery: check, record, forward, report; returns the answer for the sender.
-    func deliver(_ request: HTTPServer.Request) -> HTTPServer.Response {
+    private func deliver(_ request: HTTPServer.Request) -> HTTPServer.Response {
         let receivedAt = Timestamp.iso8601(milliseconds: clock.wallMilliseconds())
         let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: plan.secrets)
         let headers = request.head.headers.map { (name: $0.name, value: $0.value) }
