@@ -1,0 +1,54 @@
+import Foundation
+import XCTest
+@testable import AppDNACLI
+import AppDNACore
+
+/// Issue 45.1: a command's run works from the one plan value its mode decision built, never
+/// from the parsed arguments. `CommandPlan` closes the arguments once the plan is built, and
+/// the runner makes any later read a loud internal error (70): planted here in a one-command
+/// table; every planned command (`bundle fetch`, `queue inspect`, `webhook trigger`) runs
+/// under the same check in the rest of the suite.
+final class PlanClosedTests: XCTestCase {
+    static let chosen = Flag.switch("chosen", "A flag the plan reads")
+
+    enum LateRead { case none, flag, operands }
+
+    func run(_ late: LateRead) -> (status: Int32, stdout: String, stderr: String) {
+        let command = CommandSpec(["try"], summary: "Plans, then runs", operands: [OperandSpec("WORD", "A word", optional: true)],
+                                  flags: [Self.chosen.spec],
+                                  run: CommandPlan.run(plan: { invocation in invocation.arguments[Self.chosen] }, then: { chosen, invocation in
+            switch late {
+            case .none: break
+            case .flag: _ = invocation.arguments[Self.chosen]
+            case .operands: _ = invocation.arguments.operand(0)
+            }
+            invocation.stdout.writeLine(chosen ? "chosen" : "not chosen")
+            return .success
+        }))
+        let table = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: CommandTable.appdna.globalFlags, groups: [],
+                                 commands: [command], environment: [])
+        let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
+        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
+                           transport: nil, clock: SystemClock())
+        return (Runner.run(["try", "--chosen", "word"], table: table, io: io), out.capturedText, err.capturedText)
+    }
+
+    func testARunThatKeepsToItsPlanSucceeds() {
+        let sound = run(.none)
+        XCTAssertEqual(sound.status, 0, sound.stderr)
+        XCTAssertEqual(sound.stdout, "chosen\n")
+        XCTAssertEqual(sound.stderr, "")
+    }
+
+    func testReadingAFlagAfterThePlanIsAnInternalError() {
+        let planted = run(.flag)
+        XCTAssertEqual(planted.status, 70)
+        XCTAssertEqual(planted.stderr, "appdna: internal error: 'try' read --chosen after its plan was built (its run reads the plan only)\n")
+    }
+
+    func testReadingAnOperandAfterThePlanIsAnInternalError() {
+        let planted = run(.operands)
+        XCTAssertEqual(planted.status, 70)
+        XCTAssertEqual(planted.stderr, "appdna: internal error: 'try' read operands after its plan was built (its run reads the plan only)\n")
+    }
+}
