@@ -20,14 +20,22 @@ struct LiveBundleConnection {
 
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, timeout: invocation.arguments[APIFlags.timeout], retries: invocation.arguments[APIFlags.retries],
-                      maxResponseBytes: maxResponseBytes)
+        try self.init(invocation, api: APISettings(invocation.arguments), maxResponseBytes: maxResponseBytes)
+    }
+
+    /// The connection a plan's API settings describe (the arguments are not read again).
+    init(_ invocation: Invocation, api: APISettings, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
+        try self.init(invocation, keyFile: api.keyFile, timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)
     }
 
     /// A connection with its own bound and retries (`api serve --bundle @remote` fetches again
     /// and again: each fetch gets `timeout` and `retries` of its own).
     init(_ invocation: Invocation, timeout: Double, retries: Int, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        let key = try APIAccess.key(invocation)
+        try self.init(invocation, keyFile: invocation.arguments[APIFlags.keyFile], timeout: timeout, retries: retries, maxResponseBytes: maxResponseBytes)
+    }
+
+    private init(_ invocation: Invocation, keyFile: String?, timeout: Double, retries: Int, maxResponseBytes: Int) throws {
+        let key = try APIAccess.key(keyFile: keyFile, environment: invocation.io.environment)
         let base = try APIAccess.baseURL(invocation.io.environment)
         let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)
         api = AppDNAAPI(base: base, key: key, client: client)
