@@ -51,4 +51,27 @@ final class PlanClosedTests: XCTestCase {
         XCTAssertEqual(planted.status, 70)
         XCTAssertEqual(planted.stderr, "appdna: internal error: 'try' read operands after its plan was built (its run reads the plan only)\n")
     }
+
+    /// The planned commands close their arguments before running, so the runner's check
+    /// covers their whole run: a command turned back into one that reads its arguments as it
+    /// goes fails here.
+    func testThePlannedCommandsCloseTheirArgumentsBeforeRunning() throws {
+        let queue = FileManager.default.temporaryDirectory.appendingPathComponent("plan-closed-\(UUID().uuidString).json")
+        try Data("[]".utf8).write(to: queue)
+        defer { try? FileManager.default.removeItem(at: queue) }
+        let lines = [["bucket", "--self-test"], ["bucket", "u1", "exp", "salt", "--json"], ["webhook", "trigger", "--list"],
+                     ["queue", "inspect", queue.path, "--json"], ["bundle", "fetch", "-o", "-"]]
+        for line in lines {
+            guard case .run(let command, let arguments) = try ArgumentParser(table: .appdna).parse(line) else {
+                return XCTFail("\(line): not a command line")
+            }
+            let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
+            // No key in the environment: bundle fetch plans, then stops at the configuration (78).
+            let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
+                               transport: nil, clock: SystemClock())
+            _ = try? command.run(Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io)))
+            XCTAssertTrue(arguments.isClosed, "\(line.joined(separator: " ")): ran without closing its arguments after its plan")
+            XCTAssertEqual(arguments.lateReads, [], "\(line.joined(separator: " "))")
+        }
+    }
 }

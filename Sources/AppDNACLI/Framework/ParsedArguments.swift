@@ -33,6 +33,9 @@ public struct ParsedArguments: Sendable {
     /// copy closes the invocation's.
     func close() { reads.close() }
 
+    /// Whether `close()` was called (the command planned its run).
+    var isClosed: Bool { reads.isClosed }
+
     /// What was read after `close()`, as "--name" or "operands" (empty when the run kept to its plan).
     var lateReads: [String] { reads.late }
 
@@ -123,6 +126,7 @@ final class ArgumentReads: Sendable {
         }
     }
 
+    var isClosed: Bool { state.withLock { $0.closed } }
     var undeclared: [String] { state.withLock { $0.undeclared } }
     var late: [String] { state.withLock { $0.late } }
 }
