@@ -6,12 +6,7 @@ import AppDNANet
 /// file: the gate a release pipeline runs before shipping an embedded bundle.
 enum BundleFetchCheck {
     static func run(_ invocation: Invocation, _ plan: BundleFetchCommand.Plan, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
-        let url = connection.base + AppDNAAPI.bundleVersionPath
-        let response = try connection.get(AppDNAAPI.bundleVersionPath)
-        guard (200...299).contains(response.status) else { throw HTTPStatus.error(for: response, what: "GET \(url)") }
-        guard let document = try? JSONDocument(bytes: response.body), let live = document.root["bundle_version"]?.int64 else {
-            throw Failure(.unavailable, "GET \(url): the response is not JSON with an integer bundle_version")
-        }
+        let live = try connection.session.liveVersion()
 
         let file = ExistingBundleFile(path: output)
         if plan.json {

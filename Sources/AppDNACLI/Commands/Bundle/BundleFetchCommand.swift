@@ -125,36 +125,23 @@ enum BundleFetchCommand {
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
+        // 1. Up to date? Only when the file exists, and never fatal except for a rejected key
+        // (the outcomes, and which failures are final, are Net's `BundleFetchSession`).
         if output != "-" && !download.force, let local = localVersion(output, files: invocation.io.files) {
-            func giveUp(_ error: HTTPError) -> HTTPError? {
-                // The server kept failing and the command's requests (--retries) are spent.
-                connection.budget.isExhausted ? error : nil
-            }
-            let url = base + AppDNAAPI.bundleVersionPath
-            do {
-                let response = try connection.get(AppDNAAPI.bundleVersionPath)
-                if response.status == 401 || response.status == 403 {
-                    throw HTTPStatus.error(for: response, what: "GET \(url)")
+            switch try connection.session.versionForUpdate() {
+            case .version(let remote):
+                if let minVersion, remote < Int64(minVersion) {
+                    return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed", about: output)
                 }
-                if (200...299).contains(response.status), let document = try? JSONDocument(bytes: response.body),
-                   let remote = document.root["bundle_version"]?.int64 {
-                    if let minVersion, remote < Int64(minVersion) {
-                        return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed", about: output)
-                    }
-                    if remote == local {
-                        invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
-                        BundleFetchReport.json(invocation, plan.json, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
-                        return .success
-                    }
-                    invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
-                } else {
-                    if HTTPStatus.isRetryable(response.status), let error = giveUp(HTTPStatus.error(for: response, what: "GET \(url)")) {
-                        throw error
-                    }
-                    invocation.detail("version check: \(response.statusText); downloading the bundle")
+                if remote == local {
+                    invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
+                    BundleFetchReport.json(invocation, plan.json, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
+                    return .success
                 }
-            } catch let error as HTTPError where error.kind != .permissionDenied && !error.deadlineExpired {
-                if let error = giveUp(error) { throw error }
+                invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
+            case .unusable(let statusText):
+                invocation.detail("version check: \(statusText); downloading the bundle")
+            case .failed(let error):
                 invocation.detail("version check failed (\(error.message)); downloading the bundle")
             }
         }
