@@ -25,12 +25,8 @@ final class PlanClosedTests: XCTestCase {
             invocation.stdout.writeLine(chosen ? "chosen" : "not chosen")
             return .success
         }))
-        let table = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: CommandTable.appdna.globalFlags, groups: [],
-                                 commands: [command], environment: [])
-        let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
-        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
-                           transport: nil, clock: SystemClock())
-        return (Runner.run(["try", "--chosen", "word"], table: table, io: io), out.capturedText, err.capturedText)
+        let run = runInOwnTable(command, ["try", "--chosen", "word"])
+        return (run.status, run.stdout, run.stderr)
     }
 
     func testARunThatKeepsToItsPlanSucceeds() {
