@@ -20,6 +20,17 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], stdin: S
                 transport: transport, clock: clock, files: files)
 }
 
+/// Runs `command` alone in a table of its own (the framework tests' planted commands), with
+/// `appdna`'s global flags and no stdin.
+func runInOwnTable(_ command: CommandSpec, _ arguments: [String]) -> CapturedRun {
+    let table = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: CommandTable.appdna.globalFlags, groups: [],
+                             commands: [command], environment: [])
+    let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
+    let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
+                       transport: nil, clock: SystemClock())
+    return CapturedRun(status: Runner.run(arguments, table: table, io: io), stdout: out.capturedText, stderr: err.capturedText)
+}
+
 /// `runCLI` with raw stdin bytes (nil: no stdin at all).
 /// A `transport`, `clock` and `files` replace the network, time and output files (a scripted
 /// API, a virtual clock, files in memory).

@@ -10,38 +10,68 @@ import TestSupport
 /// mode does not read.
 final class ModeConflictTests: XCTestCase {
     /// One mode: a command line that selects it, and the command's mode function (which
-    /// returns what the mode reads, or throws the conflict).
+    /// returns the kind of mode decided and what the mode reads, or throws the conflict).
     struct Mode: Sendable {
         let arguments: [String]
-        let name: String
-        let decide: @Sendable (ParsedArguments) throws -> ModeFlags
+        /// The kind of mode the line is meant to select (`Kind` of the command's mode enum).
+        let kind: String
+        let decide: @Sendable (ParsedArguments) throws -> (kind: String, flags: ModeFlags)
     }
 
-    static let bucket: @Sendable (ParsedArguments) throws -> ModeFlags = { try BucketMode.decide($0).flags }
-    static let fetch: @Sendable (ParsedArguments) throws -> ModeFlags = { try BundleFetchMode.decide($0).flags }
-    static let trigger: @Sendable (ParsedArguments) throws -> ModeFlags = { try WebhookTriggerMode.decide($0).flags }
-    static let inspect: @Sendable (ParsedArguments) throws -> ModeFlags = { try QueueInspectMode.decide($0).flags }
+    /// The modes to walk come from the enums: every `Kind` of every mode enum, each with a
+    /// command line that selects it. The lines are switches over the kinds, so a mode added
+    /// to an enum does not compile here until it has a line, and is walked from then on.
+    static let modes: [Mode] =
+        BucketMode.Kind.allCases.map { kind in
+            Mode(arguments: line(kind), kind: "\(kind)", decide: { let mode = try BucketMode.decide($0); return ("\(mode.kind)", mode.flags) })
+        }
+        + BundleFetchMode.Kind.allCases.map { kind in
+            Mode(arguments: line(kind), kind: "\(kind)", decide: { let mode = try BundleFetchMode.decide($0); return ("\(mode.kind)", mode.flags) })
+        }
+        + WebhookTriggerMode.Kind.allCases.map { kind in
+            Mode(arguments: line(kind), kind: "\(kind)", decide: { let mode = try WebhookTriggerMode.decide($0); return ("\(mode.kind)", mode.flags) })
+        }
+        + QueueInspectMode.Kind.allCases.map { kind in
+            Mode(arguments: line(kind), kind: "\(kind)", decide: { let mode = try QueueInspectMode.decide($0); return ("\(mode.kind)", mode.flags) })
+        }
 
-    static let modes: [Mode] = [
-        Mode(arguments: ["bucket", "--self-test"], name: "--self-test", decide: bucket),
-        Mode(arguments: ["bucket", "--vectors"], name: "--vectors", decide: bucket),
-        Mode(arguments: ["bucket", "--find", "b", "exp", "salt"], name: "--find", decide: bucket),
-        Mode(arguments: ["bucket", "u", "--bundle", "b.json"], name: "every experiment of a bundle (no EXPERIMENT)", decide: bucket),
-        Mode(arguments: ["bucket", "-", "--bundle", "b.json"], name: "a batch over every experiment (USER '-', no EXPERIMENT)", decide: bucket),
-        Mode(arguments: ["bucket", "-", "exp", "salt"], name: "a batch (USER '-')", decide: bucket),
-        Mode(arguments: ["bucket", "-", "exp", "salt", "--summary"], name: "--summary", decide: bucket),
-        Mode(arguments: ["bucket", "u", "exp", "salt"], name: "one user's report", decide: bucket),
-        Mode(arguments: ["bundle", "fetch"], name: "a fetch", decide: fetch),
-        Mode(arguments: ["bundle", "fetch", "--keep-on-failure"], name: "--keep-on-failure", decide: fetch),
-        Mode(arguments: ["bundle", "fetch", "--check"], name: "--check", decide: fetch),
-        Mode(arguments: ["webhook", "trigger", "--list"], name: "--list", decide: trigger),
-        Mode(arguments: ["webhook", "trigger", "--replay", "d.ndjson"], name: "--replay", decide: trigger),
-        Mode(arguments: ["webhook", "trigger", "user.created", "--print"], name: "--print", decide: trigger),
-        Mode(arguments: ["webhook", "trigger", "user.created"], name: "a delivery of TYPE", decide: trigger),
-        Mode(arguments: ["queue", "inspect", "q.json"], name: "the summary", decide: inspect),
-        Mode(arguments: ["queue", "inspect", "q.json", "--bundle", "b.json"], name: "the exposure audit (--bundle)", decide: inspect),
-        Mode(arguments: ["queue", "inspect", "q.json", "--events"], name: "--events", decide: inspect),
-    ]
+    static func line(_ kind: BucketMode.Kind) -> [String] {
+        switch kind {
+        case .selfTest: return ["bucket", "--self-test"]
+        case .vectors: return ["bucket", "--vectors"]
+        case .find: return ["bucket", "--find", "b", "exp", "salt"]
+        case .allExperiments: return ["bucket", "u", "--bundle", "b.json"]
+        case .allExperimentsBatch: return ["bucket", "-", "--bundle", "b.json"]
+        case .batch: return ["bucket", "-", "exp", "salt"]
+        case .summary: return ["bucket", "-", "exp", "salt", "--summary"]
+        case .single: return ["bucket", "u", "exp", "salt"]
+        }
+    }
+
+    static func line(_ kind: BundleFetchMode.Kind) -> [String] {
+        switch kind {
+        case .fetch: return ["bundle", "fetch"]
+        case .fetchKeepingOnFailure: return ["bundle", "fetch", "--keep-on-failure"]
+        case .check: return ["bundle", "fetch", "--check"]
+        }
+    }
+
+    static func line(_ kind: WebhookTriggerMode.Kind) -> [String] {
+        switch kind {
+        case .list: return ["webhook", "trigger", "--list"]
+        case .replay: return ["webhook", "trigger", "--replay", "d.ndjson"]
+        case .print: return ["webhook", "trigger", "user.created", "--print"]
+        case .send: return ["webhook", "trigger", "user.created"]
+        }
+    }
+
+    static func line(_ kind: QueueInspectMode.Kind) -> [String] {
+        switch kind {
+        case .summary: return ["queue", "inspect", "q.json"]
+        case .audit: return ["queue", "inspect", "q.json", "--bundle", "b.json"]
+        case .events: return ["queue", "inspect", "q.json", "--events"]
+        }
+    }
 
     /// Flags that choose another mode (or, for `--sql`, another command's job): adding one
     /// changes what the line means, so only a usage error is asked of them.
@@ -64,8 +94,8 @@ final class ModeConflictTests: XCTestCase {
         var walked = 0
         for mode in Self.modes {
             let (command, parsed) = try Self.parse(mode.arguments)
-            let rules = try mode.decide(parsed)
-            XCTAssertEqual(rules.mode, mode.name, "\(mode.arguments)")
+            let (kind, rules) = try mode.decide(parsed)
+            XCTAssertEqual(kind, mode.kind, "\(mode.arguments) selects another mode")
             for flag in command.flags where !rules.reads(flag) && !(flag.hidden && Self.retired.contains(flag.long)) {
                 let line = mode.arguments + ["--" + flag.long] + (flag.valueName == nil ? [] : [flag.sampleValue.isEmpty ? "x" : flag.sampleValue])
                 walked += 1
@@ -73,13 +103,13 @@ final class ModeConflictTests: XCTestCase {
                     let (_, withFlag) = try Self.parse(line)
                     let other = try mode.decide(withFlag)
                     // A selector may lead to another mode, which reads it; never to the same one.
-                    if !Self.selectors.contains(flag.long) || other.mode == mode.name || !other.reads(flag) {
-                        XCTFail("\(line.joined(separator: " ")): accepted, but \(mode.name) does not read --\(flag.long)")
+                    if !Self.selectors.contains(flag.long) || other.kind == mode.kind || !other.flags.reads(flag) {
+                        XCTFail("\(line.joined(separator: " ")): accepted, but \(rules.mode) does not read --\(flag.long)")
                     }
                 } catch let failure as Failure {
                     XCTAssertEqual(failure.kind, .usage, "\(line)")
                     if !Self.selectors.contains(flag.long) {
-                        XCTAssertTrue(failure.message.hasPrefix("--\(flag.long) does not go with \(mode.name)"), "\(line): \(failure.message)")
+                        XCTAssertTrue(failure.message.hasPrefix("--\(flag.long) does not go with \(rules.mode)"), "\(line): \(failure.message)")
                     }
                 }
             }
@@ -95,7 +125,7 @@ final class ModeConflictTests: XCTestCase {
         var flagsByCommand: [String: [FlagSpec]] = [:]  // not an id: ASCII command names
         for mode in Self.modes {
             let (command, parsed) = try Self.parse(mode.arguments)
-            let rules = try mode.decide(parsed)
+            let rules = try mode.decide(parsed).flags
             flagsByCommand[command.path.joined(separator: " ")] = command.flags
             readByCommand[command.path.joined(separator: " "), default: []].formUnion(command.flags.filter(rules.reads).map(\.long))
         }

@@ -18,12 +18,8 @@ final class UndeclaredFlagTests: XCTestCase {
             if readsForgotten { _ = invocation.arguments[Self.forgotten] }
             return .success
         }
-        let table = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: CommandTable.appdna.globalFlags, groups: [],
-                                 commands: [command], environment: [])
-        let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
-        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
-                           transport: nil, clock: SystemClock())
-        return (Runner.run(["try", "--declared"], table: table, io: io), err.capturedText)
+        let run = runInOwnTable(command, ["try", "--declared"])
+        return (run.status, run.stderr)
     }
 
     func testReadingAnUndeclaredFlagIsAnInternalError() {

@@ -49,8 +49,9 @@ public enum Runner {
                                             options: GlobalOptions(arguments, io: io))
                 let outcome = Result { try command.run(invocation) }
                 // A flag read but not declared is a bug in the command, whatever it returned.
-                if !arguments.undeclaredFlagsRead.isEmpty {
+                if !arguments.undeclaredFlagsRead.isEmpty || !arguments.lateReads.isEmpty {
                     reportUndeclaredReads(arguments, command: command, io: io)
+                    reportLateReads(arguments, command: command, io: io)
                     return .internalError
                 }
                 return try outcome.get()
@@ -74,6 +75,14 @@ public enum Runner {
         let names = arguments.undeclaredFlagsRead
         guard !names.isEmpty else { return }
         io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(names.joined(separator: ", ")), which it does not declare (it got the default, whatever was typed)")
+    }
+
+    /// Says so when the command read its arguments after its plan was built (`CommandPlan`):
+    /// the run took a decision the plan does not hold; the command's status then becomes 70.
+    static func reportLateReads(_ arguments: ParsedArguments, command: CommandSpec, io: CommandIO) {
+        let names = arguments.lateReads
+        guard !names.isEmpty else { return }
+        io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(names.joined(separator: ", ")) after its plan was built (its run reads the plan only)")
     }
 
     /// `appdna: MESSAGE` and its `hint:` line; under GitHub Actions one `::error` workflow

@@ -4,21 +4,20 @@ import AppDNACore
 /// user, in bundle order, as an aligned table or a JSON array of the single-experiment
 /// documents. With USER '-', one row per user and experiment from ids on stdin, streamed.
 enum BucketAllExperiments {
-    static func run(_ invocation: Invocation, user: String) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        if let salt = arguments.operand(2) {
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, user: String) throws -> ExitStatus {
+        if let salt = plan.source.operand(2) {
             throw Failure(.usage, "SALT '\(salt)' needs an EXPERIMENT; without one every experiment of the bundle is shown")
         }
-        let setups = try experiments(invocation)
-        if user == "-" { return try writeBatch(invocation, setups: setups) }
-        if arguments[BucketFlags.json] {
-            let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: arguments[BucketFlags.explain])) }
+        let setups = try experiments(invocation, plan.source)
+        if user == "-" { return try writeBatch(invocation, setups: setups, format: plan.format) }
+        if plan.json {
+            let documents = setups.map { JSONValue.object(BucketReport.document(setup: $0, user: user, explain: plan.explain)) }
             invocation.stdout.write(JSONWriter(indent: 2).write(.array(documents)))
             invocation.stdout.writeLine()
             return .success
         }
         writeTable(invocation, setups: setups, user: user)
-        if arguments[BucketFlags.explain] {
+        if plan.explain {
             // Each row explained as `bucket USER EXPERIMENT --explain` would: the hashed bytes,
             // the variant ranges, every rule, and the warnings (a blank salt that iOS <= 1.0.69
             // hashes differently among them).
@@ -32,15 +31,14 @@ enum BucketAllExperiments {
     }
 
     /// One setup per experiment of the bundle, in the bundle's order.
-    static func experiments(_ invocation: Invocation) throws -> [BucketSetup] {
-        let arguments = invocation.arguments
-        let path = arguments[BucketFlags.bundle]!
-        let document = try BundleArgument.document(path, invocation)
+    static func experiments(_ invocation: Invocation, _ source: ExperimentSource) throws -> [BucketSetup] {
+        let path = source.bundle!
+        let document = try BundleArgument.document(path, invocation, api: source.api)
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }
-        let scheme = arguments[BucketFlags.scheme]
-        let context = BucketSetup.userContext(arguments)
+        let scheme = source.scheme
+        let context = source.context
         return map.members.filter { $0.value.kind == .object }.map { member in
             BucketSetup(scheme: scheme, definition: ExperimentDefinition(id: member.key, node: member.value), context: context)
         }
@@ -81,8 +79,7 @@ enum BucketAllExperiments {
 
     /// `bucket - --bundle FILE`: user, experiment, hash, bucket, variant, eligible per row
     /// (`BundleRows`), on every core in input order (`BatchRunner`). Memory stays flat.
-    static func writeBatch(_ invocation: Invocation, setups: [BucketSetup]) throws -> ExitStatus {
-        let format = invocation.arguments[BucketFlags.format]
+    static func writeBatch(_ invocation: Invocation, setups: [BucketSetup], format: BucketBatch.Format) throws -> ExitStatus {
         let out = invocation.stdout
         let pieces = BundleRows.pieces(setups: setups, format: format)
         defer { pieces.free() }

@@ -14,9 +14,8 @@ enum BucketBatch {
     /// (a few chunks are in flight; smaller ones cost more hand-overs between threads).
     static let chunkSize = 256 * 1024
 
-    static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
-        let format = invocation.arguments[BucketFlags.format]
-        let summary = invocation.arguments[BucketFlags.summary]
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, summary: Bool, setup: BucketSetup) throws -> ExitStatus {
+        let format = plan.format
         let out = invocation.stdout
         let variantNames = setup.allocation?.ranges.map { Array($0.variant.utf8) } ?? []
         let pieces = ExperimentRows.pieces(variants: variantNames, format: format)
@@ -39,7 +38,7 @@ enum BucketBatch {
                 total += rows.total
                 distinct.merge(rows.distinct)
             }
-            BucketSummary.print(invocation, setup: setup, counts: counts, total: total, ineligible: ineligible, distinct: distinct)
+            BucketSummary.print(invocation, json: plan.json, setup: setup, counts: counts, total: total, ineligible: ineligible, distinct: distinct)
         }
         return run.lines.report(invocation)
     }

@@ -19,7 +19,7 @@ enum BucketCommand {
         return operands
     }
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+    @Sendable static func plan(_ invocation: Invocation) throws -> BucketPlan {
         let arguments = invocation.arguments
         try RetiredSQLFlags.refuse(arguments, bucket: true, bundle: arguments[BucketFlags.bundle],
                                    scheme: arguments.given(BucketFlags.scheme.spec) ? arguments[BucketFlags.scheme].rawValue : nil)
@@ -30,16 +30,74 @@ enum BucketCommand {
             throw Failure(.malformedInput, "\(bad == 0 ? "the user id" : "operand \(bad + 1)") is not valid UTF-8; devices hash the UTF-8 bytes of ids",
                           hint: "pass the id as the app has it (UTF-8), or convert it first: iconv -t UTF-8")
         }
-        switch mode {
-        case .selfTest: return BucketSelfTest.run(invocation)
-        case .vectors: return try BucketVectors.run(invocation)
-        case .allExperiments(let user): return try BucketAllExperiments.run(invocation, user: user)
-        case .allExperimentsBatch: return try BucketAllExperiments.run(invocation, user: "-")
-        case .find: return try BucketFind.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 0))
-        case .batch: return try BucketBatch.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 1))
-        case .single(let user): return BucketReport.run(invocation, setup: try BucketSetup(invocation, experimentOperand: 1), user: user)
+        return BucketPlan(mode: mode, arguments)
+    }
+
+    static let run = CommandPlan.run(plan: plan, then: perform)
+
+    @Sendable static func perform(_ plan: BucketPlan, _ invocation: Invocation) throws -> ExitStatus {
+        switch plan.mode {
+        case .selfTest: return BucketSelfTest.run(invocation, plan)
+        case .vectors: return try BucketVectors.run(invocation, plan)
+        case .allExperiments(let user): return try BucketAllExperiments.run(invocation, plan, user: user)
+        case .allExperimentsBatch: return try BucketAllExperiments.run(invocation, plan, user: "-")
+        case .find: return try BucketFind.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 0))
+        case .batch(let summary): return try BucketBatch.run(invocation, plan, summary: summary, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1))
+        case .single(let user): return BucketReport.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1), user: user)
         }
     }
+}
+
+/// Everything one `bucket` run needs, read from the arguments once: the mode, how it
+/// writes, and where its experiments come from. The run reads this, never the arguments.
+struct BucketPlan {
+    let mode: BucketMode
+    let json: Bool
+    let explain: Bool
+    let format: BucketBatch.Format
+    /// --count as given: --find and --vectors each check it against a range of their own.
+    let count: Int?
+    /// --find's variant and --prefix.
+    let findVariant: String?
+    let prefix: String
+    /// --vectors' --seed.
+    let seed: VectorSeed
+    let source: ExperimentSource
+
+    init(mode: BucketMode, _ arguments: ParsedArguments) {
+        self.mode = mode
+        json = arguments[BucketFlags.json]
+        explain = arguments[BucketFlags.explain]
+        format = arguments[BucketFlags.format]
+        count = arguments[BucketFlags.count]
+        findVariant = arguments[BucketFlags.find]
+        prefix = arguments[BucketFlags.prefix]
+        seed = arguments[BucketFlags.seed]
+        source = ExperimentSource(arguments)
+    }
+}
+
+/// Where the experiments of a run come from, as the flags and operands give it: the
+/// operands (EXPERIMENT and SALT after USER), the variants typed or a bundle (read with the
+/// API flags when it is `@remote`), the scheme and the user context.
+struct ExperimentSource {
+    let operands: [String]
+    let scheme: BucketingScheme
+    let bundle: String?
+    let variants: String?
+    let context: UserContext
+    let api: APISettings
+
+    init(_ arguments: ParsedArguments) {
+        operands = arguments.operands
+        scheme = arguments[BucketFlags.scheme]
+        bundle = arguments[BucketFlags.bundle]
+        variants = arguments[BucketFlags.variants]
+        context = BucketSetup.userContext(arguments)
+        api = APISettings(arguments)
+    }
+
+    func operand(_ index: Int) -> String? { index < operands.count ? operands[index] : nil }
 }
 
 /// Everything the flags say about the experiment and the user, checked once.
@@ -70,31 +128,30 @@ struct BucketSetup {
         self.context = context
     }
 
-    init(_ invocation: Invocation, experimentOperand: Int) throws {
-        let arguments = invocation.arguments
-        let scheme = arguments[BucketFlags.scheme]
-        let experiment = arguments.operand(experimentOperand)!
-        let saltOperand = arguments.operand(experimentOperand + 1)
-        if let path = arguments[BucketFlags.bundle] {
-            let document = try BundleArgument.document(path, invocation)
+    init(_ invocation: Invocation, _ source: ExperimentSource, experimentOperand: Int) throws {
+        let scheme = source.scheme
+        let experiment = source.operand(experimentOperand)!
+        let saltOperand = source.operand(experimentOperand + 1)
+        if let path = source.bundle {
+            let document = try BundleArgument.document(path, invocation, api: source.api)
             let definition = try BundleExperiments.experiment(experiment, in: document.root, file: path)
             if let saltOperand, saltOperand != definition.salt {
                 throw Failure(.usage, "SALT '\(saltOperand)' differs from the bundle's salt '\(definition.salt)' for \(experiment); leave SALT out with --bundle")
             }
-            self.init(scheme: scheme, definition: definition, context: Self.userContext(arguments))
+            self.init(scheme: scheme, definition: definition, context: source.context)
             return
         } else {
             guard let saltOperand else {
                 throw Failure(.usage, "'appdna bucket' needs SALT (or --bundle FILE to take it from the bundle)")
             }
             var allocation: VariantAllocation?
-            if let text = arguments[BucketFlags.variants] {
+            if let text = source.variants {
                 let weights: [(variant: String, weight: Double)]
                 do throws(Failure) { weights = try VariantWeights.parse(text) } catch { throw error.naming("--variants") }
                 allocation = VariantAllocation(weights: weights, bucketCount: scheme.bucketCount)
             }
             self.init(scheme: scheme, experiment: experiment, salt: saltOperand, allocation: allocation,
-                      definition: nil, context: Self.userContext(arguments))
+                      definition: nil, context: source.context)
         }
     }
 

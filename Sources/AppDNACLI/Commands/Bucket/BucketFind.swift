@@ -6,11 +6,10 @@ enum BucketFind {
     /// Searches expected to take at least this many tries show progress on a terminal.
     static let progressThreshold = 1_000_000
 
-    static func run(_ invocation: Invocation, setup: BucketSetup) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let target = arguments[BucketFlags.find]!
-        let wanted = try BucketFlags.modeCount(in: arguments, BucketFlags.findCount)
-        let prefix = arguments[BucketFlags.prefix]
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, setup: BucketSetup) throws -> ExitStatus {
+        let target = plan.findVariant!
+        let wanted = try BucketFlags.modeCount(plan.count, BucketFlags.findCount)
+        let prefix = plan.prefix
         guard let allocation = setup.allocation else {
             throw Failure(.usage, "--find needs the variants: give --variants or --bundle")
         }
@@ -19,7 +18,7 @@ enum BucketFind {
         let progress = ProgressBar(total: expected, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet && expected >= progressThreshold,
                                    sink: invocation.io.stderr, unit: "tries")
         defer { progress.clear() }
-        let json = arguments[BucketFlags.json]
+        let json = plan.json
         var users: [String] = []
         let (count, tries) = search.run(prefix: prefix, wanted: wanted, scheme: setup.scheme, experiment: setup.experiment, salt: setup.salt,
                                         allocation: allocation, isEligible: { setup.rules(for: $0).failed == nil },

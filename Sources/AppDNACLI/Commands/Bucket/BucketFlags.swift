@@ -38,9 +38,10 @@ enum BucketFlags {
                                   installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, count.spec, prefix.spec,
                                   json.spec, selfTest.spec, vectors.spec, seed.spec] + APIFlags.wholeCommand + RetiredSQLFlags.bucketSpecs
 
-    /// `--count` for one mode: its own range (the same wording as every range error) and default.
-    static func modeCount(in arguments: ParsedArguments, _ mode: (range: ClosedRange<Int>, default: Int)) throws(Failure) -> Int {
-        guard let given = arguments[count] else { return mode.default }
+    /// `--count` (as a plan holds it) for one mode: its own range (the same wording as every
+    /// range error) and default.
+    static func modeCount(_ given: Int?, _ mode: (range: ClosedRange<Int>, default: Int)) throws(Failure) -> Int {
+        guard let given else { return mode.default }
         return try FlagValue<Int>.integer(mode.range).parse(count.spec.long, String(given))
     }
 }

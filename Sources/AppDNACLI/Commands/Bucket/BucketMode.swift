@@ -18,6 +18,22 @@ enum BucketMode: Equatable {
     /// `USER EXPERIMENT …`: one user's report.
     case single(user: String)
 
+    /// The modes without their values, for the tests that walk every mode (`ModeConflictTests`).
+    enum Kind: CaseIterable { case selfTest, vectors, find, allExperiments, allExperimentsBatch, batch, summary, single }
+
+    var kind: Kind {
+        switch self {
+        case .selfTest: return .selfTest
+        case .vectors: return .vectors
+        case .find: return .find
+        case .allExperiments: return .allExperiments
+        case .allExperimentsBatch: return .allExperimentsBatch
+        case .batch(summary: false): return .batch
+        case .batch(summary: true): return .summary
+        case .single: return .single
+        }
+    }
+
     /// The user context for a bundle's targeting rules.
     static let context = [BucketFlags.platform.spec, BucketFlags.country.spec, BucketFlags.appVersion.spec,
                           BucketFlags.trait.spec, BucketFlags.installedAt.spec]

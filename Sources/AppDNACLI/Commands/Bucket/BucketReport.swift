@@ -3,10 +3,9 @@ import AppDNACore
 /// One user's assignment, in text (aligned `label  value` lines) or as one JSON document.
 /// The JSON fields are documented in docs/schemas/bucket.schema.json and only ever added to.
 enum BucketReport {
-    static func run(_ invocation: Invocation, setup: BucketSetup, user: String) -> ExitStatus {
-        let arguments = invocation.arguments
-        let explain = arguments[BucketFlags.explain]
-        if arguments[BucketFlags.json] {
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, setup: BucketSetup, user: String) -> ExitStatus {
+        let explain = plan.explain
+        if plan.json {
             invocation.stdout.write(JSONWriter(indent: 2).write(.object(document(setup: setup, user: user, explain: explain))))
             invocation.stdout.writeLine()
             return .success

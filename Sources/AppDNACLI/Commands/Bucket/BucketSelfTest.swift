@@ -3,10 +3,10 @@ import AppDNACore
 /// `bucket --self-test`: prints each failing vector, then one line of totals; exit 0 or 70
 /// (a failure here is a bug in this build, not in the user's input).
 enum BucketSelfTest {
-    static func run(_ invocation: Invocation) -> ExitStatus {
+    static func run(_ invocation: Invocation, _ plan: BucketPlan) -> ExitStatus {
         let results = SelfTest.run()
         let failed = results.filter { !$0.passed }
-        if invocation.arguments[BucketFlags.json] {
+        if plan.json {
             invocation.stdout.write(JSONWriter(indent: 2).write([
                 "passed": .integer(results.count - failed.count),
                 "failed": .integer(failed.count),

@@ -10,7 +10,7 @@ enum BucketSummary {
     /// standard error): call ids repeated only when it is clearly (three errors) below the total.
     static let estimateTolerance = 0.95
 
-    static func print(_ invocation: Invocation, setup: BucketSetup, counts: [Int], total: Int, ineligible: Int, distinct: DistinctCounter) {
+    static func print(_ invocation: Invocation, json: Bool, setup: BucketSetup, counts: [Int], total: Int, ineligible: Int, distinct: DistinctCounter) {
         let out = invocation.stdout
         let distinctCount = distinct.count
         if distinct.isApproximate ? Double(distinctCount) < Double(total) * estimateTolerance : distinctCount < total {
@@ -18,7 +18,7 @@ enum BucketSummary {
                 + "a repeated user is counted once per line, which skews the split and the sample-ratio test (deduplicate, e.g. with sort -u)")
         }
         guard let allocation = setup.allocation else {
-            if invocation.arguments[BucketFlags.json] {
+            if json {
                 out.write(JSONWriter(indent: 2).write(["users": .integer(total), "distinct_users": .integer(distinctCount),
                                                        "distinct_users_approximate": .bool(distinct.isApproximate)]))
                 out.writeLine()
@@ -33,7 +33,7 @@ enum BucketSummary {
         let assigned = counts.reduce(0, +)
         let mismatch = test.pValue < mismatchThreshold
 
-        if invocation.arguments[BucketFlags.json] {
+        if json {
             var object: JSONObject = [
                 "users": .integer(total),
                 "assigned": .integer(assigned),

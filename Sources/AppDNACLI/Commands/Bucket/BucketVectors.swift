@@ -3,10 +3,9 @@ import AppDNACore
 /// `bucket --vectors [--count N] [--seed S]`: golden cases for SDK ports as one JSON document.
 /// Every number is computed by this build's bucketing code, the same that `bucket` uses.
 enum BucketVectors {
-    static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let count = try BucketFlags.modeCount(in: arguments, BucketFlags.vectorsCount)
-        let seed = arguments[BucketFlags.seed]
+    static func run(_ invocation: Invocation, _ plan: BucketPlan) throws -> ExitStatus {
+        let count = try BucketFlags.modeCount(plan.count, BucketFlags.vectorsCount)
+        let seed = plan.seed
         let cases = GoldenVectors.cases(count: count, seed: seed.value)
         let document: JSONObject = [
             "description": .string("appdna bucketing vectors: MurmurHash3_x86_32 (seed 0) of the UTF-8 bytes of hashed_string"),

@@ -69,24 +69,42 @@ enum BundleFetchCommand {
         ExampleSpec("appdna bundle fetch -o - --raw | jq .bundle_version", "Print the live bundle as the API returns it."),
     ]
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        switch try BundleFetchMode.decide(invocation.arguments) {
-        case .fetch(let output), .check(let output): return try fetch(invocation, output: output)
-        case .fetchKeepingOnFailure(let output): return try KeepOnFailure.run(invocation, output: output) { try fetch(invocation, output: output) }
+    /// Everything one run needs, read from the arguments once: the mode (with where the
+    /// bundle goes and how a fetch downloads it) and what every mode shares.
+    struct Plan {
+        let mode: BundleFetchMode
+        let api: APISettings
+        let requireLive: Bool
+        let json: Bool
+    }
+
+    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
+        let arguments = invocation.arguments
+        return Plan(mode: try BundleFetchMode.decide(arguments), api: APISettings(arguments),
+                    requireLive: arguments[BundleFetchFlags.requireLive], json: arguments[BundleFetchFlags.json])
+    }
+
+    static let run = CommandPlan.run(plan: plan, then: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        switch plan.mode {
+        case .fetch(let output, let download): return try fetch(invocation, plan, output: output, download)
+        case .fetchKeepingOnFailure(let output, let download):
+            return try KeepOnFailure.run(invocation, output: output, json: plan.json) { try fetch(invocation, plan, output: output, download) }
+        case .check(let output):
+            let connection = try connect(invocation, plan, maxResponseBytes: LiveBundleConnection.defaultMaxResponseBytes)
+            return try BundleFetchCheck.run(invocation, plan, connection: connection, output: output)
         }
     }
 
-    static func fetch(_ invocation: Invocation, output: String) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let minVersion = arguments[BundleFetchFlags.minVersion]
-        let raw = arguments[BundleFetchFlags.raw], validate = !arguments[BundleFetchFlags.noValidate]
-
-        // Configuration first (78): nothing touches the network before it is right.
-        let connection = try LiveBundleConnection(invocation, maxResponseBytes: arguments[BundleFetchFlags.maxSize])
+    /// The checked connection (78 on any problem), refusing a sandbox key with --require-live
+    /// and warning about one in a Release build: nothing touches the network before it is right.
+    static func connect(_ invocation: Invocation, _ plan: Plan, maxResponseBytes: Int) throws -> LiveBundleConnection {
+        let connection = try LiveBundleConnection(invocation, api: plan.api, maxResponseBytes: maxResponseBytes)
         let key = connection.key
         let environment = invocation.io.environment
         if key.environment == .test {
-            if arguments[BundleFetchFlags.requireLive] {
+            if plan.requireLive {
                 throw Failure(.configuration, "--require-live: the key \(key.masked) is a sandbox (adn_test_) key",
                               hint: "use the production key (adn_live_…) for builds that ship")
             }
@@ -95,42 +113,35 @@ enum BundleFetchCommand {
                 invocation.buildWarning("appdna bundle fetch: a sandbox key (\(key.masked)) is used in a Release build: the app will ship the sandbox bundle")
             }
         }
-        if arguments[BundleFetchFlags.check] { return try BundleFetchCheck.run(invocation, connection: connection, output: output) }
+        return connection
+    }
+
+    static func fetch(_ invocation: Invocation, _ plan: Plan, output: String, _ download: BundleFetchMode.Download) throws -> ExitStatus {
+        let minVersion = download.minVersion
+        let raw = download.raw, validate = download.validate
+        let connection = try connect(invocation, plan, maxResponseBytes: download.maxSize)
         // Before any request: a download that cannot be written is not worth making.
         if output != "-" { try invocation.io.files.checkWritable(path: output) }
         let base = connection.base
 
         // 1. Up to date? Only when the file exists, and never fatal except for a rejected key.
-        if output != "-" && !arguments[BundleFetchFlags.force], let local = localVersion(output, files: invocation.io.files) {
-            func giveUp(_ error: HTTPError) -> HTTPError? {
-                // The server kept failing and the command's requests (--retries) are spent.
-                connection.budget.isExhausted ? error : nil
-            }
-            let url = base + AppDNAAPI.bundleVersionPath
-            do {
-                let response = try connection.get(AppDNAAPI.bundleVersionPath)
-                if response.status == 401 || response.status == 403 {
-                    throw HTTPStatus.error(for: response, what: "GET \(url)")
+        // 1. Up to date? Only when the file exists, and never fatal except for a rejected key
+        // (the outcomes, and which failures are final, are Net's `BundleFetchSession`).
+        if output != "-" && !download.force, let local = localVersion(output, files: invocation.io.files) {
+            switch try connection.session.versionForUpdate() {
+            case .version(let remote):
+                if let minVersion, remote < Int64(minVersion) {
+                    return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed", about: output)
                 }
-                if (200...299).contains(response.status), let document = try? JSONDocument(bytes: response.body),
-                   let remote = document.root["bundle_version"]?.int64 {
-                    if let minVersion, remote < Int64(minVersion) {
-                        return BundleFetchReport.negative(invocation, "the server's bundle_version \(remote) is older than --min-version \(minVersion); \(output) not changed", about: output)
-                    }
-                    if remote == local {
-                        invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
-                        BundleFetchReport.json(invocation, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
-                        return .success
-                    }
-                    invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
-                } else {
-                    if HTTPStatus.isRetryable(response.status), let error = giveUp(HTTPStatus.error(for: response, what: "GET \(url)")) {
-                        throw error
-                    }
-                    invocation.detail("version check: \(response.statusText); downloading the bundle")
+                if remote == local {
+                    invocation.note("\(output): up to date (bundle_version \(local)); not downloaded")
+                    BundleFetchReport.json(invocation, plan.json, ["path": .string(output), "written": false, "up_to_date": true, "bundle_version": .integer(local)])
+                    return .success
                 }
-            } catch let error as HTTPError where error.kind != .permissionDenied && !error.deadlineExpired {
-                if let error = giveUp(error) { throw error }
+                invocation.detail("\(output) has bundle_version \(local), the server \(remote): downloading")
+            case .unusable(let statusText):
+                invocation.detail("version check: \(statusText); downloading the bundle")
+            case .failed(let error):
                 invocation.detail("version check failed (\(error.message)); downloading the bundle")
             }
         }
@@ -198,7 +209,7 @@ enum BundleFetchCommand {
         }
         summary += raw ? " (raw response)" : " (SDK file shape)"
         invocation.note(summary)
-        BundleFetchReport.json(invocation, ["path": .string(output), "written": true, "up_to_date": false,
+        BundleFetchReport.json(invocation, plan.json, ["path": .string(output), "written": true, "up_to_date": false,
                             "bundle_version": counts?.bundleVersion.map { .integer($0) } ?? .null, "bytes": .integer(bytes.count),
                             "experiments": counts.map { .integer($0.experiments) } ?? .null, "flags": counts.map { .integer($0.flags) } ?? .null,
                             "shape": .string(raw ? "raw" : "sdk")])

@@ -1,17 +1,51 @@
 import AppDNACore
 
 /// What one `bundle fetch` run does, decided once (issue 35.3): fetch, fetch keeping the file
-/// when the API is unreachable, or only compare the file with the live version.
+/// when the API is unreachable, or only compare the file with the live version. A fetch's
+/// case holds how it downloads; what every mode shares is in `BundleFetchCommand.Plan`.
 enum BundleFetchMode: Equatable {
-    case fetch(output: String)
-    case fetchKeepingOnFailure(output: String)
+    case fetch(output: String, Download)
+    case fetchKeepingOnFailure(output: String, Download)
     case check(output: String)
+
+    /// How a fetch downloads and what it writes (`--check` reads none of it).
+    struct Download: Equatable {
+        /// --force: download even when the file's bundle_version is the server's.
+        let force: Bool
+        /// --raw: the response bytes rather than the SDK file shape.
+        let raw: Bool
+        /// Not --no-validate.
+        let validate: Bool
+        let minVersion: Int?
+        /// --max-size, in bytes.
+        let maxSize: Int
+
+        init(_ arguments: ParsedArguments) {
+            force = arguments[BundleFetchFlags.force]
+            raw = arguments[BundleFetchFlags.raw]
+            validate = !arguments[BundleFetchFlags.noValidate]
+            minVersion = arguments[BundleFetchFlags.minVersion]
+            maxSize = arguments[BundleFetchFlags.maxSize]
+        }
+    }
+
+    /// The modes without their values, for the tests that walk every mode (`ModeConflictTests`).
+    enum Kind: CaseIterable { case fetch, fetchKeepingOnFailure, check }
+
+    var kind: Kind {
+        switch self {
+        case .fetch: return .fetch
+        case .fetchKeepingOnFailure: return .fetchKeepingOnFailure
+        case .check: return .check
+        }
+    }
 
     static func decide(_ arguments: ParsedArguments) throws(Failure) -> BundleFetchMode {
         let output = arguments[BundleFetchFlags.output]
         if output.isEmpty { throw Failure(.usage, "--output needs a path (or '-' for stdout)") }
         let mode: BundleFetchMode = arguments[BundleFetchFlags.check] ? .check(output: output)
-            : arguments[BundleFetchFlags.keepOnFailure] ? .fetchKeepingOnFailure(output: output) : .fetch(output: output)
+            : arguments[BundleFetchFlags.keepOnFailure] ? .fetchKeepingOnFailure(output: output, Download(arguments))
+            : .fetch(output: output, Download(arguments))
         try mode.flags.check(arguments, declared: BundleFetchFlags.all)
         if output == "-" {
             switch mode {

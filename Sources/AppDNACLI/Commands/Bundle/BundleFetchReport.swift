@@ -2,9 +2,9 @@ import AppDNACore
 
 /// What `bundle fetch` (and its --check and --keep-on-failure) tells a script and a person.
 enum BundleFetchReport {
-    /// `--json`: what was done, as one document on stdout (the text lines stay on stderr).
-    static func json(_ invocation: Invocation, _ object: JSONObject) {
-        guard invocation.arguments[BundleFetchFlags.json] else { return }
+    /// `--json` (`enabled`): what was done, as one document on stdout (the text lines stay on stderr).
+    static func json(_ invocation: Invocation, _ enabled: Bool, _ object: JSONObject) {
+        guard enabled else { return }
         invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)) + [0x0A])
         invocation.stdout.flush()
     }

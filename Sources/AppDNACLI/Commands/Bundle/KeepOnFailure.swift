@@ -6,7 +6,7 @@ import AppDNANet
 /// and one warning the CI shows. A rejected key (401/403), an invalid bundle from the server or
 /// a configuration problem still fails: those do not get better by themselves.
 enum KeepOnFailure {
-    static func run(_ invocation: Invocation, output: String, fetch: () throws -> ExitStatus) throws -> ExitStatus {
+    static func run(_ invocation: Invocation, output: String, json: Bool, fetch: () throws -> ExitStatus) throws -> ExitStatus {
         do {
             return try fetch()
         } catch var error as HTTPError where output != "-" && isUnreachable(error) {
@@ -22,7 +22,7 @@ enum KeepOnFailure {
             let message = "appdna bundle fetch: kept \(output) (bundle_version \(version)): \(FlagWording.message(for: error))"
             invocation.buildWarning(message, place: GitHubWorkflowText.Place(file: output))
             // --json: a script is told what happened too (the file is the kept one).
-            BundleFetchReport.json(invocation, ["path": .string(output), "written": false, "up_to_date": false,
+            BundleFetchReport.json(invocation, json, ["path": .string(output), "written": false, "up_to_date": false,
                                                    "bundle_version": .integer(Int(version)), "kept": true,
                                                    "reason": .string(FlagWording.message(for: error))])
             return .success

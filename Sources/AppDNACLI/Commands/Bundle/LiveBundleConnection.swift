@@ -3,49 +3,47 @@ import AppDNANet
 
 /// The API connection `bundle fetch` and `bundle diff @remote` share: the key (from
 /// APPDNA_SDK_KEY or --key-file), the checked base URL, one deadline for the whole command and
-/// an HTTP client with the retry policy of --retries.
+/// an HTTP client with the retry policy of --retries. What is said over it is Net's
+/// `BundleFetchSession`; this reads and checks the command's configuration for it.
 struct LiveBundleConnection {
-    /// The API's endpoints and headers over the client (see `AppDNAAPI`).
-    let api: AppDNAAPI
-    let deadline: Deadline
-    /// One budget of requests for the whole command (--retries + 1), shared by every request.
-    let budget: RetryBudget
+    /// The requests, the deadline and the retry budget (see `BundleFetchSession`).
+    let session: BundleFetchSession
 
+    var api: AppDNAAPI { session.api }
+    var deadline: Deadline { session.deadline }
+    var budget: RetryBudget { session.budget }
     var key: APIKey { api.key }
     var base: String { api.base }
-
     /// The most a bundle answer may hold, decoded, unless the command says otherwise
     /// (`bundle fetch --max-size`): far above real bundles, far below what a gzip bomb expands to.
     static let defaultMaxResponseBytes = 64 << 20
 
     /// Reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, timeout: invocation.arguments[APIFlags.timeout], retries: invocation.arguments[APIFlags.retries],
-                      maxResponseBytes: maxResponseBytes)
+        try self.init(invocation, api: APISettings(invocation.arguments), maxResponseBytes: maxResponseBytes)
+    }
+
+    /// The connection a plan's API settings describe (the arguments are not read again).
+    init(_ invocation: Invocation, api: APISettings, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
+        try self.init(invocation, keyFile: api.keyFile, timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)
     }
 
     /// A connection with its own bound and retries (`api serve --bundle @remote` fetches again
     /// and again: each fetch gets `timeout` and `retries` of its own).
     init(_ invocation: Invocation, timeout: Double, retries: Int, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        let key = try APIAccess.key(invocation)
-        let base = try APIAccess.baseURL(invocation.io.environment)
-        let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)
-        api = AppDNAAPI(base: base, key: key, client: client)
-        deadline = Deadline(secondsFromNow: timeout, clock: client.clock)
-        budget = RetryBudget(retries: retries)
+        try self.init(invocation, keyFile: invocation.arguments[APIFlags.keyFile], timeout: timeout, retries: retries, maxResponseBytes: maxResponseBytes)
     }
 
-    /// GET `path` under the base URL, retried by the policy, within the deadline.
-    func get(_ path: String) throws -> HTTPResponse {
-        try api.get(path, deadline: deadline, budget: budget)
+    private init(_ invocation: Invocation, keyFile: String?, timeout: Double, retries: Int, maxResponseBytes: Int) throws {
+        let key = try APIAccess.key(keyFile: keyFile, environment: invocation.io.environment)
+        let base = try APIAccess.baseURL(invocation.io.environment)
+        let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)
+        session = BundleFetchSession(api: AppDNAAPI(base: base, key: key, client: client),
+                                     deadline: Deadline(secondsFromNow: timeout, clock: client.clock), budget: RetryBudget(retries: retries))
     }
 
     /// The live bundle's response; a status other than 2xx is an error (77 for 401/403, else 69/75).
     func downloadBundle() throws -> HTTPResponse {
-        let response = try get(AppDNAAPI.bundlePath)
-        guard (200...299).contains(response.status) else {
-            throw HTTPStatus.error(for: response, what: "GET \(api.url(AppDNAAPI.bundlePath))")
-        }
-        return response
+        try session.downloadBundle()
     }
 }

@@ -3,10 +3,9 @@ import AppDNACore
 /// The exposure audit's part of `queue inspect --bundle`: a summary line and the mismatches in
 /// queue order (text), or the `exposure_audit` JSON field (docs/schemas/queue-inspect.schema.json; only ever added to).
 enum ExposureAuditReport {
-    /// The `--bundle FILE` the audit compares with, read once.
-    static func audit(_ invocation: Invocation) throws -> ExposureAudit? {
-        guard let path = invocation.arguments[QueueInspectFlags.bundle] else { return nil }
-        let document = try BundleArgument.document(path, invocation)
+    /// The `--bundle FILE` the audit compares with (the plan's), read once.
+    static func audit(bundle path: String, api: APISettings, _ invocation: Invocation) throws -> ExposureAudit {
+        let document = try BundleArgument.document(path, invocation, api: api)
         return ExposureAudit(bundle: document.root)
     }
 

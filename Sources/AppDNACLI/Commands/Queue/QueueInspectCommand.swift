@@ -51,22 +51,41 @@ enum QueueInspectCommand {
                     "List the purchases queued since 18 February."),
     ]
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+    /// Everything one run needs, read from the arguments once.
+    struct Plan {
+        let mode: QueueInspectMode
+        let paths: [String]
+        /// --now, else the clock when the plan was made.
+        let now: Int64
+        let json: Bool
+    }
+
+    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
         let arguments = invocation.arguments
         try RetiredSQLFlags.refuse(arguments, bucket: false, bundle: arguments[QueueInspectFlags.bundle], scheme: nil)
         let mode = try QueueInspectMode.decide(arguments)
-        let now = arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds()
-        var (sources, status) = QueueOperands.sources(invocation)
+        return Plan(mode: mode, paths: arguments.operands, now: arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds(),
+                    json: arguments[QueueInspectFlags.json])
+    }
+
+    static let run = CommandPlan.run(plan: plan, then: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        var (sources, status) = QueueOperands.sources(plan.paths, io: invocation.io)
         guard !sources.isEmpty else { return status }
-        if mode == .events {
-            let unreadable = try QueueEventList.write(sources, filter: EventFilter(arguments), json: arguments[QueueInspectFlags.json], invocation: invocation)
+        let inspector = QueueInspector(now: plan.now)
+        switch plan.mode {
+        case .events(let filter):
+            let unreadable = try QueueEventList.write(sources, filter: filter, json: plan.json, invocation: invocation)
             if unreadable && status == .success { status = .malformedInput }
             return status
+        case .audit(let bundle, let api):
+            inspector.exposureAudit = try ExposureAuditReport.audit(bundle: bundle, api: api, invocation)
+        case .summary:
+            break
         }
-        let inspector = QueueInspector(now: now)
-        inspector.exposureAudit = try ExposureAuditReport.audit(invocation)
         let summary = try inspector.inspect(sources)
-        if arguments[QueueInspectFlags.json] {
+        if plan.json {
             QueueInspectReport.writeJSON(summary, audit: inspector.exposureAudit, to: invocation.stdout)
         } else {
             QueueInspectReport.writeText(summary, audit: inspector.exposureAudit, invocation: invocation)

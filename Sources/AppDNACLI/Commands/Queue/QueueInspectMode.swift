@@ -1,18 +1,32 @@
 import AppDNACore
 
 /// What one `queue inspect` run does, decided once (issue 35.3): the summary (with the
-/// exposure audit when a bundle is given), or the list of live events.
-enum QueueInspectMode: Equatable {
+/// exposure audit when a bundle is given), or the list of live events. Each case holds what
+/// its run needs beyond the plan's common part (`QueueInspectPlan`).
+enum QueueInspectMode {
     case summary
-    case audit(bundle: String)
-    case events
+    /// The bundle to audit exposures against, and the API flags `@remote` is fetched with.
+    case audit(bundle: String, api: APISettings)
+    case events(filter: EventFilter)
+
+    /// The modes without their values, for the tests that walk every mode (`ModeConflictTests`).
+    enum Kind: CaseIterable { case summary, audit, events }
+
+    var kind: Kind {
+        switch self {
+        case .summary: return .summary
+        case .audit: return .audit
+        case .events: return .events
+        }
+    }
 
     static func decide(_ arguments: ParsedArguments) throws(Failure) -> QueueInspectMode {
         let mode: QueueInspectMode
-        if arguments[QueueInspectFlags.events] || EventFilter(arguments).isActive {
-            mode = .events
+        let filter = EventFilter(arguments)
+        if arguments[QueueInspectFlags.events] || filter.isActive {
+            mode = .events(filter: filter)
         } else if let bundle = arguments[QueueInspectFlags.bundle] {
-            mode = .audit(bundle: bundle)
+            mode = .audit(bundle: bundle, api: APISettings(arguments))
         } else {
             mode = .summary
         }

@@ -6,10 +6,10 @@ enum QueueOperands {
     /// The queues behind every PATH operand (files, or directories searched by content). A
     /// PATH that cannot be read is reported at once and gives the status of its error; the
     /// others are still returned, so the caller decides whether partial input is enough.
-    static func sources(_ invocation: Invocation) -> (sources: [QueueSource], status: ExitStatus) {
+    static func sources(_ paths: [String], io: CommandIO) -> (sources: [QueueSource], status: ExitStatus) {
         var status = ExitStatus.success
         var sources: [QueueSource] = []
-        for path in invocation.arguments.operands {
+        for path in paths {
             do throws(Failure) {
                 let found = try QueueSource.sources(at: path)
                 if found.isEmpty {
@@ -18,7 +18,7 @@ enum QueueOperands {
                 }
                 sources += found
             } catch {
-                Runner.report(error, io: invocation.io)
+                Runner.report(error, io: io)
                 if status == .success { status = ExitStatus(error.kind) }
             }
         }

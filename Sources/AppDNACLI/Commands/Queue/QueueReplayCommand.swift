@@ -84,7 +84,7 @@ enum QueueReplayCommand {
         let options = Options(arguments, clock: invocation.io.clock)
 
         // The queues.
-        let (sources, status) = QueueOperands.sources(invocation)
+        let (sources, status) = QueueOperands.sources(invocation.arguments.operands, io: invocation.io)
         guard status == .success, !sources.isEmpty else { return status }
 
         // Configuration (78) before anything else; a dry run does without a key.

@@ -12,12 +12,17 @@ enum APIAccess {
 
     /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
     static func key(_ invocation: Invocation) throws -> APIKey {
-        if let path = invocation.arguments[APIFlags.keyFile] {
+        try key(keyFile: invocation.arguments[APIFlags.keyFile], environment: invocation.io.environment)
+    }
+
+    /// The key from `keyFile` (the --key-file a plan holds) or APPDNA_SDK_KEY.
+    static func key(keyFile: String?, environment: [String: String]) throws -> APIKey {
+        if let path = keyFile {
             let bytes = try FileReading.readSettingFile(path, holding: "the API key",
                                                         hint: "--key-file takes the path of a file that holds only the key")
             return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
         }
-        guard let value = invocation.io.environment[keyVariable], !value.isEmpty else {
+        guard let value = environment[keyVariable], !value.isEmpty else {
             throw Failure(.configuration, "no API key: set \(keyVariable) or pass --key-file PATH",
                           hint: "the SDK key (adn_live_… or adn_test_…) is in the AppDNA console; in CI, store it as a secret")
         }

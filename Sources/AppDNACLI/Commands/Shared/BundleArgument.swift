@@ -31,9 +31,10 @@ enum BundleArgument {
 
     /// The bundle `path` names, parsed; `sdkShape` lays a file in the API's shape out as the
     /// SDK file (what `@remote` always is), so the two compare by content.
-    static func document(_ path: String, _ invocation: Invocation, sdkShape: Bool = false) throws -> JSONDocument {
+    /// `api`: the API flags a plan holds, for `@remote` (else they are read from the arguments).
+    static func document(_ path: String, _ invocation: Invocation, sdkShape: Bool = false, api: APISettings? = nil) throws -> JSONDocument {
         try checkSpelling(path)
-        if path == remote { return try liveBundle(invocation) }
+        if path == remote { return try liveBundle(over: LiveBundleConnection(invocation, api: api ?? APISettings(invocation.arguments))) }
         let document = try parse(try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor))
         return sdkShape ? try Self.sdkShape(document) : document
     }

@@ -51,28 +51,47 @@ enum WebhookInputs {
         SecretFlags.stdinGiven(arguments) || SecretFlags.files(arguments).contains("-")
     }
 
+    /// Where the secrets come from, as the flags say: read into a command's plan, so the
+    /// secrets themselves are read (in the order that gives the most useful first error) from
+    /// the plan, not from the arguments.
+    struct SecretSources: Equatable {
+        /// `--secret-file` paths other than '-', in order.
+        let files: [String]
+        /// `--secret-stdin`, or '-' among the files.
+        let stdin: Bool
+
+        init(_ arguments: ParsedArguments) {
+            files = SecretFlags.files(arguments).filter { $0 != "-" }
+            stdin = readsSecretFromStdin(arguments)
+        }
+    }
+
     /// The secrets, from `--secret-file` (in order) and `--secret-stdin`, or else from the
     /// environment. Never from argv. Messages name the source, never the bytes.
     static func secrets(_ invocation: Invocation) throws -> [WebhookSecret] {
-        let arguments = invocation.arguments
-        let files = SecretFlags.files(arguments).filter { $0 != "-" }
+        try secrets(SecretSources(invocation.arguments), io: invocation.io)
+    }
+
+    /// The secrets `sources` names (a plan's).
+    static func secrets(_ sources: SecretSources, io: CommandIO) throws -> [WebhookSecret] {
+        let files = sources.files
         var secrets: [WebhookSecret] = []
         for path in files {
             let bytes = try FileReading.readSettingFile(path, holding: "the webhook secret",
                                                         hint: "--secret-file takes the path of a file that holds only the secret")
             secrets.append(try WebhookSecret(raw: bytes, source: "--secret-file \(path)"))
         }
-        if readsSecretFromStdin(arguments) {
+        if sources.stdin {
             let bytes: [UInt8]
             do {
-                bytes = try FileReading.readAll(fileDescriptor: invocation.io.stdinDescriptor, name: "standard input")
+                bytes = try FileReading.readAll(fileDescriptor: io.stdinDescriptor, name: "standard input")
             } catch {
                 throw Failure(.configuration, "cannot read the webhook secret from standard input: \(error.message)")
             }
             secrets.append(try WebhookSecret(raw: bytes, source: "--secret-stdin"))
         }
         if !secrets.isEmpty { return secrets }
-        guard let value = invocation.io.environment[environmentVariable] else { throw SecretError.none }
+        guard let value = io.environment[environmentVariable] else { throw SecretError.none }
         return [try WebhookSecret(value, source: environmentVariable)]
     }
 

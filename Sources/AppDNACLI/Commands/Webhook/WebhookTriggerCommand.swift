@@ -42,27 +42,46 @@ enum WebhookTriggerCommand {
     /// Response bodies longer than this are cut in the report.
     static let shownBodyBytes = 500
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
+    /// Everything one run needs, read from the arguments once: the mode (with what its
+    /// delivery holds) and what the modes share.
+    struct Plan {
+        let mode: WebhookTriggerMode
+        /// --timeout: one bound for the whole command.
+        let timeout: Double
+        /// --to, checked when a delivery is about to go (after its body and secret).
+        let target: String?
+        let json: Bool
+        let secrets: WebhookInputs.SecretSources
+    }
+
+    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
         let arguments = invocation.arguments
+        return Plan(mode: try WebhookTriggerMode.decide(arguments), timeout: arguments[APIFlags.timeout], target: arguments[WebhookTriggerFlags.to],
+                    json: arguments[WebhookTriggerFlags.json], secrets: WebhookInputs.SecretSources(arguments))
+    }
+
+    static let run = CommandPlan.run(plan: plan, then: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
         // One bound for the whole command, as --timeout's help says: every delivery of a
         // replay shares it.
-        let deadline = Deadline(secondsFromNow: arguments[APIFlags.timeout])
-        let (type, printing): (String, Bool)
-        switch try WebhookTriggerMode.decide(arguments) {
+        let deadline = Deadline(secondsFromNow: plan.timeout)
+        let (type, printing, given): (String, Bool, WebhookTriggerMode.Body)
+        switch plan.mode {
         case .list:
-            writeList(invocation)
+            writeList(json: plan.json, invocation)
             return .success
-        case .replay(let file):
-            return try replay(file, deadline: deadline, invocation)
-        case .print(let name): (type, printing) = (name, true)
-        case .send(let name): (type, printing) = (name, false)
+        case .replay(let file, let resign):
+            return try replay(file, resign: resign, plan, deadline: deadline, invocation)
+        case .print(let name, let body): (type, printing, given) = (name, true, body)
+        case .send(let name, let body): (type, printing, given) = (name, false, body)
         }
         if type.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw Failure(.usage, "TYPE '\(type)' holds a control character; it goes into the X-AppDNA-Event header, which cannot")
         }
         let body: [UInt8]
-        let id = arguments[WebhookTriggerFlags.id] ?? WebhookEventCatalog.demoID(type)
-        if let path = arguments[WebhookTriggerFlags.body] {
+        let id = given.id ?? WebhookEventCatalog.demoID(type)
+        if let path = given.file {
             body = try FileReading.readAll(path: path)
         } else {
             guard let known = WebhookEventCatalog.named(type) else {
@@ -70,13 +89,13 @@ enum WebhookTriggerCommand {
                               + Suggestions.phrase(for: type, among: WebhookEventCatalog.all.map(\.name)),
                               hint: "send any type with --body FILE; 'appdna webhook trigger --list' lists the documented ones")
             }
-            let createdAt = arguments[WebhookTriggerFlags.time] ?? WebhookEventCatalog.demoTime
+            let createdAt = given.time ?? WebhookEventCatalog.demoTime
             guard Timestamp.milliseconds(from: createdAt) != nil else {
                 throw Failure(.usage, "--time takes an ISO 8601 time like \(WebhookEventCatalog.demoTime), not '\(createdAt)'")
             }
             body = WebhookEventCatalog.body(type: type, id: id, createdAt: createdAt, data: known.data)
         }
-        let secret = try signingSecret(invocation)
+        let secret = try signingSecret(plan, invocation)
         let headers: [(name: String, value: String)] = [
             ("Content-Type", "application/json"),
             ("X-AppDNA-Event", type),
@@ -89,16 +108,16 @@ enum WebhookTriggerCommand {
             invocation.stdout.writeLine()
             return .success
         }
-        let target = try destination(arguments)
+        let target = try destination(plan.target)
         let sent = try send(HTTPRequest(method: "POST", url: target, headers: headers, body: body),
-                            type: type, id: DeliveryCheck.idAndType(body).id ?? id, deadline: deadline, invocation)
+                            type: type, id: DeliveryCheck.idAndType(body).id ?? id, json: plan.json, deadline: deadline, invocation)
         return sent ? .success : .negative
     }
 
     /// `--list`: the documented event types with their one-line descriptions, aligned, or
     /// with `--json` one document `{"event_types": [{"type", "summary"}]}`.
-    static func writeList(_ invocation: Invocation) {
-        if invocation.arguments[WebhookTriggerFlags.json] {
+    static func writeList(json: Bool, _ invocation: Invocation) {
+        if json {
             let types = WebhookEventCatalog.all.map { JSONValue.object(["type": .string($0.name), "summary": .string($0.summary)]) }
             invocation.stdout.write(JSONWriter(indent: 2).write(["event_types": .array(types)]))
             invocation.stdout.writeLine()
@@ -110,8 +129,8 @@ enum WebhookTriggerCommand {
         }
     }
 
-    static func destination(_ arguments: ParsedArguments) throws -> String {
-        guard let target = arguments[WebhookTriggerFlags.to] else {
+    static func destination(_ target: String?) throws -> String {
+        guard let target else {
             throw Failure(.usage, "no --to URL given", hint: "e.g. --to http://localhost:8787/ for webhook listen")
         }
         guard HTTPURL(target) != nil else { throw Failure(.usage, "--to takes an http(s) URL, not '\(target)'") }
@@ -119,8 +138,8 @@ enum WebhookTriggerCommand {
     }
 
     /// The one secret deliveries are signed with.
-    static func signingSecret(_ invocation: Invocation) throws -> WebhookSecret {
-        let secrets = try WebhookInputs.secrets(invocation)
+    static func signingSecret(_ plan: Plan, _ invocation: Invocation) throws -> WebhookSecret {
+        let secrets = try WebhookInputs.secrets(plan.secrets, io: invocation.io)
         guard secrets.count == 1 else {
             throw Failure(.usage, "webhook trigger signs with one secret; \(secrets.count) were given")
         }
@@ -130,14 +149,13 @@ enum WebhookTriggerCommand {
     /// `--replay FILE`: sends every record that can be sent, in order; a record that cannot
     /// (not a delivery, a method, target or header a request cannot hold, a torn last line) is
     /// skipped with its line number, and the exit status says so at the end (65).
-    static func replay(_ path: String, deadline: Deadline, _ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let target = try destination(arguments)
+    static func replay(_ path: String, resign: Bool, _ plan: Plan, deadline: Deadline, _ invocation: Invocation) throws -> ExitStatus {
+        let target = try destination(plan.target)
         let contents = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
         if contents.deliveries.isEmpty && contents.skipped.isEmpty {
             throw Failure(.malformedInput, "no deliveries in \(path)", remedy: .recordedDeliveries)
         }
-        let secret = arguments[WebhookTriggerFlags.resign] ? try signingSecret(invocation) : nil
+        let secret = resign ? try signingSecret(plan, invocation) : nil
         var skipped = contents.skipped[...]
         func warnSkipped(before line: Int) {
             while let next = skipped.first, next.line < line {
@@ -157,7 +175,7 @@ enum WebhookTriggerCommand {
             let request = HTTPRequest(method: delivery.method, url: target, headers: headers, body: delivery.body)
             do {
                 allSucceeded = try send(request, type: type, id: DeliveryCheck.idAndType(delivery.body).id ?? "-",
-                                        deadline: deadline, invocation) && allSucceeded
+                                        json: plan.json, deadline: deadline, invocation) && allSucceeded
             } catch var error as HTTPError where error.deadlineExpired {
                 error.message += " (\(number) of \(contents.deliveries.count) deliveries sent; --timeout bounds the whole replay)"
                 throw error
@@ -176,7 +194,7 @@ enum WebhookTriggerCommand {
 
     /// Sends one delivery (no retries: the answer is what is being tested) and reports it;
     /// true for a 2xx answer.
-    static func send(_ request: HTTPRequest, type: String, id: String, deadline: Deadline, _ invocation: Invocation) throws -> Bool {
+    static func send(_ request: HTTPRequest, type: String, id: String, json: Bool, deadline: Deadline, _ invocation: Invocation) throws -> Bool {
         let client = try DeliveryClient.make(invocation)
         let started = Deadline.now()
         let response = try client.send(request, deadline: deadline)
@@ -184,7 +202,7 @@ enum WebhookTriggerCommand {
         let out = invocation.stdout
         let style = invocation.options.stdoutStyle
         let success = (200...299).contains(response.status)
-        if invocation.arguments[WebhookTriggerFlags.json] {
+        if json {
             // One object per delivery (NDJSON with --replay): what was sent and what came back.
             var object = JSONObject()
             object["method"] = .string(request.method)

@@ -1,12 +1,42 @@
 import AppDNACore
 
 /// What one `webhook trigger` run does, decided once (issue 35.3): list the event types,
-/// re-send recorded deliveries, print a signed request, or send one.
+/// re-send recorded deliveries, print a signed request, or send one. Each case holds what its
+/// run needs beyond the plan's common part (`WebhookTriggerCommand.Plan`).
 enum WebhookTriggerMode: Equatable {
     case list
-    case replay(file: String)
-    case print(type: String)
-    case send(type: String)
+    /// `resign`: sign each body again with the one secret, instead of keeping its signature.
+    case replay(file: String, resign: Bool)
+    case print(type: String, Body)
+    case send(type: String, Body)
+
+    /// The body of one delivery: a file sent byte for byte, or the demo body of TYPE.
+    struct Body: Equatable {
+        /// --body FILE.
+        let file: String?
+        /// --id: the event id of the demo body (and of the report).
+        let id: String?
+        /// --time: when the demo event was created.
+        let time: String?
+
+        init(_ arguments: ParsedArguments) {
+            file = arguments[WebhookTriggerFlags.body]
+            id = arguments[WebhookTriggerFlags.id]
+            time = arguments[WebhookTriggerFlags.time]
+        }
+    }
+
+    /// The modes without their values, for the tests that walk every mode (`ModeConflictTests`).
+    enum Kind: CaseIterable { case list, replay, print, send }
+
+    var kind: Kind {
+        switch self {
+        case .list: return .list
+        case .replay: return .replay
+        case .print: return .print
+        case .send: return .send
+        }
+    }
 
     static func decide(_ arguments: ParsedArguments) throws(Failure) -> WebhookTriggerMode {
         let mode: WebhookTriggerMode
@@ -16,12 +46,12 @@ enum WebhookTriggerMode: Equatable {
             if let type = arguments.operand(0) {
                 throw ModeFlags.conflict("TYPE ('\(type)')", "--replay", instead: "--replay sends the recorded deliveries")
             }
-            mode = .replay(file: file)
+            mode = .replay(file: file, resign: arguments[WebhookTriggerFlags.resign])
         } else {
             guard let type = arguments.operand(0) else {
                 throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
             }
-            mode = arguments[WebhookTriggerFlags.print] ? .print(type: type) : .send(type: type)
+            mode = arguments[WebhookTriggerFlags.print] ? .print(type: type, Body(arguments)) : .send(type: type, Body(arguments))
         }
         try mode.flags.check(arguments, declared: WebhookTriggerFlags.all)
         if arguments[WebhookTriggerFlags.body] != nil && arguments[WebhookTriggerFlags.time] != nil {
