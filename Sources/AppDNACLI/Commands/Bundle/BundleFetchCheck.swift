@@ -5,7 +5,7 @@ import AppDNANet
 /// GET /api/v1/sdk/config-bundle/version, never downloads the bundle and never touches the
 /// file: the gate a release pipeline runs before shipping an embedded bundle.
 enum BundleFetchCheck {
-    static func run(_ invocation: Invocation, _ plan: BundleFetchCommand.Plan, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
+    static func run(_ invocation: Invocation, _ plan: BundleFetchPlan, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
         let live = try connection.session.liveVersion()
 
         let file = ExistingBundleFile(path: output)
@@ -29,7 +29,7 @@ enum BundleFetchCheck {
 
     /// Status 1, with the fetch that updates the file, runnable as printed: the path quoted for
     /// the shell, and the flags given that the fetch reads too (the API flags, --require-live).
-    static func notLive(_ invocation: Invocation, _ plan: BundleFetchCommand.Plan, output: String, live: Int64) -> ExitStatus {
+    static func notLive(_ invocation: Invocation, _ plan: BundleFetchPlan, output: String, live: Int64) -> ExitStatus {
         let fetch = ["appdna", "bundle", "fetch"] + plan.api.givenWords
             + (plan.requireLive ? ["--require-live"] : []) + ["-o", output]
         return BundleFetchReport.negative(invocation, "\(output) is not the live bundle (bundle_version \(live)); run \(ShellWord.line(fetch))", about: output)

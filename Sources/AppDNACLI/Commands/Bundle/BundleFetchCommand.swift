@@ -69,19 +69,10 @@ enum BundleFetchCommand {
         ExampleSpec("appdna bundle fetch -o - --raw | jq .bundle_version", "Print the live bundle as the API returns it."),
     ]
 
-    /// Everything one run needs, read from the arguments once: the mode (with where the
-    /// bundle goes and how a fetch downloads it) and what every mode shares.
-    struct Plan {
-        let mode: BundleFetchMode
-        let api: APISettings
-        let requireLive: Bool
-        let json: Bool
-    }
+    typealias Plan = BundleFetchPlan
 
     @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
-        let arguments = invocation.arguments
-        return Plan(mode: try BundleFetchMode.decide(arguments), api: APISettings(arguments),
-                    requireLive: arguments[BundleFetchFlags.requireLive], json: arguments[BundleFetchFlags.json])
+        try BundleFetchPlan.make(invocation.arguments)
     }
 
     static let run = CommandPlan.run(plan: plan, then: perform)

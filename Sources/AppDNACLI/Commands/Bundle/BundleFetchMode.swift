@@ -2,7 +2,7 @@ import AppDNACore
 
 /// What one `bundle fetch` run does, decided once (issue 35.3): fetch, fetch keeping the file
 /// when the API is unreachable, or only compare the file with the live version. A fetch's
-/// case holds how it downloads; what every mode shares is in `BundleFetchCommand.Plan`.
+/// case holds how it downloads; what every mode shares is in `BundleFetchPlan`.
 enum BundleFetchMode: Equatable {
     case fetch(output: String, Download)
     case fetchKeepingOnFailure(output: String, Download)
