@@ -57,23 +57,21 @@ enum TraitRule {
             return RuleOutcome.unknown(name, "\(op) \(text(expected) ?? "?"); trait \(trait) not given", settledBy: .trait(trait))
         }
         // `exists` is about whether the trait is there; every other operator needs its value.
-        guard let actual, known != .exists else {
-            guard known == .exists else { return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?"))") }
+        switch (known, actual) {
+        case (.exists, _):
             let wanted = expected == .bool(false) ? false : true
             return outcome((actual != nil) == wanted, "\(trait) " + (actual != nil ? "is set" : "is not set") + (wanted ? "; must exist" : "; must not exist"))
-        }
-        switch known {
-        case .exists:
-            return outcome(true, "\(trait) is set")  // taken by the guard above; here for the switch to be exhaustive
-        case .eq, .neq:
+        case (_, nil):
+            return outcome(false, "\(trait) is not set (\(op) \(text(expected) ?? "?"))")
+        case (.eq, let actual?), (.neq, let actual?):
             let wanted = text(expected)!
             let equal = matches(actual, expected)
             return outcome(equal == (known == .eq), "\(trait)=\(actual) \(op) \(wanted)")
-        case .in:
+        case (.in, let actual?):
             guard case .array(let options) = expected else { return outcome(false, "'in' needs a list: fails closed") }
             let words = options.compactMap(text)
             return outcome(options.contains { matches(actual, $0) }, "\(trait)=\(actual) in [\(words.joined(separator: ", "))]")
-        case .gt, .gte, .lt, .lte:  // with a number or a string (checked by `unsatisfiable`)
+        case (.gt, let actual?), (.gte, let actual?), (.lt, let actual?), (.lte, let actual?):  // a number or a string (`unsatisfiable`)
             let order: Int
             if case .string(let wanted) = expected {
                 order = compareBytes(actual, wanted)
