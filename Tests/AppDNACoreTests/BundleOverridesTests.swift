@@ -14,6 +14,24 @@ final class BundleOverridesTests: XCTestCase {
 
     func root(_ text: String = bundle) throws -> JSONNode { try JSONDocument(bytes: Array(text.utf8)).root }
 
+    /// The state file is read, then replaced: a FIFO (which would block the start until some
+    /// writer came), a symbolic link or a directory is refused at once (73), never read.
+    func testAStateFileThatIsNotARegularFileIsRefused() throws {
+        let scratch = try ScratchDirectory("override-state")
+        defer { scratch.remove() }
+        let fifo = scratch.path + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let link = scratch.path + "/link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: try scratch.file("state.json", Array(#"{"format":1,"changes":0,"overrides":[]}"#.utf8)))
+        for path in [fifo, link, scratch.path] {
+            XCTAssertThrowsError(try OverrideState.load(path: path), path) { error in
+                XCTAssertEqual((error as? Failure)?.kind, .cannotCreateOutput, "\(path): \(error)")
+            }
+        }
+        XCTAssertEqual(try OverrideState.load(path: scratch.path + "/state.json").changes, 0)
+        XCTAssertEqual(try OverrideState.load(path: scratch.path + "/absent.json").changes, 0)
+    }
+
     func testParsingEachKind() throws {
         XCTAssertEqual(try BundleOverride(parsing: "experiment:e=b"), try BundleOverride(kind: .experiment, key: "e", value: .string("b")))
         XCTAssertEqual(try BundleOverride(parsing: "flag:k=true").value, .bool(true))

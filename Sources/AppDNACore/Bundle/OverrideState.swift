@@ -20,6 +20,12 @@ public struct OverrideState: Sendable, Equatable {
     /// The state in `path`; empty when there is no such file. A file that is not a state file
     /// is an error (not silently replaced: it may be something else the user named by mistake).
     public static func load(path: String) throws(Failure) -> OverrideState {
+        // Read here and then replaced atomically: only a regular file is one (a FIFO would
+        // block the read until a writer came, and a link or a device is not this server's).
+        if let existing = try? FileStatus.ofLink(path: path), existing.kind != .regular {
+            throw Failure(.cannotCreateOutput, "\(path) is \(existing.kindName), not a regular file: overrides are kept only in a regular file",
+                          hint: "give the path of a new or existing regular file")
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileReading.readAll(path: path)

@@ -41,7 +41,7 @@ enum APIServeCommand {
     APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
     or SIGTERM stops it and prints a summary on stderr. Exit status: 0 after a stop, 64 usage \
     error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 the record \
-    file cannot be opened or is not a regular file, 78 the key file is unreadable. Requests are \
+    or --state file cannot be opened or is not a regular file, 78 the key file is unreadable. Requests are \
     read as webhook listen reads them (strictly, a polling thread until complete, 64 KiB of \
     head); a HEAD request gets no body.
     """
