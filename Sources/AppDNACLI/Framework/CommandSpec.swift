@@ -16,12 +16,15 @@ public enum ValueCompletion: Sendable, Equatable {
 
 /// One flag: `--long`, optionally `-s`, either a switch or taking one value.
 public struct FlagSpec: Sendable {
+    /// The declaration's identity, made when it is declared: the parsed arguments store and
+    /// read its value by this, never by `long` (see `FlagID`).
+    public let id: FlagID
     public let long: String
     public let short: Character?
     /// Name of the value in help (`--output PATH`); nil for a switch.
     public let valueName: String?
     /// One line for `--help` and completions.
-    public let summary: String
+    public private(set) var summary: String
     /// Extra paragraph for the man page, when one line is not enough.
     public let details: String?
     public let completion: ValueCompletion
@@ -47,6 +50,7 @@ public struct FlagSpec: Sendable {
                 default defaultValue: String? = nil, hidden: Bool = false, range: String? = nil,
                 bounds: ClosedRange<Double>? = nil, sampleValue: String? = nil,
                 convert: @escaping @Sendable (String) throws(Failure) -> any Sendable = { $0 }) {
+        self.id = FlagID()
         self.long = long
         self.short = short
         self.valueName = valueName
@@ -66,6 +70,13 @@ public struct FlagSpec: Sendable {
     }
 
     public var takesValue: Bool { valueName != nil }
+
+    /// The same declaration (same identity) with another help line (`Flag.worded`).
+    func worded(_ summary: String) -> FlagSpec {
+        var copy = self
+        copy.summary = summary
+        return copy
+    }
 
     public var choices: [String]? {
         if case .choices(let words) = completion { return words }

@@ -3,18 +3,33 @@ import AppDNACore
 /// A flag declared once, with its type: the `FlagSpec` that help, the man page, completions
 /// and the parser read, and how `ParsedArguments` hands its value to a command
 /// (`arguments[APIFlags.retries]` is an `Int`, 3 when not given). The long name, the default
-/// and the range are written here only; commands never look a flag up by its name.
+/// and the range are written here only; commands never look a flag up by its name: the value
+/// is kept and read under the declaration's identity (`FlagSpec.id`), so two declarations of
+/// one name are two flags.
 ///
 /// Build one with `.switch`, `.optional`, `.defaulted` or `.repeated` and a `FlagValue`
 /// (text, a ranged number, one of some choices).
 public struct Flag<Value: Sendable>: Sendable {
     public let spec: FlagSpec
-    /// The flag's value from what was stored, in the order given (empty when absent).
-    let read: @Sendable ([any Sendable]) -> Value
+    /// The value when the flag was not given: false, nil, [] or the default.
+    let absent: @Sendable () -> Value
+    /// The value from what was stored under this declaration (in the order given, never
+    /// empty): each one made by `spec.convert`, which this descriptor's factory built from
+    /// the same `FlagValue<…>` as this function, so it is a value of this flag's type. Nil
+    /// when one is not: a descriptor put together by hand from another flag's parts, which
+    /// `ParsedArguments` reports as an internal error (70) rather than answer a default.
+    let given: @Sendable ([any Sendable]) -> Value?
 
-    init(spec: FlagSpec, read: @escaping @Sendable ([any Sendable]) -> Value) {
+    init(spec: FlagSpec, absent: @escaping @Sendable () -> Value, given: @escaping @Sendable ([any Sendable]) -> Value?) {
         self.spec = spec
-        self.read = read
+        self.absent = absent
+        self.given = given
+    }
+
+    /// The same declaration (the same identity, so the same value) worded for one command:
+    /// `--secret-stdin` says what stdin can no longer carry in each command that has it.
+    func worded(_ summary: String) -> Flag {
+        Flag(spec: spec.worded(summary), absent: absent, given: given)
     }
 }
 
@@ -114,7 +129,7 @@ extension Flag where Value == Bool {
     public static func `switch`(_ long: String, short: Character? = nil, _ summary: String,
                                 details: String? = nil, hidden: Bool = false) -> Flag<Bool> {
         Flag(spec: FlagSpec(long, short: short, summary, details: details, hidden: hidden),
-             read: { !$0.isEmpty })
+             absent: { false }, given: { given in typedValues(given, as: Bool.self)?.last })
     }
 }
 
@@ -124,7 +139,12 @@ extension Flag {
                                          _ summary: String, details: String? = nil, completion: ValueCompletion = .none,
                                          hidden: Bool = false, _ kind: FlagValue<Wrapped>) -> Flag<Wrapped?> where Value == Wrapped? {
         Flag<Wrapped?>(spec: spec(long, short, valueName, summary, details, completion, hidden, kind, default: nil, repeatable: false),
-                       read: { $0.last as? Wrapped })
+                       absent: { nil },
+                       given: { given in
+                           guard let last = typedValues(given, as: Wrapped.self)?.last else { return nil }
+                           let value: Wrapped? = last
+                           return value
+                       })
     }
 
     /// A flag with a default, written here once as the user would type it; help shows it, and
@@ -133,11 +153,10 @@ extension Flag {
                                  details: String? = nil, completion: ValueCompletion = .none, hidden: Bool = false,
                                  default defaultText: String, _ kind: FlagValue<Value>) -> Flag<Value> {
         let spec = spec(long, short, valueName, summary, details, completion, hidden, kind, default: defaultText, repeatable: false)
-        return Flag(spec: spec, read: { given in
-            if let value = given.last as? Value { return value }
+        return Flag(spec: spec, absent: {
             // The invariant tests parse every default, so this cannot fail for a flag in the table.
             do { return try kind.parse(long, defaultText) } catch { preconditionFailure("--\(long): bad default: " + FlagWording.message(for: error)) }
-        })
+        }, given: { given in typedValues(given, as: Value.self)?.last })
     }
 
     /// A repeatable flag: every value given, in order.
@@ -145,7 +164,7 @@ extension Flag {
                                          details: String? = nil, completion: ValueCompletion = .none, hidden: Bool = false,
                                          _ kind: FlagValue<Element>) -> Flag<[Element]> where Value == [Element] {
         Flag<[Element]>(spec: spec(long, short, valueName, summary, details, completion, hidden, kind, default: nil, repeatable: true),
-                        read: { $0.compactMap { $0 as? Element } })
+                        absent: { [] }, given: { given in typedValues(given, as: Element.self) })
     }
 
     private static func spec<Parsed>(_ long: String, _ short: Character?, _ valueName: String, _ summary: String,
@@ -156,4 +175,15 @@ extension Flag {
                  default: defaultText, hidden: hidden, range: kind.range, bounds: kind.bounds, sampleValue: defaultText ?? kind.sample,
                  convert: { text throws(Failure) in try kind.parse(long, text) })
     }
+}
+
+/// `stored` as values of `Element`, all of them, or nil when one is something else (the one
+/// cast of a flag's stored values; a nil is reported, never answered with a default).
+private func typedValues<Element>(_ stored: [any Sendable], as _: Element.Type) -> [Element]? {
+    var values: [Element] = []
+    for value in stored {
+        guard let typed = value as? Element else { return nil }
+        values.append(typed)
+    }
+    return values
 }

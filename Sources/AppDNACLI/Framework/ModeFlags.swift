@@ -14,24 +14,24 @@ struct ModeFlags {
     /// The command's flags this mode reads (global flags are not the mode's business).
     let reads: [FlagSpec]
     /// For some flags the mode does not read, what to do instead (after a semicolon).
-    let instead: [String: String]  // not an id: ASCII flag names
+    let instead: [FlagID: String]
 
     init(_ mode: String, reads: [FlagSpec], instead: [(flag: FlagSpec, text: String)] = []) {
         self.mode = mode
         self.reads = reads
-        var texts: [String: String] = [:]  // not an id: ASCII flag names
-        for entry in instead { texts[entry.flag.long] = entry.text }
+        var texts: [FlagID: String] = [:]
+        for entry in instead { texts[entry.flag.id] = entry.text }
         self.instead = texts
     }
 
-    /// Whether the mode reads `flag`.
-    func reads(_ flag: FlagSpec) -> Bool { reads.contains { $0.long == flag.long } }
+    /// Whether the mode reads `flag` (this declaration: another of its name is another flag).
+    func reads(_ flag: FlagSpec) -> Bool { reads.contains { $0.id == flag.id } }
 
     /// Refuses the first flag of `declared` (help order) that was given but that the mode
     /// does not read.
     func check(_ arguments: ParsedArguments, declared: [FlagSpec]) throws(Failure) {
         for flag in declared where arguments.given(flag) && !reads(flag) {
-            throw Self.conflict("--" + flag.long, mode, instead: instead[flag.long])
+            throw Self.conflict("--" + flag.long, mode, instead: instead[flag.id])
         }
     }
 

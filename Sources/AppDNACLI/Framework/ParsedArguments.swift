@@ -1,30 +1,49 @@
 import AppDNACore
 
-/// What the user typed for one command, validated against the table: flag values by long name
-/// (in the order given), each already through its validation step, and operands.
+/// What the user typed for one command, validated against the table: each flag's values (in
+/// the order given, each already through its validation step) kept under the identity of the
+/// declaration the parser matched (`FlagSpec.id`), and operands. A value is read back only
+/// through that declaration: `arguments[APIFlags.retries]` is an `Int`.
 public struct ParsedArguments: Sendable {
-    private(set) var values: [String: [String]] = [:]
+    /// One declaration's values: the text as typed and the typed value `FlagSpec.convert` made.
+    private struct Given: Sendable {
+        let flag: FlagSpec
+        var texts: [String] = []
+        var typed: [any Sendable] = []
+    }
+
+    private var stored: [FlagID: Given] = [:]
     private var operandList: [String] = []
-    /// The same values after each flag's validation step (`FlagSpec.convert`), read through
-    /// a typed `Flag` descriptor: `arguments[APIFlags.retries]` is an `Int`.
-    private var typed: [String: [any Sendable]] = [:]
-    /// The flags the command declares (set by the parser) and the undeclared ones it read.
-    private var declared: Set<String>? = nil  // not an id: ASCII flag names
+    /// The flags the command declares (set by the parser), by identity.
+    private var declared: [FlagID: FlagSpec]? = nil
     private var command = ""
     private let reads = ArgumentReads()
 
     public init() {}
 
     /// From now on, reading a flag outside `flags` is a bug that `Runner` reports (70) after
-    /// the command returns: a command that reads a flag it forgot to declare would otherwise
-    /// silently get the default, whatever the user typed.
+    /// the command returns: a command that reads a flag it forgot to declare, or another
+    /// declaration of a name it declares, would otherwise silently get the default, whatever
+    /// the user typed.
     mutating func declare(command: String, flags: [FlagSpec]) {
         self.command = command
-        declared = Set(flags.map(\.long))
+        var byID: [FlagID: FlagSpec] = [:]
+        for flag in flags { byID[flag.id] = flag }
+        declared = byID
+    }
+
+    /// Whether the command declares `flag` (this declaration, not another of its name): for
+    /// code several commands share whose commands declare different flags of one name
+    /// (`--secret-file`, repeatable or not).
+    func declares(_ flag: FlagSpec) -> Bool {
+        declared?[flag.id] != nil
     }
 
     /// The undeclared flags read so far, as "--name" (empty when the command is sound).
     var undeclaredFlagsRead: [String] { reads.undeclared }
+
+    /// The flags read as a type their values are not, as "--name as Type" (empty when sound).
+    var mistypedFlagsRead: [String] { reads.mistyped }
 
     /// Ends reading: the command's plan is built (`CommandSpec(planning:)`), and from now on
     /// its run reads the plan only. A read after this is a bug that `Runner` reports (70), as
@@ -39,25 +58,41 @@ public struct ParsedArguments: Sendable {
     /// What was read after `close()`, as "--name" or "operands" (empty when the run kept to its plan).
     var lateReads: [String] { reads.late }
 
-    /// Validates `value` with the flag's own step and stores both the text and the typed value.
+    /// Validates `value` with the flag's own step and stores both the text and the typed
+    /// value, under the flag's identity.
     mutating func record(_ flag: FlagSpec, value: String?) throws(Failure) {
         let text = value ?? ""
         let converted: any Sendable = flag.takesValue ? try flag.convert(text) : true
+        var entry = stored[flag.id] ?? Given(flag: flag)
         if flag.repeatable {
-            values[flag.long, default: []].append(text)
-            typed[flag.long, default: []].append(converted)
+            entry.texts.append(text)
+            entry.typed.append(converted)
         } else {
             // Last flag wins, as in most Unix tools: a wrapper script can append overrides.
-            values[flag.long] = [text]
-            typed[flag.long] = [converted]
+            entry.texts = [text]
+            entry.typed = [converted]
         }
+        stored[flag.id] = entry
+    }
+
+    /// Notes a read of `flag`: undeclared (another command's flag, or another declaration of
+    /// a name the command declares) or late.
+    private func noteRead(_ flag: FlagSpec) {
+        if let declared, declared[flag.id] == nil {
+            let namesake = declared.values.contains { $0.long == flag.long }  // not an id: ASCII flag names
+            reads.addUndeclared("--" + flag.long + (namesake ? " (another declaration of that name than the command's)" : ""))
+        }
+        reads.noteRead("--" + flag.long)
     }
 
     /// The typed value of `flag`: its default (or nil, false, []) when not given.
     public subscript<Value>(flag: Flag<Value>) -> Value {
-        if let declared, !declared.contains(flag.spec.long) { reads.addUndeclared("--" + flag.spec.long) }
-        reads.noteRead("--" + flag.spec.long)
-        return flag.read(typed[flag.spec.long] ?? [])
+        noteRead(flag.spec)
+        guard let entry = stored[flag.spec.id] else { return flag.absent() }
+        if let value = flag.given(entry.typed) { return value }
+        // Only a descriptor put together from another flag's parts gets here: a bug, loud.
+        reads.addMistyped("--\(flag.spec.long) as \(Value.self), but its value is \(entry.typed.last.map { "\(type(of: $0))" } ?? "none")")
+        return flag.absent()
     }
 
     mutating func appendOperand(_ operand: String) {
@@ -72,29 +107,40 @@ public struct ParsedArguments: Sendable {
 
     /// Whether the flag was on the command line (a flag with a default reads the same either way).
     public func given(_ flag: FlagSpec) -> Bool {
-        reads.noteRead("--" + flag.long)
-        return values[flag.long] != nil
+        noteRead(flag)
+        return stored[flag.id] != nil
     }
 
-    // The text as typed, by name: for the parser and its tests. Commands read typed values
-    // through their `Flag` descriptors instead, so a misspelt name cannot compile.
+    /// Every text given for `flag`, as typed (one at most unless it is repeatable): for hints
+    /// that repeat the user's words ("run appdna warehouse … --timeout 5").
+    func texts(_ flag: FlagSpec) -> [String] {
+        noteRead(flag)
+        return stored[flag.id]?.texts ?? []
+    }
+
+    // The text as typed, by name: for the parser's tests. The name is looked up among the
+    // flags given (one declaration of a name per command: `CommandTableInvariantTests`);
+    // commands read typed values through their `Flag` descriptors instead.
+
+    private func texts(named long: String) -> [String]? {
+        guard let entry = stored.values.first(where: { $0.flag.long == long }) else { return nil }  // not an id: ASCII flag names
+        noteRead(entry.flag)
+        return entry.texts
+    }
 
     /// A flag was given.
     func has(_ long: String) -> Bool {
-        reads.noteRead("--" + long)
-        return values[long] != nil
+        texts(named: long) != nil
     }
 
     /// The text of a flag that takes a value (the last one given).
     func value(_ long: String) -> String? {
-        reads.noteRead("--" + long)
-        return values[long]?.last
+        texts(named: long)?.last
     }
 
     /// Every text of a repeatable flag.
     func all(_ long: String) -> [String] {
-        reads.noteRead("--" + long)
-        return values[long] ?? []
+        texts(named: long) ?? []
     }
 
     public func operand(_ index: Int) -> String? {
@@ -103,11 +149,12 @@ public struct ParsedArguments: Sendable {
 }
 
 /// Where `ParsedArguments` notes the reads that are bugs: a flag the command does not declare,
-/// and anything read after the plan was built (`close()`). A class, because the arguments are a
+/// a flag read as a type its value is not, and anything read after the plan was built (`close()`). A class, because the arguments are a
 /// value read from many places (copies share it).
 final class ArgumentReads: Sendable {
     private struct State {
         var undeclared: [String] = []  // not an id: flag names
+        var mistyped: [String] = []  // not an id: flag names and types
         var closed = false
         var late: [String] = []  // not an id: flag names and "operands"
     }
@@ -115,6 +162,10 @@ final class ArgumentReads: Sendable {
 
     func addUndeclared(_ name: String) {
         state.withLock { state in if !state.undeclared.contains(name) { state.undeclared.append(name) } }  // not an id: flag names
+    }
+
+    func addMistyped(_ what: String) {
+        state.withLock { state in if !state.mistyped.contains(what) { state.mistyped.append(what) } }  // not an id: flag names
     }
 
     func close() { state.withLock { $0.closed = true } }
@@ -128,5 +179,6 @@ final class ArgumentReads: Sendable {
 
     var isClosed: Bool { state.withLock { $0.closed } }
     var undeclared: [String] { state.withLock { $0.undeclared } }
+    var mistyped: [String] { state.withLock { $0.mistyped } }
     var late: [String] { state.withLock { $0.late } }
 }

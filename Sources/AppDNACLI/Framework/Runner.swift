@@ -49,8 +49,9 @@ public enum Runner {
                                             options: GlobalOptions(arguments, io: io))
                 let outcome = Result { try command.run(invocation) }
                 // A flag read but not declared is a bug in the command, whatever it returned.
-                if !arguments.undeclaredFlagsRead.isEmpty || !arguments.lateReads.isEmpty {
+                if !arguments.undeclaredFlagsRead.isEmpty || !arguments.mistypedFlagsRead.isEmpty || !arguments.lateReads.isEmpty {
                     reportUndeclaredReads(arguments, command: command, io: io)
+                    reportMistypedReads(arguments, command: command, io: io)
                     reportLateReads(arguments, command: command, io: io)
                     return .internalError
                 }
@@ -75,6 +76,15 @@ public enum Runner {
         let names = arguments.undeclaredFlagsRead
         guard !names.isEmpty else { return }
         io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(names.joined(separator: ", ")), which it does not declare (it got the default, whatever was typed)")
+    }
+
+    /// Says so when a flag was read as a type its value is not (a descriptor made from another
+    /// flag's parts, `ParsedArguments`): the command got the default instead of the value
+    /// typed, so its status becomes 70.
+    static func reportMistypedReads(_ arguments: ParsedArguments, command: CommandSpec, io: CommandIO) {
+        for read in arguments.mistypedFlagsRead {
+            io.stderr.writeLine("appdna: internal error: '\(command.name)' read \(read) (it got the default, whatever was typed)")
+        }
     }
 
     /// Says so when the command read its arguments after its plan was built (`CommandPlan`):

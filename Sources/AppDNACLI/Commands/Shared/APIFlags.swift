@@ -21,13 +21,17 @@ enum APIFlags {
     /// time bound and the retries the user chose hold for the command the hint names too).
     static func givenWords(_ arguments: ParsedArguments) -> [String] {
         wholeCommand.flatMap { flag -> [String] in
-            guard arguments.given(flag), let value = arguments.value(flag.long) else { return [] }
+            guard let value = arguments.texts(flag).last else { return [] }
             return ["--" + flag.long, value]
         }
     }
 
-    private static func timeout(_ summary: String, default defaultText: String) -> Flag<Double> {
-        .defaulted("timeout", value: "DURATION", summary, default: defaultText, .duration(0.001...86_400))
+    /// `--timeout DURATION`, the one spelling of a time bound, for each thing it bounds: the
+    /// whole command (`timeout`), each batch of `queue replay` (`batchTimeout`), each request of
+    /// `api override` (`APIOverrideFlags.timeout`). Three declarations, as they bound three
+    /// things with three defaults; no command declares two (`CommandTableInvariantTests`).
+    static func timeout(_ summary: String, default defaultText: String, upTo limit: Double = 86_400) -> Flag<Double> {
+        .defaulted("timeout", value: "DURATION", summary, default: defaultText, .duration(0.001...limit))
     }
 
     private static func retries(_ summary: String) -> Flag<Int> {

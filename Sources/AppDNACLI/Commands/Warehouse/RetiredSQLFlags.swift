@@ -46,10 +46,10 @@ enum RetiredSQLFlags {
         guard given(arguments, bucket: bucket) else { return }
         let command: WarehouseQuery = bucket ? .assignment : arguments.given(srm.spec) ? .srm : arguments.given(duplicates.spec) ? .duplicates : .audit
         let takes = Set(command.flags.map(\.long))
-        var words = ["appdna", "warehouse", command.rawValue, bundle ?? "BUNDLE", "--dialect", arguments.value("sql") ?? "ENGINE"]
+        var words = ["appdna", "warehouse", command.rawValue, bundle ?? "BUNDLE", "--dialect", arguments.texts(sql.spec).last ?? "ENGINE"]
         if let scheme { words += ["--scheme", scheme] }
         for flag in (bucket ? bucketFlags : queueFlags) where flag.carried && takes.contains(flag.spec.long) {
-            for value in arguments.all(flag.spec.long) { words += ["--" + flag.spec.long, value] }
+            for value in arguments.texts(flag.spec) { words += ["--" + flag.spec.long, value] }
         }
         let old = bucket ? "bucket --sql" : "queue inspect --sql"
         throw Failure(.usage, "'\(old)' moved to its own command, 'appdna warehouse \(command.rawValue)' (see appdna warehouse --help)",

@@ -13,9 +13,13 @@ enum SecretFlags {
                                           details: "The file holds only the secret; one trailing newline is removed.",
                                           completion: .file, .text)
 
-    /// `--secret-stdin`, with a note on what stdin can then no longer carry.
+    /// `--secret-stdin`: one declaration, whatever each command's help says of it.
+    private static let stdinFlag = Flag.switch("secret-stdin", "Read the signing secret from stdin")
+
+    /// `--secret-stdin` worded with a note on what stdin can then no longer carry (the same
+    /// flag: its value is read through `stdinFlag` whatever the wording).
     static func stdin(note: String?) -> Flag<Bool> {
-        .switch("secret-stdin", "Read the signing secret from stdin" + (note.map { " (\($0))" } ?? ""))
+        note.map { stdinFlag.worded(stdinFlag.spec.summary + " (\($0))") } ?? stdinFlag
     }
 
     /// The secret flags of one command.
@@ -23,10 +27,13 @@ enum SecretFlags {
         [(rotation ? rotatingFile.spec : singleFile.spec), stdin(note: stdinNote).spec]
     }
 
-    /// Every `--secret-file` given, in order (one at most where the flag is not repeatable).
-    static func files(_ arguments: ParsedArguments) -> [String] { arguments[rotatingFile] }
+    /// Every `--secret-file` given, in order (one at most where the command declares the
+    /// flag that is not repeatable: two declarations, read each through its own).
+    static func files(_ arguments: ParsedArguments) -> [String] {
+        arguments.declares(rotatingFile.spec) ? arguments[rotatingFile] : arguments[singleFile].map { [$0] } ?? []
+    }
 
-    static func stdinGiven(_ arguments: ParsedArguments) -> Bool { arguments[stdin(note: nil)] }
+    static func stdinGiven(_ arguments: ParsedArguments) -> Bool { arguments[stdinFlag] }
 }
 
 enum WebhookVerifyFlags {
