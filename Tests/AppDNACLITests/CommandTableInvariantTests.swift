@@ -5,14 +5,30 @@ import XCTest
 final class CommandTableInvariantTests: XCTestCase {
     let table = CommandTable.appdna
 
+    /// Issue 54.2: no two declarations one command reaches (its flags and the global ones)
+    /// share a name or a short letter, over every command of the table.
     func testNoCommandHasTwoFlagsWithOneName() {
-        for command in table.commands {
-            let flags = table.allFlags(for: command)
-            let longs = flags.map(\.long)
-            XCTAssertEqual(Set(longs).count, longs.count, "duplicate long flag in \(command.name)")
-            let shorts = flags.compactMap(\.short)
-            XCTAssertEqual(Set(shorts).count, shorts.count, "duplicate short flag in \(command.name)")
-        }
+        XCTAssertEqual(table.flagClashes, [])
+    }
+
+    /// The same check over a table of its own with a clash planted in each way: the two
+    /// `--timeout` declarations in one command, a command's `-q` beside the global `--quiet`,
+    /// one declaration listed twice.
+    func testAPlantedClashIsFound() {
+        let bound = Flag.switch("bound", short: "q", "A flag whose letter is the global --quiet's")
+        let commands = [
+            CommandSpec(["both"], summary: "Two timeouts", flags: [APIFlags.timeout.spec, APIOverrideFlags.timeout.spec]) { _ in .success },
+            CommandSpec(["letter"], summary: "A global's letter", flags: [bound.spec]) { _ in .success },
+            CommandSpec(["again"], summary: "One flag twice", flags: [APIFlags.retries.spec, APIFlags.retries.spec]) { _ in .success },
+            CommandSpec(["sound"], summary: "No clash", flags: [APIFlags.timeout.spec, APIFlags.retries.spec]) { _ in .success },
+        ]
+        let planted = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: table.globalFlags, groups: [],
+                                   commands: commands, environment: [])
+        XCTAssertEqual(planted.flagClashes, [
+            "'both': --timeout is declared twice (two declarations)",
+            "'letter': -q (--bound, --quiet) is declared twice (two declarations)",
+            "'again': --retries is declared twice (the same declaration listed twice)",
+        ])
     }
 
     func testEveryFlagIsDocumentedAndChoicesHaveAValueName() {

@@ -8,7 +8,7 @@ enum APIOverrideFlags {
                                       "The inspector of the running api serve (the port it was given to inspect on): http://127.0.0.1:PORT",
                                       details: "The token that guards changes is read from the inspector's page (its appdna-inspector-token meta tag), as a browser does: only a process on this machine can read it.",
                                       .text)
-    static let timeout = Flag.defaulted("timeout", value: "DURATION", "Bound on each request to the server", default: "10", .duration(0.001...600))
+    static let timeout = APIFlags.timeout("Bound on each request to the server", default: "10", upTo: 600)
     static let json = OutputFlags.json("Print the server's answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)")
 
     static let all: [FlagSpec] = [server.spec, timeout.spec, json.spec]
