@@ -101,8 +101,11 @@ enum APIServeCommand {
         try BundleArgument.checkSpelling(path)
         let source: ServedBundle.Source
         if path == BundleArgument.remote {
+            // The key (--key-file or APPDNA_SDK_KEY) is read here, once: the refetch runs on a
+            // request's thread, minutes later, and reads neither the flags nor the file again.
+            let key = try APIAccess.key(keyFile: arguments[APIServeFlags.keyFile], environment: invocation.io.environment)
             source = .remote(fetch: {
-                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, timeout: 60, retries: 3))
+                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, key: key, timeout: 60, retries: 3))
             }, every: arguments[APIServeFlags.refetch])
         } else {
             if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }

@@ -25,17 +25,14 @@ struct LiveBundleConnection {
 
     /// The connection a plan's API settings describe (the arguments are not read again).
     init(_ invocation: Invocation, api: APISettings, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, keyFile: api.keyFile, timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)
+        try self.init(invocation, key: APIAccess.key(keyFile: api.keyFile, environment: invocation.io.environment),
+                      timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)
     }
 
-    /// A connection with its own bound and retries (`api serve --bundle @remote` fetches again
-    /// and again: each fetch gets `timeout` and `retries` of its own).
-    init(_ invocation: Invocation, timeout: Double, retries: Int, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, keyFile: invocation.arguments[APIFlags.keyFile], timeout: timeout, retries: retries, maxResponseBytes: maxResponseBytes)
-    }
-
-    private init(_ invocation: Invocation, keyFile: String?, timeout: Double, retries: Int, maxResponseBytes: Int) throws {
-        let key = try APIAccess.key(keyFile: keyFile, environment: invocation.io.environment)
+    /// A connection with a key read before and its own bound and retries (`api serve --bundle
+    /// @remote` fetches again and again, from request threads: the key was read once at start,
+    /// and each fetch gets `timeout` and `retries` of its own).
+    init(_ invocation: Invocation, key: APIKey, timeout: Double, retries: Int, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
         let base = try APIAccess.baseURL(invocation.io.environment)
         let client = try APIAccess.client(invocation, retries: retries, maxResponseBytes: maxResponseBytes)
         session = BundleFetchSession(api: AppDNAAPI(base: base, key: key, client: client),
