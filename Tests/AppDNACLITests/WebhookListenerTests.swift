@@ -18,7 +18,7 @@ final class WebhookListenerTests: XCTestCase {
         let request = try InspectorTests.request("POST", "/webhooks", headers: headers, body: body)
         let check = DeliveryCheck(headers: request.head.headers, body: request.body, secrets: [secret])
         return DeliveryOutcome(time: "2026-11-28T04:00:00.000Z", request: request, check: check, secrets: [secret],
-                               response: HTTPServer.Response(status: status), forward: nil, refusal: refusal)
+                               response: HTTPServer.Response(status: status), forward: nil, refusal: refusal, words: FlagWording.listen)
     }
 
     /// The documented fields, in their documented order (docs/webhooks.md): both lists are only added to.
@@ -41,7 +41,7 @@ final class WebhookListenerTests: XCTestCase {
                 XCTAssertEqual(summary[key], line[key], key)
             }
             XCTAssertEqual(line["time"], JSONValue.string(outcome.inspectorEntry.time))
-            XCTAssertEqual(summary["verdict"], JSONValue.string(outcome.check.verdictText(secrets: [secret])))
+            XCTAssertEqual(summary["verdict"], JSONValue.string(outcome.check.verdictText(secrets: [secret], words: FlagWording.listen)))
             XCTAssertNil(outcome.forwardCount, "not forwarded: not counted under a forward")
             XCTAssertEqual(line["reason"], valid ? JSONValue.null : JSONValue.string("invalid webhook signature: the signature does not match"))
         }

@@ -35,6 +35,10 @@ final class NoFlagNameBelowTheCLITests: XCTestCase {
             let files = FileManager.default.enumerator(atPath: directory.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
             scanned += files.count
             for file in files {
+                // The inspector page (AppDNAServers), embedded as generated Swift, is HTML, CSS
+                // and JavaScript: its `--name`s are CSS custom properties, and its words are the
+                // page's, which a person reads beside the command that started it.
+                if file == "Inspector/InspectorPage.swift" { continue }
                 all += Self.findings(try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8), file: "\(module)/\(file)")
             }
         }

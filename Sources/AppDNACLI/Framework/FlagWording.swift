@@ -48,6 +48,9 @@ enum FlagWording {
         }
     }
 
+    /// `webhook listen`'s words for what names a flag (AppDNAServers names none).
+    static let listen = ListenWords(undiagnosed: "webhook verify --explain diagnoses them")
+
     /// `api serve`'s words for the facts that name its flags (AppDNAServers names none).
     static let serve = ServeWords(injectedFailure: "injected by --fail", batchLimit: "--status-413-over", error: { message(for: $0) })
 

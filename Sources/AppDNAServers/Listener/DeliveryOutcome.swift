@@ -19,9 +19,11 @@ public struct DeliveryOutcome: Sendable {
     /// Why the listener answered with an error of its own; nil when it answered 200 or relayed
     /// the handler's answer.
     public let refusal: DeliveryRefusal?
+    /// The CLI's words for what names a flag.
+    public let words: ListenWords
 
     public init(time: String, request: HTTPServer.Request, check: DeliveryCheck, secrets: [WebhookSecret], response: HTTPServer.Response,
-                forward: DeliveryForward.Outcome?, refusal: DeliveryRefusal? = nil) {
+                forward: DeliveryForward.Outcome?, refusal: DeliveryRefusal? = nil, words: ListenWords) {
         self.time = time
         self.request = request
         self.check = check
@@ -29,6 +31,7 @@ public struct DeliveryOutcome: Sendable {
         self.response = response
         self.forward = forward
         self.refusal = refusal
+        self.words = words
     }
 
     /// Who reads the facts: the fields are the same, two of them spelled for their reader.
@@ -48,7 +51,7 @@ public struct DeliveryOutcome: Sendable {
         fields["valid"] = .bool(check.isValid)
         switch reader {
         case .jsonLine: fields["matched_secret"] = check.matchedSecret.map { WebhookSecret.json($0, secrets) } ?? .null
-        case .inspector: fields["verdict"] = .string(check.verdictText(secrets: secrets))
+        case .inspector: fields["verdict"] = .string(check.verdictText(secrets: secrets, words: words))
         }
         fields["problem"] = check.problem.map { .string($0) } ?? .null
         fields["diagnoses"] = check.diagnosesJSON

@@ -18,15 +18,18 @@ public struct WebhookListener: Sendable {
         public let client: HTTPClient
         /// The record file, already open; nil records nothing.
         public let recorder: DeliveryRecorder?
+        /// The CLI's words for what names a flag.
+        public let words: ListenWords
 
         public init(secrets: [WebhookSecret], target: String?, forwardInvalid: Bool, forwardTimeout: Double, client: HTTPClient,
-                    recorder: DeliveryRecorder?) {
+                    recorder: DeliveryRecorder?, words: ListenWords) {
             self.secrets = secrets
             self.target = target
             self.forwardInvalid = forwardInvalid
             self.forwardTimeout = forwardTimeout
             self.client = client
             self.recorder = recorder
+            self.words = words
         }
     }
 
@@ -81,7 +84,7 @@ public struct WebhookListener: Sendable {
         }
         let (response, forward, refusal) = answer(request, headers: headers, check: check)
         let outcome = DeliveryOutcome(time: receivedAt, request: request, check: check, secrets: plan.secrets, response: response, forward: forward,
-                                      refusal: refusal)
+                                      refusal: refusal, words: plan.words)
         report.delivered(outcome)
         inspector?.record(outcome.inspectorEntry)
         return outcome.response

@@ -7,7 +7,7 @@ import AppDNAServers
 extension DeliveryOutcome {
     /// "2026-…Z  subscription.renewed  evt_1  valid (secret 1 of 1, from --secret-file s.txt)  -> forwarded: 201 in 7.8 ms"
     func textLine(style: Styler) -> String {
-        let verdict = check.verdictText(secrets: secrets)
+        let verdict = check.verdictText(secrets: secrets, words: words)
         let colored = style.apply(check.isValid ? .green : .red, String(verdict.prefix(while: { $0 != " " && $0 != ":" })))
             + String(verdict.drop(while: { $0 != " " && $0 != ":" }))
         let outcome: String

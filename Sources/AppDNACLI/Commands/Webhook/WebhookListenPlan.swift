@@ -31,7 +31,7 @@ struct WebhookListenPlan: Sendable {
     /// What the listener (AppDNAServers) obeys.
     var settings: WebhookListener.Settings {
         WebhookListener.Settings(secrets: secrets, target: target, forwardInvalid: forwardInvalid, forwardTimeout: forwardTimeout, client: client,
-                                 recorder: recorder)
+                                 recorder: recorder, words: FlagWording.listen)
     }
 
     /// `--max-body`: also bounds an edited replay's body.
