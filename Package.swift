@@ -42,22 +42,26 @@ let package = Package(
         // The replay engine: plans and sends queued events through the API client, journal,
         // dead letters, 413 splits; values in, values out, never prints (see Sources/README.md).
         .target(name: "AppDNAReplay", dependencies: ["AppDNACore", "AppDNANet"]),
+        // The three local servers: `webhook listen`'s listener, `api serve`'s API and the
+        // inspector beside either; values in (a plan's settings, requests), values out (answers,
+        // each request's outcome), never printing: the CLI renders what they report. The
+        // inspector page's HTML, JavaScript and CSS are embedded as Swift strings
+        // (Inspector/InspectorPage.swift, generated from them): not resources.
+        .target(name: "AppDNAServers", dependencies: ["AppDNACore", "AppDNANet"], exclude: ["Inspector/Page"]),
         // The command table, lexer, help/man/completion generators and the commands.
-        // The inspector page's HTML, JavaScript and CSS are embedded as Swift strings
-        // (Commands/Inspector/InspectorPage.swift, generated from them): not resources.
-        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay"], exclude: ["Commands/Inspector/Page"]),
+        .target(name: "AppDNACLI", dependencies: ["AppDNACore", "AppDNANet", "AppDNAReplay", "AppDNAServers"]),
         // A few lines: hands argv and the standard streams to AppDNACLI.
         .executableTarget(name: "appdna", dependencies: ["AppDNACLI"]),
         // The build-tool plugin: runs `appdna bundle codegen` on a target's appdna-config.json.
         .plugin(name: "AppDNABundlePlugin", capability: .buildTool(), dependencies: ["appdna"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "AppDNAServers", "TestSupport"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer", "TestSupport"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
         .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore", "TestSupport"]),
-        // Runs the built `appdna` binary as a user would (the route fuzzer reads the servers' route tables from AppDNACLI).
-        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer", "TestSupport", "AppDNACore", "AppDNANet", "AppDNACLI"]),
+        // Runs the built `appdna` binary as a user would (the route fuzzer reads the servers' route tables from AppDNAServers).
+        .testTarget(name: "EndToEndTests", dependencies: ["LoopbackHTTPServer", "TestSupport", "AppDNACore", "AppDNANet", "AppDNAServers", "AppDNACLI"]),
         // A scriptable HTTP/1.1 server on 127.0.0.1 for the tests (statuses, delays, trickle,
         // cut-off bodies, never answering). Test support only: no product uses it.
         .target(name: "LoopbackHTTPServer", dependencies: ["CZlibLoader"], path: "Tests/LoopbackHTTPServer"),

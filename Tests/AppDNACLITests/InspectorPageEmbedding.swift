@@ -1,15 +1,15 @@
 import Foundation
 import TestSupport
 
-/// The generator of `Sources/AppDNACLI/Commands/Inspector/InspectorPage.swift`: the inspector
-/// page is kept as ordinary files (`Commands/Inspector/Page/`: HTML, JavaScript, CSS, which
+/// The generator of `Sources/AppDNAServers/Inspector/InspectorPage.swift`: the inspector
+/// page is kept as ordinary files (`Sources/AppDNAServers/Inspector/Page/`: HTML, JavaScript, CSS, which
 /// editors, linters and reviewers read as what they are) and embedded in the binary as Swift
 /// raw string literals, so `--inspect` reads no file at run time and needs no resource bundle.
 /// `GeneratedFilesTests.testInspectorPageIsUpToDate` checks the committed Swift file is this
 /// rendering of the committed page files (and rewrites it with APPDNA_UPDATE_GENERATED=1).
 enum InspectorPageEmbedding {
-    static let folder = "Sources/AppDNACLI/Commands/Inspector/Page"
-    static let generated = "Sources/AppDNACLI/Commands/Inspector/InspectorPage.swift"
+    static let folder = "Sources/AppDNAServers/Inspector/Page"
+    static let generated = "Sources/AppDNAServers/Inspector/InspectorPage.swift"
     /// (Swift name, file): each file becomes one static constant.
     static let files = [("index", "index.html"), ("script", "inspector.js"), ("style", "inspector.css")]
 

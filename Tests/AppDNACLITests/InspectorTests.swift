@@ -1,5 +1,6 @@
 import AppDNACore
 @testable import AppDNACLI
+@testable import AppDNAServers
 @testable import AppDNANet
 import XCTest
 

@@ -168,7 +168,7 @@ final class PlatformBoundaryTests: XCTestCase {
         XCTAssertGreaterThan(FileManager.default.enumerator(atPath: repositoryRoot.appendingPathComponent("Sources").path)!.allObjects.count, 150)
     }
 
-    /// Calls planted in a copy of the sources (a product module, the CLI, the replay engine) are
+    /// Calls planted in a copy of the sources (a product module, the CLI, the replay engine, the servers) are
     /// named with their file and line.
     func testPlantedCallsAreNamedWithFileAndLine() throws {
         let scratch = try ScratchDirectory("platform-boundary")
@@ -179,6 +179,7 @@ final class PlatformBoundaryTests: XCTestCase {
             ("Sources/AppDNACLI/Terminal/OutputSink.swift", "let plantedNow: Int = { var t = timespec(); clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec }()"),
             ("Sources/AppDNAReplay/ReplayEngine.swift", "#if canImport(Glibc)\nimport Glibc\n#endif"),
             ("Sources/AppDNANet/HTTPServer.swift", "func plantedPipe() { var ends: [Int32] = [0, 0]; _ = pipe(&ends); _ = Darwin.close(ends[0]) }"),
+            ("Sources/AppDNAServers/Inspector/InspectorGuard.swift", "func plantedRandom() -> Int32 { Glibc.rand() }"),
         ]
         var expected: [String] = []
         for (path, code) in planted {

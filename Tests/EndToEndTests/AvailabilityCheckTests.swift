@@ -49,7 +49,7 @@ final class AvailabilityCheckTests: XCTestCase {
         XCTAssertTrue(tree.stderr.contains("macOS 13.0 target, Swift 6.0.3 (Xcode 16.2) or newer: 0 finding(s)"), tree.stderr)
         // Every kind of module was checked: product, test, test-support and plugin modules.
         let checked = try XCTUnwrap(tree.stderr.split(separator: "\n").first { $0.hasPrefix("checked: ") })
-        for module in ["AppDNACore", "AppDNANet", "AppDNAReplay", "AppDNACLI", "appdna", "AppDNACoreTests", "EndToEndTests",
+        for module in ["AppDNACore", "AppDNANet", "AppDNAReplay", "AppDNAServers", "AppDNACLI", "appdna", "AppDNACoreTests", "EndToEndTests",
                        "TestSupport", "LoopbackHTTPServer", "AppDNABundlePlugin"] {
             XCTAssertTrue(checked.split(separator: " ").contains { $0.trimmingCharacters(in: [","]) == module }, "\(module) in \(checked)")
         }

@@ -1,4 +1,5 @@
 @testable import AppDNACLI
+@testable import AppDNAServers
 import AppDNACore
 @testable import AppDNANet
 import Foundation

@@ -1,4 +1,5 @@
 import AppDNACore
+import AppDNAServers
 
 // Core reports facts (which input is missing, what is wrong with a value); the CLI words them
 // with its flags, so Core never names a flag.
@@ -46,6 +47,12 @@ enum FlagWording {
         case .recordFileNotRegular(let path, let what): return "\(path) \(what): --record writes only to a regular file"
         }
     }
+
+    /// `webhook listen`'s words for what names a flag (AppDNAServers names none).
+    static let listen = ListenWords(undiagnosed: "webhook verify --explain diagnoses them")
+
+    /// `api serve`'s words for the facts that name its flags (AppDNAServers names none).
+    static let serve = ServeWords(injectedFailure: "injected by --fail", batchLimit: "--status-413-over", error: { message(for: $0) })
 
     /// The body limit in a 413's reason (`webhook listen`), named by the flag that sets it.
     @Sendable static func bodyLimit(_ maxBodyBytes: Int) -> String {

@@ -1,6 +1,6 @@
 /// The verdict on one received webhook delivery (`webhook listen`): the same verifier and
 /// secrets as `webhook verify`, and on a mismatch the same diagnoses as `verify --explain`.
-/// Values only; the CLI words the verdict (`verdictText`).
+/// Values only; the servers library words the verdict (`verdictText`, AppDNAServers).
 public struct DeliveryCheck: Sendable {
     public let event: String
     public let id: String

@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// `appdna api override set|clear|list`: the overrides of a running `api serve`, through the
 /// JSON API on its inspector port (the routes `OverrideAPI` answers). A change needs the

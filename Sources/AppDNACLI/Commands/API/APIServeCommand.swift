@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// `appdna api serve`: the AppDNA API on your machine, for trying the CI steps (`bundle fetch`,
 /// `--check`, `diff @remote`, `queue replay`) and an SDK integration before the real API is
@@ -63,7 +64,9 @@ enum APIServeCommand {
         let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
         let bundle = try served(bundlePath, invocation)
         // Before listening: a state file that no longer fits the bundle is named, a bad --override refused (64).
-        for (item, why) in bundle.stale() { invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
+        for (item, why) in bundle.stale() {
+            invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(FlagWording.message(for: why))")
+        }
         for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
@@ -77,19 +80,13 @@ enum APIServeCommand {
         let initial = try bundle.answers()
 
         let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
+        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, words: FlagWording.serve, report: log,
+                            clock: invocation.io.clock, inspector: inspector?.log)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
         for item in bundle.overrides { log.note("override \(item.text)") }
-        server.serve(handle: { request in
-            let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
-            faults.waitLatency()
-            log.request(request, answer)
-            inspector?.log.record(RequestInspection.entry(request, answer, time: Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())))
-            return answer.response
-        }, rejected: { rejection in
-            log.rejection(rejection)
-        })
+        server.serve(handle: { api.handle($0) }, rejected: { api.reject($0) })
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
@@ -111,8 +108,10 @@ enum APIServeCommand {
             if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
             source = .file(path: path)
         }
-        return try ServedBundle(source: source, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
-                                warn: { message in invocation.warn(message) })
+        return try ServedBundle(source: source, name: path, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
+                                refetchFailed: { error, version in
+                                    invocation.warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(version)")
+                                })
     }
 
     /// The key every request must carry; nil when any non-empty key will do.
@@ -131,54 +130,5 @@ enum APIServeCommand {
             return Array(value.utf8)
         }
         return nil
-    }
-
-    static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,
-                        ingest: IngestEndpoint, log: ServeLog) -> ServeAnswer {
-        let endpoint: ServeEndpoint
-        switch ServeRoutes.table.resolve(method: request.head.method, target: request.head.target) {
-        case .success(let match):
-            endpoint = match.endpoint
-        case .failure(let refusal):
-            var response = ServeAnswer.jsonError(refusal.status, refusal.message)
-            response.headers += refusal.headers
-            return ServeAnswer(response: response, endpoint: "other", note: refusal.status == 404 ? "not an AppDNA API path" : refusal.message)
-        }
-        let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
-        if key.isEmpty || (requiredKey != nil && key != requiredKey!) {
-            let why = key.isEmpty ? "missing x-api-key" : "x-api-key is not the key this server was given"
-            var answer = ServeAnswer(response: ServeAnswer.jsonError(401, why), endpoint: endpoint.rawValue, note: why)
-            answer.refusedKey = true
-            return answer
-        }
-        if let status = faults.takeFailure() {
-            var response = ServeAnswer.jsonError(status, "injected by --fail")
-            response.headers += faults.retryAfterHeader
-            var answer = ServeAnswer(response: response, endpoint: endpoint.rawValue, note: "injected by --fail")
-            answer.injected = true
-            return answer
-        }
-        switch endpoint {
-        case .events:
-            if let limit = faults.maxEventBody, request.body.count > limit {
-                var answer = ServeAnswer(response: ServeAnswer.jsonError(413, "the batch is \(request.body.count) bytes, over \(limit)"), endpoint: endpoint.rawValue,
-                                    note: "\(NumberText.binarySize(request.body.count)) over --status-413-over")
-                answer.injected = true
-                return answer
-            }
-            return ingest.receive(request)
-        case .bundle, .version:
-            do {
-                let answers = try bundle.answers()
-                let body = endpoint == .bundle ? answers.bundle : answers.version
-                // A HEAD answer gets the GET's Content-Length and no body: the server leaves it out.
-                return ServeAnswer(response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")], body: body),
-                              endpoint: endpoint.rawValue, note: "bundle_version \(answers.bundleVersion)")
-            } catch {
-                let message = FlagWording.message(for: error)
-                log.warn(message)
-                return ServeAnswer(response: ServeAnswer.jsonError(500, message), endpoint: endpoint.rawValue, note: "cannot serve the bundle file")
-            }
-        }
     }
 }

@@ -1,9 +1,11 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// What `api serve`'s connection threads write, through one lock: one line per request on
-/// stdout (text or JSON), warnings and notes on stderr, and the counts of the summary.
-final class ServeLog: Sendable {
+/// stdout (text or JSON), warnings and notes on stderr, and the counts of the summary. The API
+/// server (AppDNAServers) reports values; this renders them (`ServeReport`).
+final class ServeLog: ServeReport {
     private let invocation: Invocation
     private let json: Bool
     /// The counts, and the lock every line is written under.
@@ -38,26 +40,14 @@ final class ServeLog: Sendable {
         self.json = json
     }
 
-    func request(_ request: HTTPServer.Request, _ answer: ServeAnswer) {
-        let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
-        let line: String
-        if json {
-            var object = RequestLogFields.start(time: time, request)
-            object["endpoint"] = .string(answer.endpoint)
-            object["status"] = .integer(answer.response.status)
-            object["injected"] = .bool(answer.injected)
-            object["events"] = .integer(answer.events)
-            object["duplicates"] = .integer(answer.duplicates)
-            object["note"] = .string(answer.note)
-            object["audit"] = answer.audit?.json ?? .null
-            line = JSONWriter().writeString(.object(object))
-        } else {
-            let audit = answer.audit.map { "; " + $0.words } ?? ""
-            line = "\(time)  \(request.head.method) \(request.head.target)  \(answer.response.status)  \(answer.note)\(audit)"
-        }
+    /// One request: counted, then its line (the outcome rendered as `--json` or text) on stdout;
+    /// a bundle that cannot be served is warned of on stderr first.
+    func served(_ answer: ServeOutcome) {
+        if case .refused(.bundleUnreadable(let message)) = answer.result { warn(message) }
+        let lines = json ? [answer.jsonLine] : answer.textLines
         counts.withLock { counts in
             counts.requests += 1
-            counts.byEndpoint[answer.endpoint, default: 0] += 1
+            counts.byEndpoint[answer.endpointName, default: 0] += 1
             counts.events += answer.events
             counts.duplicates += answer.duplicates
             if answer.injected { counts.injected += 1 }
@@ -68,18 +58,13 @@ final class ServeLog: Sendable {
                 counts.exposuresDisagreeing += audit.disagreeing
                 for (cause, count) in audit.causeCounts { counts.causes[cause, default: 0] += count }
             }
-            emit(line)
-            // Each disagreeing exposure on a line of its own, the moment the device flushes.
-            if !json { for mismatch in answer.audit?.mismatchLines ?? [] { emit(mismatch) } }
+            // Each disagreeing exposure on a line of its own (text), the moment the device flushes.
+            for line in lines { emit(line) }
         }
     }
 
-    func rejection(_ rejection: HTTPServer.Rejection) {
-        let time = Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())
-        let line = json
-            ? JSONWriter().writeString(["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
-                                        "status": .integer(rejection.status), "note": .string(rejection.reason)])
-            : "\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)"
+    func rejected(_ rejected: RejectedRequest) {
+        let line = json ? rejected.jsonLine(withNote: true) : rejected.textLine
         counts.withLock { counts in
             counts.rejected += 1
             emit(line)

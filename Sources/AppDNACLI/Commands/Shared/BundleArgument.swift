@@ -64,13 +64,6 @@ enum BundleArgument {
 
     /// Parses `input`; on a syntax error, the validator's first finding (its wording) and where.
     static func parse(_ input: BundleInput) throws(Failure) -> JSONDocument {
-        do {
-            return try JSONDocument(source: input.source)
-        } catch {
-            let shift = BundleValidator.LocationShift(lines: input.skippedLines, columns: input.skippedColumns)
-            let findings = BundleValidator.validate(source: input.source, shift: shift)
-            let at = findings.first.map { "\($0.line):\($0.column): \($0.message)" } ?? "\(error.line):\(error.column): \(error.reason.explanation)"
-            throw Failure(.malformedInput, "\(input.name):\(at)", hint: "run \(ShellWord.line(["appdna", "bundle", "validate", input.name == BundleInput.stdinName ? "-" : input.name])) to list every problem")
-        }
+        try input.parsed()
     }
 }

@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// `webhook listen --inspect PORT`: what the inspector shows of a delivery, and its replay.
 enum DeliveryInspection {
@@ -27,7 +28,7 @@ enum DeliveryInspection {
                                 clock: clock, secrets: plan.secrets, maxBody: plan.maxBody)
         site.replay = { entry, edits in replayer.replay(entry, edits: edits) }
         site.requestBytes = ReplayModification.requestBytes(maxBody: plan.maxBody)
-        return try InspectorServer.launch(settings, site: site, noun: "deliveries", note: log.note)
+        return try InspectorLaunch.start(settings, site: site, noun: "deliveries", note: log.note)
     }
 
     /// The inspector's Replay: the delivery forwarded again through the listener's own path,

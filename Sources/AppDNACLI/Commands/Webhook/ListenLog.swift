@@ -1,9 +1,11 @@
 import AppDNACore
+import AppDNAServers
 
 /// Everything `webhook listen`'s connection threads write, funnelled through one lock: the
 /// delivery lines (stdout), the summary counters, and stderr messages. Each line is flushed at
-/// once, so a terminal, a pipe or a log file sees deliveries as they happen.
-final class ListenLog: Sendable {
+/// once, so a terminal, a pipe or a log file sees deliveries as they happen. The listener
+/// (AppDNAServers) reports values; this renders them (`ListenReport`).
+final class ListenLog: ListenReport {
     struct Counts {
         var received = 0
         var valid = 0
@@ -17,12 +19,28 @@ final class ListenLog: Sendable {
     private let invocation: Invocation
     /// `--json`: the lines are NDJSON (written as they are), else text (data in it escaped).
     private let json: Bool
+    /// Colours of the text lines.
+    private let style: Styler
     /// The counts, and the lock every line is written under.
     private let counts = Locked(Counts())
 
-    init(_ invocation: Invocation, json: Bool) {
+    init(_ invocation: Invocation, json: Bool, style: Styler) {
         self.invocation = invocation
         self.json = json
+        self.style = style
+    }
+
+    /// One delivery's line: the outcome rendered as `--json` or text.
+    func delivered(_ outcome: DeliveryOutcome) {
+        delivery(json ? outcome.jsonLine : outcome.textLine(style: style), valid: outcome.check.isValid, forwardOutcome: outcome.forwardCount)
+    }
+
+    func rejected(_ rejected: RejectedRequest) {
+        rejection(json ? rejected.jsonLine(withNote: false) : rejected.textLine)
+    }
+
+    func notRecorded(_ problem: String) {
+        warn(problem)
     }
 
     /// One line on stdout, flushed at once. Called with the lock held.

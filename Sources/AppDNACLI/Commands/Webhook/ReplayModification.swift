@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// The inspector's "Edit and replay" (ngrok's "Replay with modifications"): what a
 /// `POST /api/deliveries/{id}/replay` body asks to change before the delivery is forwarded

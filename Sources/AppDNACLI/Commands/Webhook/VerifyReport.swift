@@ -15,7 +15,7 @@ struct VerifyReport {
 
     /// "secret 1 of 2, from --secret-file new.txt": position and source, never content.
     static func secretLabel(_ index: Int, _ secrets: [WebhookSecret]) -> String {
-        "secret \(index + 1) of \(secrets.count), from \(secrets[index].source)"
+        WebhookSecret.label(index, secrets)
     }
 
     var verdictLine: String {
@@ -65,7 +65,7 @@ struct VerifyReport {
     // MARK: - JSON
 
     static func secretJSON(_ index: Int, _ secrets: [WebhookSecret]) -> JSONValue {
-        ["position": .integer(index + 1), "source": .string(secrets[index].source)]
+        WebhookSecret.json(index, secrets)
     }
 
     static func explanationJSON(_ explanation: MismatchExplanation?, secrets: [WebhookSecret],

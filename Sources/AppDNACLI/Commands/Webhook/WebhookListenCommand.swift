@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// `appdna webhook listen`: a local endpoint for webhook deliveries that checks each signature,
 /// prints one line per delivery, and forwards the valid ones to the handler under development.
@@ -60,12 +61,12 @@ enum WebhookListenCommand {
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let plan = try WebhookListenPlan.make(invocation)
         let server = try HTTPServer(host: plan.host, port: plan.port, limits: plan.limits)
-        let log = ListenLog(invocation, json: plan.json)
+        let log = ListenLog(invocation, json: plan.json, style: plan.style)
         let inspector = try DeliveryInspection.start(plan, listener: server, log: log, clock: invocation.io.clock)
         server.stopOnInterrupt()
         let forwarding = plan.target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
-        let listener = WebhookListener(plan: plan, log: log, clock: invocation.io.clock, inspector: inspector?.log, budget: server)
+        let listener = WebhookListener(settings: plan.settings, report: log, clock: invocation.io.clock, inspector: inspector?.log, budget: server)
         server.serve(handle: { listener.handle($0) }, rejected: { listener.reject($0) })
         inspector?.stop()
         log.note(log.summary())

@@ -1,5 +1,6 @@
 import AppDNACore
 import AppDNANet
+import AppDNAServers
 
 /// Everything `webhook listen` runs with, read from its flags once, when the run starts: where
 /// it listens and its limits, the secrets, the forward target and its rules, the record file,
@@ -27,6 +28,12 @@ struct WebhookListenPlan: Sendable {
     /// `--inspect PORT` and its companions; nil without it.
     let inspector: InspectorServer.Settings?
 
+    /// What the listener (AppDNAServers) obeys.
+    var settings: WebhookListener.Settings {
+        WebhookListener.Settings(secrets: secrets, target: target, forwardInvalid: forwardInvalid, forwardTimeout: forwardTimeout, client: client,
+                                 recorder: recorder, words: FlagWording.listen)
+    }
+
     /// `--max-body`: also bounds an edited replay's body.
     var maxBody: Int { limits.maxBodyBytes }
 
@@ -47,8 +54,8 @@ struct WebhookListenPlan: Sendable {
             handlerBytes: target == nil ? 0 : DeliveryForward.relayedAnswerBytes)
         limits.bodyLimitText = FlagWording.bodyLimit
         // Before any file is opened: a usage error leaves nothing behind.
-        let inspector = try InspectorServer.Settings.read(arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
-                                                          maxBytes: WebhookListenFlags.inspectMaxBytes)
+        let inspector = try InspectorLaunch.settings(arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
+                                                     maxBytes: WebhookListenFlags.inspectMaxBytes)
         let secrets = try WebhookInputs.secrets(invocation)
         let recorder = try arguments[WebhookListenFlags.record].map { try DeliveryRecorder(path: $0) }
         return WebhookListenPlan(host: arguments[WebhookListenFlags.host], port: arguments[WebhookListenFlags.port], limits: limits,

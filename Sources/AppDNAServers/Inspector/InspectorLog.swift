@@ -9,17 +9,17 @@ import AppDNACore
 ///
 /// Entries are kept in id order (ids are consecutive: 1, 2, 3… in the order of arrival), so
 /// entry N is found at N minus the oldest kept id, without a search.
-final class InspectorLog: Sendable {
+public final class InspectorLog: Sendable {
     /// The most of a request body an entry keeps (and of an event batch's events); a longer
     /// body is shown cut, and cannot be replayed from the inspector.
-    static let bodyBytes = 64 << 10
+    public static let bodyBytes = 64 << 10
     /// The most of an answer an entry keeps.
-    static let answerBytes = 4 << 10
+    public static let answerBytes = 4 << 10
     /// The replay results an entry keeps (the count goes on).
     static let replaysKept = 20
 
-    let keep: Int
-    let maxBytes: Int
+    public let keep: Int
+    public let maxBytes: Int
     private let state = Locked(State())
 
     private struct State {
@@ -40,7 +40,7 @@ final class InspectorLog: Sendable {
         }
     }
 
-    init(keep: Int, maxBytes: Int = 64 << 20) {
+    public init(keep: Int, maxBytes: Int = 64 << 20) {
         precondition(keep > 0 && maxBytes > 0)
         self.keep = keep
         self.maxBytes = maxBytes
@@ -49,7 +49,7 @@ final class InspectorLog: Sendable {
     /// Keeps `entry` (dropping the oldest while over `keep` or `maxBytes`; the newest is kept
     /// whatever its size); its id.
     @discardableResult
-    func record(_ entry: InspectorEntry) -> Int {
+    public func record(_ entry: InspectorEntry) -> Int {
         var entry = entry
         entry.heldBytes = entry.measuredBytes
         return state.withLock { state in

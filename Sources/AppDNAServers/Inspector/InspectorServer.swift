@@ -6,31 +6,37 @@ import AppDNANet
 /// own beside the listener it inspects; the listener records into `log`, the page reads it.
 /// Its endpoints are the rows of `InspectorRoutes`: a request reaches a handler only through
 /// that table, with its numbers checked.
-final class InspectorServer: Sendable {
+public final class InspectorServer: Sendable {
     /// What differs between the listeners the inspector shows.
-    struct Site: Sendable {
+    public struct Site: Sendable {
         /// `webhook` or `api`: the page's `appdna-inspector-kind`.
-        let kind: String
+        public let kind: String
         /// `deliveries` or `requests`: the API's path and the list's key.
-        let collection: String
+        public let collection: String
         /// About the listener, for the page's heading (`address`, `forward_to`).
-        let listener: JSONObject
+        public let listener: JSONObject
         /// Fields of the detail view that depend on where the inspector runs (the command
         /// that re-sends a delivery), given the inspector's own URL.
-        var detailFields: @Sendable (_ entry: InspectorEntry, _ inspectorURL: String) -> JSONObject = { _, _ in [:] }
+        public var detailFields: @Sendable (_ entry: InspectorEntry, _ inspectorURL: String) -> JSONObject = { _, _ in [:] }
         /// The entry as one line of a record file, nil when it cannot be one; nil: no records.
-        var record: (@Sendable (InspectorEntry) -> [UInt8]?)? = nil
+        public var record: (@Sendable (InspectorEntry) -> [UInt8]?)? = nil
         /// Sends the entry on again, with the changes the request's body asks for (empty: none):
         /// 200 and the outcome, or an error status and why not. nil: nothing can be replayed.
-        var replay: (@Sendable (_ entry: InspectorEntry, _ edits: [UInt8]) -> (status: Int, result: JSONValue))? = nil
+        public var replay: (@Sendable (_ entry: InspectorEntry, _ edits: [UInt8]) -> (status: Int, result: JSONValue))? = nil
         /// The largest request body the inspector reads (an edited replay's).
-        var requestBytes = 64 << 10
+        public var requestBytes = 64 << 10
         /// `api serve`'s bundle and overrides: the answer to one of their requests. nil: the
         /// listener serves no bundle (`webhook listen`), and those paths are 404.
-        var bundle: (@Sendable (BundleRequest) -> (status: Int, result: JSONValue))? = nil
+        public var bundle: (@Sendable (BundleRequest) -> (status: Int, result: JSONValue))? = nil
+
+        public init(kind: String, collection: String, listener: JSONObject) {
+            self.kind = kind
+            self.collection = collection
+            self.listener = listener
+        }
     }
 
-    let log: InspectorLog
+    public let log: InspectorLog
     let site: Site
     let guardian: InspectorGuard
     let routes: RouteTable<InspectorEndpoint>
@@ -38,60 +44,43 @@ final class InspectorServer: Sendable {
     /// The thread serving, from `start` until `stop` joins it.
     private let thread = Locked<SpawnedThread?>(nil)
 
-    /// Binds 127.0.0.1:`port` (0 picks a free port: `url` says which).
-    init(port: Int, site: Site, log: InspectorLog) throws {
-        do {
-            // The page asks a few things at a time (a poll, a detail, a replay): few workers.
-            server = try HTTPServer(host: "127.0.0.1", port: port,
-                                    limits: HTTPServer.Limits(maxBodyBytes: site.requestBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
-        } catch {
-            // Its own flag in the hint: the listener's --port is not the one to change.
-            throw Failure(error.kind, "--inspect: \(error.message)",
-                          hint: error.remedy == .otherPort ? "another program uses that port; pick another with --inspect (0 picks a free one)" : error.hint)
-        }
+    /// Binds 127.0.0.1:`port` (0 picks a free port: `url` says which); the CLI words a failure
+    /// with its own flag (the listener's port is not the one to change).
+    init(port: Int, site: Site, log: InspectorLog) throws(HTTPError) {
+        // The page asks a few things at a time (a poll, a detail, a replay): few workers.
+        server = try HTTPServer(host: "127.0.0.1", port: port,
+                                limits: HTTPServer.Limits(maxBodyBytes: site.requestBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 8))
         self.site = site
         self.log = log
         guardian = InspectorGuard(port: server.port)
         routes = InspectorRoutes.table(collection: site.collection, record: site.record != nil, replay: site.replay != nil, bundle: site.bundle != nil)
     }
 
-    var url: String { "http://127.0.0.1:\(server.port)/" }
+    public var url: String { "http://127.0.0.1:\(server.port)/" }
 
-    /// What `--inspect PORT`, `--inspect-keep` and `--inspect-max-bytes` ask for, read once
-    /// when a command makes its plan (nil without `--inspect`).
-    struct Settings: Sendable {
-        let port: Int
-        let keep: Int
-        let maxBytes: Int
+    /// What the inspector is asked for: its port (0 picks a free one), how many entries it keeps
+    /// and how many bytes they may hold (the CLI reads them from its flags).
+    public struct Settings: Sendable {
+        public let port: Int
+        public let keep: Int
+        public let maxBytes: Int
 
-        /// Nil without `--inspect`; a usage error when its companions come without it.
-        static func read(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, maxBytes: Flag<Int>) throws -> Settings? {
-            guard let port = arguments[inspect] else {
-                for flag in [keep.spec, maxBytes.spec] where arguments.given(flag) { throw Failure(.usage, "--\(flag.long) goes with --inspect PORT") }
-                return nil
-            }
-            return Settings(port: port, keep: arguments[keep], maxBytes: arguments[maxBytes])
+        public init(port: Int, keep: Int, maxBytes: Int) {
+            self.port = port
+            self.keep = keep
+            self.maxBytes = maxBytes
         }
     }
 
-    /// Starts the inspector that `--inspect PORT` asks for (nil without it), noting its URL;
-    /// `noun` is what it lists ("deliveries").
-    static func launch(_ arguments: ParsedArguments, inspect: Flag<Int?>, keep: Flag<Int>, maxBytes: Flag<Int>, site: Site, noun: String,
-                       note: (String) -> Void) throws -> InspectorServer? {
-        guard let settings = try Settings.read(arguments, inspect: inspect, keep: keep, maxBytes: maxBytes) else { return nil }
-        return try launch(settings, site: site, noun: noun, note: note)
-    }
-
-    /// Starts the inspector `settings` describe, noting its URL.
-    static func launch(_ settings: Settings, site: Site, noun: String, note: (String) -> Void) throws -> InspectorServer {
+    /// Starts the inspector `settings` describe; its URL is `url`.
+    public static func launch(_ settings: Settings, site: Site) throws(HTTPError) -> InspectorServer {
         let inspector = try InspectorServer(port: settings.port, site: site, log: InspectorLog(keep: settings.keep, maxBytes: settings.maxBytes))
         inspector.start()
-        note("inspector at \(inspector.url) (the last \(settings.keep) \(noun))")
         return inspector
     }
 
     /// Serves on a thread of its own until `stop`.
-    func start() {
+    public func start() {
         let serving = ThreadSpawner.spawn { [self] in
             server.serve(handle: { [self] request in respond(to: request) }, rejected: { _ in })
         }
@@ -99,14 +88,14 @@ final class InspectorServer: Sendable {
     }
 
     /// Stops serving and waits for the requests under way (a replay) to finish.
-    func stop() {
+    public func stop() {
         server.stop()
         let serving = thread.withLock { thread in defer { thread = nil }; return thread }
         serving?.join()
     }
 
     /// The answer to one request, with the guard's headers.
-    func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+    public func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
         var response = route(request)
         response.headers += InspectorGuard.headers
         return response
@@ -182,7 +171,7 @@ final class InspectorServer: Sendable {
     }
 
     private func gone(_ id: Int) -> HTTPServer.Response {
-        Self.error(404, "no entry \(id): the inspector keeps the last \(log.keep) (--inspect-keep), and ids start at 1")
+        Self.error(404, "no entry \(id): the inspector keeps the last \(log.keep), and ids start at 1")
     }
 
     /// `template` with each `{{name}}` of `values` replaced.

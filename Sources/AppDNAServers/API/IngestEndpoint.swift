@@ -5,13 +5,13 @@ import AppDNANet
 /// `{"batch": [Event, …]}` compressed with raw DEFLATE despite `Content-Encoding: deflate`,
 /// each event follows the schema (`EventFields`, the check `queue inspect` and `replay` use),
 /// and the server keeps one copy per `event_id`. New events are appended to the record file.
-final class IngestEndpoint: Sendable {
+public final class IngestEndpoint: Sendable {
     /// An ingest body inflates to at most this much (the SDK's whole queue is capped at 5 MB,
     /// a batch of 10,000 large events stays far below it); inflating stops there, so a deflate
     /// bomb costs this much memory, not what it would expand to, and is answered 413.
-    static let maxInflatedBytes = 64 << 20
+    public static let maxInflatedBytes = 64 << 20
     /// The largest compressed body `api serve` reads (larger ones get 413 unread).
-    static let maxBodyBytes = 64 << 20
+    public static let maxBodyBytes = 64 << 20
 
     private let recorder: DeliveryRecorder?
     /// The event ids already accepted.
@@ -20,14 +20,15 @@ final class IngestEndpoint: Sendable {
     /// (nil: no audit).
     private let servedBundle: (@Sendable () -> JSONDocument?)?
 
-    init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
+    public init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
         self.recorder = recorder
         self.servedBundle = servedBundle
     }
 
-    func receive(_ request: HTTPServer.Request) -> ServeAnswer {
-        func refuse(_ status: Int, _ why: String) -> ServeAnswer {
-            ServeAnswer(response: ServeAnswer.jsonError(status, why), endpoint: "events", note: why)
+    /// The answer to one batch: taken (200 `{"accepted": N, "duplicates": D}`), or refused.
+    func receive(_ request: HTTPServer.Request) -> ServeOutcome.Answer {
+        func refuse(_ refusal: IngestRefusal) -> ServeOutcome.Answer {
+            ServeOutcome.Answer(endpoint: .events, response: ServeOutcome.jsonError(refusal.status, refusal.message), result: .refused(.ingest(refusal)))
         }
         let encoding = request.head.value(of: "Content-Encoding")?.lowercased()
         let json: [UInt8]
@@ -36,31 +37,29 @@ final class IngestEndpoint: Sendable {
             do {
                 json = try RawDeflate.inflate(request.body, limit: Self.maxInflatedBytes)
             } catch .overLimit {
-                return refuse(413, "inflated body over \(NumberText.binarySize(Self.maxInflatedBytes))")
+                return refuse(.inflatedOverLimit(Self.maxInflatedBytes))
             } catch {
                 // A zlib header (0x78) is the usual mistake: deflate as HTTP names it, not as the SDK sends it.
-                let zlib = request.body.first == 0x78 ? " (it has a zlib header: the SDK sends raw DEFLATE, RFC 1951, without one)" : ""
-                return refuse(400, "the body is not raw DEFLATE\(zlib)")
+                return refuse(.notRawDeflate(zlibHeader: request.body.first == 0x78))
             }
         case nil, "identity":
             json = request.body
         default:
-            return refuse(415, "Content-Encoding \(encoding!) is not what the SDK sends (deflate)")
+            return refuse(.unsupportedEncoding(encoding!))
         }
         let document: JSONDocument
         do { document = try JSONDocument(bytes: json) } catch {
-            return refuse(400, "the body is not JSON: \(error.message)")
+            return refuse(.notJSON(error.message))
         }
         guard let batch = document.root["batch"], batch.kind == .array else {
-            let events = document.root["events"] != nil ? " (\"events\" is the documented name; the SDK sends \"batch\")" : ""
-            return refuse(400, "the body is not {\"batch\": [events]}\(events)")
+            return refuse(.notABatch(namedEvents: document.root["events"] != nil))
         }
         var lines: [[UInt8]] = []
         var ids: [[UInt8]] = []
         for (index, event) in batch.elements.enumerated() {
             let fields = EventFields(event)
             if let finding = fields.findings.first {
-                return refuse(400, "batch[\(index)]\(finding.pointer): \(finding.message)")
+                return refuse(.invalidEvent(index: index, pointer: finding.pointer, message: finding.message))
             }
             ids.append(Array(fields.eventID!.utf8))
             lines.append(Self.line(event, document))
@@ -77,25 +76,24 @@ final class IngestEndpoint: Sendable {
         if let recorder, !accepted.isEmpty, let problem = recorder.append(line: Array(accepted.joined())) {
             // Not acknowledged: the client sends the batch again.
             seen.withLock { seen in for id in ids { seen.remove(id) } }
-            return refuse(500, problem)
+            return refuse(.notRecorded(problem))
         }
         let duplicates = ids.count - accepted.count
         let platform = request.head.value(of: "x-sdk-platform").map { " \($0)" } ?? ""
         let version = request.head.value(of: "x-sdk-version").map { " \($0)" } ?? ""
-        var answer = ServeAnswer(
-            response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
-                                          body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
-            endpoint: "events",
-            note: "\(ids.count) event\(ids.count == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s")\(platform)\(version)")
-        answer.events = accepted.count
-        answer.duplicates = duplicates
-        answer.batch = zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }
+        var audit: BatchAudit? = nil
         if let bundle = servedBundle?() {
             // New events only: a duplicate was audited when it first came.
             let events = zip(batch.elements, isNew).enumerated().compactMap { $0.element.1 ? ($0.offset, $0.element.0) : nil }
-            answer.audit = BatchAudit(events, against: bundle)
+            audit = BatchAudit(events, against: bundle)
         }
-        return answer
+        let taken = ServeOutcome.AcceptedBatch(received: ids.count, accepted: accepted.count, sdk: platform + version,
+                                               events: zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }, audit: audit)
+        return ServeOutcome.Answer(
+            endpoint: .events,
+            response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
+                                          body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
+            result: .batch(taken))
     }
 
     /// The event's exact bytes as one line, or re-written when they span lines.

@@ -1,6 +1,6 @@
 /// A request to `api serve`'s bundle and overrides through its inspector (the rows of
 /// `InspectorRoutes` under /api/bundle and /api/overrides), with its path values checked.
-enum BundleRequest: Sendable {
+public enum BundleRequest: Sendable {
     /// GET /api/bundle
     case show
     /// GET /api/overrides
@@ -13,7 +13,7 @@ enum BundleRequest: Sendable {
     case clear(kind: String, key: String)
 
     /// Whether it changes what devices are served (then it needs the page's token).
-    var changes: Bool {
+    public var changes: Bool {
         switch self {
         case .show, .list: return false
         case .refetch, .set, .clear: return true

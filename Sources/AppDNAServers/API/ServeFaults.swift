@@ -3,9 +3,10 @@ import AppDNACore
 /// The faults `api serve` injects, from its flags: `--fail STATUS[:N]` (N requests, or all of
 /// them, after the first `--fail-after`, get STATUS, with `--retry-after`), `--latency` before every answer, and
 /// `--status-413-over SIZE` for event batches. One counter for every endpoint, so `--fail 503:2`
-/// means "the next two requests fail, whatever they ask".
-final class ServeFaults: Sendable {
-    let failStatus: Int?
+/// means "the next two requests fail, whatever they ask". (The CLI reads the flags:
+/// `ServeFaults+Flags.swift`.)
+public final class ServeFaults: Sendable {
+    public let failStatus: Int?
     private let counts: Locked<Counts>
 
     private struct Counts {
@@ -14,23 +15,14 @@ final class ServeFaults: Sendable {
         /// Requests still to be served before the failures start.
         var passesLeft: Int
     }
-    let retryAfter: Double?
-    let latency: Double
-    let maxEventBody: Int?
+    public let retryAfter: Double?
+    public let latency: Double
+    public let maxEventBody: Int?
 
-    init(fail: String?, after passes: Int = 0, retryAfter: Double?, latency: Double, maxEventBody: Int?) throws {
-        if let fail {
-            let parts = fail.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), let status = Int(parts[0]), (100...599).contains(status),
-                  parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true else {
-                throw Failure(.usage, "--fail takes STATUS or STATUS:COUNT (503, 503:3), not '\(fail)'")
-            }
-            failStatus = status
-            counts = Locked(Counts(failuresLeft: parts.count == 2 ? Int(parts[1])! : nil, passesLeft: passes))
-        } else {
-            failStatus = nil
-            counts = Locked(Counts(failuresLeft: nil, passesLeft: passes))
-        }
+    /// `failStatus` answers `failures` requests (nil: every one) once `passes` were served; nil fails none.
+    public init(failStatus: Int?, failures: Int?, after passes: Int = 0, retryAfter: Double?, latency: Double, maxEventBody: Int?) {
+        self.failStatus = failStatus
+        counts = Locked(Counts(failuresLeft: failures, passesLeft: passes))
         self.retryAfter = retryAfter
         self.latency = latency
         self.maxEventBody = maxEventBody

@@ -59,7 +59,7 @@ enum InspectorRoutes {
         ]
         if record {
             routes.append(Route(["GET"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("record")], .record,
-                                "the entry as a --record line"))
+                                "the entry as a record line"))
         }
         if replay {
             routes.append(Route(["POST"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("replay")], .replay,

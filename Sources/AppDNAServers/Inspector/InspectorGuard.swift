@@ -11,12 +11,12 @@ import AppDNANet
 ///   origins from reading this one) and no `Origin` other than the inspector's own;
 /// - every answer forbids framing, sniffing and any script, style or connection from
 ///   elsewhere (`headers`), so the page's own code is all that runs in it.
-struct InspectorGuard: Sendable {
+public struct InspectorGuard: Sendable {
     let port: Int
     /// 128 random bits in hex, new for every run.
     let token: String
 
-    static let tokenHeader = "X-AppDNA-Inspector-Token"
+    public static let tokenHeader = "X-AppDNA-Inspector-Token"
 
     init(port: Int, token: String = InspectorGuard.randomToken()) {
         self.port = port

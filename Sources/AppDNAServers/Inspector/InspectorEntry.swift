@@ -4,21 +4,21 @@ import AppDNANet
 /// One request the inspector keeps: a webhook delivery, or a request to `api serve`. The
 /// request as received (headers, and the body up to `InspectorLog.bodyBytes`), the answer,
 /// and the fields its listener adds for the list (`summary`) and the detail view (`details`).
-struct InspectorEntry: Sendable {
+public struct InspectorEntry: Sendable {
     /// Given by the log when the entry is recorded: 1, 2, 3… in the order of arrival.
-    var id = 0
+    public internal(set) var id = 0
     /// When it arrived, ISO 8601 UTC.
-    let time: String
+    public let time: String
     /// The fields the list shows after `id`, `time`, `peer`, `method` and `target`, in order
     /// (event, verdict, status…).
-    var summary: JSONObject
-    let method: String
-    let target: String
-    let peer: String
+    public internal(set) var summary: JSONObject
+    public let method: String
+    public let target: String
+    public let peer: String
     /// As received, in order. Credentials are hidden when shown (`shownHeaders`), never here:
     /// a replay sends them on as they came.
-    let headers: [(name: String, value: String)]
-    let body: KeptBytes
+    public let headers: [(name: String, value: String)]
+    public let body: KeptBytes
     /// The body is raw DEFLATE (`Content-Encoding: deflate`): shown by its length only.
     var bodyIsCompressed = false
     /// What the sender was answered.
@@ -31,13 +31,13 @@ struct InspectorEntry: Sendable {
     /// How many events the batch had (more than `batch` holds when they were cut).
     var batchCount = 0
     /// How often it was replayed: nil for what cannot be replayed (`api serve`'s requests).
-    var replayCount: Int? = nil
+    public internal(set) var replayCount: Int? = nil
     /// What the replays gave, the last `InspectorLog.replaysKept` (newest last).
     var replays: [JSONValue] = []
     /// What the log counts this entry at (`measuredBytes` when it was recorded or replayed).
     var heldBytes = 0
 
-    init(time: String, request: HTTPServer.Request, answer: HTTPServer.Response, summary: JSONObject) {
+    public init(time: String, request: HTTPServer.Request, answer: HTTPServer.Response, summary: JSONObject) {
         self.time = time
         self.summary = summary
         method = request.head.method
@@ -54,9 +54,9 @@ struct InspectorEntry: Sendable {
     /// value null in the JSON, left out of a `/record` line). `x-api-key` reaches `api serve`;
     /// a tunnel, proxy or browser may add the others. The signature is not one: it is what is
     /// checked, and it is no use without the secret.
-    static let credentialHeaders: Set<String> = ["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]
+    public static let credentialHeaders: Set<String> = ["x-api-key", "authorization", "proxy-authorization", "cookie", "set-cookie"]
 
-    static func isCredential(_ name: String) -> Bool {
+    public static func isCredential(_ name: String) -> Bool {
         credentialHeaders.contains(name.lowercased())
     }
 
@@ -68,7 +68,7 @@ struct InspectorEntry: Sendable {
     }
 
     /// The headers without the credentials: what leaves the inspector in a record line.
-    var headersWithoutCredentials: [(name: String, value: String)] {
+    public var headersWithoutCredentials: [(name: String, value: String)] {
         headers.filter { !Self.isCredential($0.name) }
     }
 

@@ -5,15 +5,15 @@ import AppDNACore
 /// with the audit `queue inspect --bundle` applies (`ExposureAudit`): a wrong variant, an
 /// exposure for an experiment the user is not eligible for or that is not running, one for an
 /// experiment the bundle does not have, one from a device on another bundle_version.
-struct BatchAudit {
-    let bundleVersion: String?
-    let checked: Int
-    let agreeing: Int
-    let skipped: Int
-    let disagreeing: Int
+public struct BatchAudit {
+    public let bundleVersion: String?
+    public let checked: Int
+    public let agreeing: Int
+    public let skipped: Int
+    public let disagreeing: Int
     /// The first `listed` mismatches; `location.line` is the event's place in the batch (from 1).
-    let mismatches: [ExposureAudit.Mismatch]
-    let causeCounts: [ExposureAudit.Cause: Int]
+    public let mismatches: [ExposureAudit.Mismatch]
+    public let causeCounts: [ExposureAudit.Cause: Int]
 
     /// Mismatches listed per batch (the counts are exact).
     static let listed = 100
@@ -33,7 +33,7 @@ struct BatchAudit {
     }
 
     /// `{"bundle_version", "checked", "agreeing", "disagreeing", "skipped", "mismatches": [{event_index, event_id, experiment, recorded, expected, cause, detail}]}`
-    var json: JSONValue {
+    public var json: JSONValue {
         [
             "bundle_version": bundleVersion.flatMap(JSONNumber.init(text:)).map(JSONValue.number) ?? .null,
             "checked": .integer(checked),
@@ -55,13 +55,13 @@ struct BatchAudit {
     }
 
     /// "3 exposures checked against bundle_version 12: 2 agree, 1 disagree"
-    var words: String {
+    public var words: String {
         "\(checked) exposure\(checked == 1 ? "" : "s") checked against bundle_version \(bundleVersion ?? "-"): \(agreeing) agree, \(disagreeing) disagree"
             + (skipped > 0 ? ", \(skipped) skipped" : "")
     }
 
     /// One line per listed mismatch: "event 2 (ID): EXP recorded X, expected Y: CAUSE: DETAIL".
-    var mismatchLines: [String] {
+    public var mismatchLines: [String] {
         mismatches.map { mismatch in
             "  exposure audit: event \(mismatch.location.line) (\(mismatch.eventID ?? "no event_id")): \(mismatch.experiment) recorded \(mismatch.recorded ?? "none"), "
                 + "expected \(mismatch.expected ?? "none"): \(mismatch.cause.rawValue): \(mismatch.detail)"

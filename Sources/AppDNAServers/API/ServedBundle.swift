@@ -7,36 +7,38 @@ import AppDNANet
 /// writing it) is served on the next request, and a broken edit is reported, not served. The
 /// live bundle is fetched at the start, on `POST /api/bundle/refetch` and, with `--refetch`,
 /// when a request arrives that long after the last fetch.
-final class ServedBundle: Sendable {
+public final class ServedBundle: Sendable {
     /// What the two bundle endpoints answer for one version of the source and the overrides.
-    struct Answers: Sendable {
+    public struct Answers: Sendable {
         /// `GET …/config-bundle`: the file as written when nothing is overridden (either
         /// shape; the client reads both), else the rewritten bundle in the SDK file shape.
-        let bundle: [UInt8]
+        public let bundle: [UInt8]
         /// `GET …/config-bundle/version`: the documented fields without `content`.
-        let version: [UInt8]
-        let bundleVersion: Int64
+        public let version: [UInt8]
+        public let bundleVersion: Int64
 
         /// The served bundle, parsed for the caller (what the inspector's /api/bundle and the
         /// audit read). Parsed per use: a `JSONDocument` is one thread's (it is not Sendable),
         /// and a bundle parses in well under a millisecond.
-        func document() throws -> JSONDocument {
+        public func document() throws -> JSONDocument {
             try JSONDocument(bytes: bundle)
         }
     }
 
-    enum Source: Sendable {
+    public enum Source: Sendable {
         case file(path: String)
         /// The live bundle: `fetch` gives it in the SDK file shape; `every` seconds at most between fetches (nil: only when asked).
         case remote(fetch: @Sendable () throws -> JSONDocument, every: Double?)
     }
 
-    /// The path, or `@remote`.
-    let name: String
+    /// The path, or the CLI's name for the live bundle (`@remote`).
+    public let name: String
     private let source: Source
     private let statePath: String?
     private let clock: any Clock
-    private let warn: @Sendable (String) -> Void
+    /// A fetch of the live bundle that failed when a request found it due: the error, and the
+    /// bundle_version still served (the CLI words it on stderr).
+    private let refetchFailed: @Sendable (_ error: any Error, _ stillServing: Int64) -> Void
     private let mutable: Locked<Mutable>
 
     /// What changes, under one lock: the source as last read (its bytes: a file's, to notice an
@@ -50,19 +52,20 @@ final class ServedBundle: Sendable {
         var current: Answers?
     }
 
-    /// Reads the source and the state (`statePath`; nil keeps overrides in memory only).
-    init(source: Source, statePath: String?, clock: any Clock, warn: @escaping @Sendable (String) -> Void) throws {
+    /// Reads the source and the state (`statePath`; nil keeps overrides in memory only); `name`
+    /// is how messages name the source.
+    public init(source: Source, name: String, statePath: String?, clock: any Clock,
+                refetchFailed: @escaping @Sendable (_ error: any Error, _ stillServing: Int64) -> Void) throws {
         self.source = source
+        self.name = name
         self.statePath = statePath
         self.clock = clock
-        self.warn = warn
+        self.refetchFailed = refetchFailed
         let sourceBytes: [UInt8]
         switch source {
         case .file(let path):
-            name = path
             sourceBytes = try FileReading.readAll(path: path)
         case .remote(let fetch, _):
-            name = BundleArgument.remote
             sourceBytes = try fetch().bytes
         }
         let (_, version) = try Self.parse(sourceBytes, name: name)
@@ -72,24 +75,24 @@ final class ServedBundle: Sendable {
     }
 
     /// The overrides in force and the served version, as the API lists them.
-    var overrides: [BundleOverride] { mutable.withLock { $0.state.overrides.list } }
+    public var overrides: [BundleOverride] { mutable.withLock { $0.state.overrides.list } }
 
     /// Why each override from the state file does not apply to the source (it was set against
     /// another bundle): for the start-up notes. They stay set, and apply again if the bundle
     /// gets what they name.
-    func stale() -> [(BundleOverride, String)] {
+    public func stale() -> [(BundleOverride, any Error)] {
         mutable.withLock { held in
             // The source parsed when it was read; it parses again.
             guard let source = try? Self.parse(held.sourceBytes, name: name).0 else { return [] }
-            return held.state.overrides.list.compactMap { item -> (BundleOverride, String)? in
-                do { try BundleOverrides.check(item, against: source.root, name: name); return nil } catch { return (item, FlagWording.message(for: error)) }
+            return held.state.overrides.list.compactMap { item -> (BundleOverride, any Error)? in
+                do { try BundleOverrides.check(item, against: source.root, name: name); return nil } catch { return (item, error) }
             }
         }
     }
 
     /// The answers for the source and overrides as they are now; a failure says why the
     /// source cannot be served.
-    func answers() throws -> Answers {
+    public func answers() throws -> Answers {
         try mutable.withLock { (held: inout Mutable) throws -> Answers in
             try refreshSource(&held)
             if let current = held.current { return current }
@@ -100,7 +103,7 @@ final class ServedBundle: Sendable {
     }
 
     /// Sets `item` (checked against the source: 400 material) and counts a change.
-    func set(_ item: BundleOverride) throws {
+    public func set(_ item: BundleOverride) throws {
         try mutable.withLock { (held: inout Mutable) throws in
             try BundleOverrides.check(item, against: Self.parse(held.sourceBytes, name: name).0.root, name: name)
             var next = held.state
@@ -110,7 +113,7 @@ final class ServedBundle: Sendable {
     }
 
     /// Clears the override of `kind` and `key`; false when there is none.
-    func clear(kind: BundleOverride.Kind, key: String) throws -> Bool {
+    public func clear(kind: BundleOverride.Kind, key: String) throws -> Bool {
         try mutable.withLock { (held: inout Mutable) throws -> Bool in
             var next = held.state
             guard next.overrides.clear(kind: kind, key: key) else { return false }
@@ -120,7 +123,7 @@ final class ServedBundle: Sendable {
     }
 
     /// Fetches the live bundle again (`@remote` only: false for a file).
-    func refetch() throws -> Bool {
+    public func refetch() throws -> Bool {
         try mutable.withLock { (held: inout Mutable) throws -> Bool in
             guard case .remote(let fetch, _) = source else { return false }
             try adopt(fetch().bytes, into: &held)
@@ -151,7 +154,7 @@ final class ServedBundle: Sendable {
             guard let every, Double(clock.monotonicNanoseconds() - held.fetchedAt) / 1e9 >= every else { return }
             held.fetchedAt = clock.monotonicNanoseconds()
             do { try adopt(fetch().bytes, into: &held) } catch {
-                warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(held.sourceVersion)")
+                refetchFailed(error, held.sourceVersion)
             }
         }
     }
@@ -186,7 +189,7 @@ final class ServedBundle: Sendable {
 
     static func parse(_ bytes: [UInt8], name: String) throws -> (JSONDocument, Int64) {
         // Worded as every command that reads a bundle words it: `FILE:LINE:COL: not JSON: …`.
-        let document = try BundleArgument.parse(BundleInput(name: name, source: ByteSource(bytes), skippedLines: 0, skippedColumns: 0))
+        let document = try BundleInput(name: name, source: ByteSource(bytes), skippedLines: 0, skippedColumns: 0).parsed()
         guard document.root.kind == .object, let version = document.root["bundle_version"]?.int64 else {
             throw Failure(.malformedInput, "\(name): not a config bundle: no integer bundle_version at the top")
         }

@@ -1,22 +1,31 @@
 import AppDNACore
 import AppDNANet
 
-/// `webhook listen`'s handler, as a value: the plan it obeys and where it writes. `handle` takes
+/// `webhook listen`'s handler, as a value: the settings it obeys and where it reports. `handle` takes
 /// one complete request (a connection thread calls it) and returns the answer for the sender;
 /// `reject` reports a request the server refused before it was a delivery.
-struct WebhookListener: Sendable {
-    let plan: WebhookListenPlan
-    /// The delivery lines, counts and stderr notes.
-    let log: ListenLog
+public struct WebhookListener: Sendable {
+    let plan: Settings
+    /// Where each delivery's outcome, each rejection and each failure to record go (the CLI
+    /// renders them as lines and counts).
+    let report: any ListenReport
     let clock: any Clock
-    /// The inspector's list of deliveries; nil without `--inspect`.
+    /// The inspector's list of deliveries; nil without an inspector.
     let inspector: InspectorLog?
     /// The server's buffered-bytes budget, which a forward under way draws on.
     let budget: HTTPServer
 
+    public init(settings: Settings, report: any ListenReport, clock: any Clock, inspector: InspectorLog?, budget: HTTPServer) {
+        plan = settings
+        self.report = report
+        self.clock = clock
+        self.inspector = inspector
+        self.budget = budget
+    }
+
     /// One request: a delivery unless the route table refuses it (another method is 405, never
     /// checked or forwarded).
-    func handle(_ request: HTTPServer.Request) -> HTTPServer.Response {
+    public func handle(_ request: HTTPServer.Request) -> HTTPServer.Response {
         if case .failure(let refusal) = ListenRoutes.table.resolve(method: request.head.method, target: request.head.target) {
             reject(HTTPServer.Rejection(status: refusal.status, reason: refusal.message, peer: request.peer))
             var response = HTTPServer.Response.text(refusal.status, refusal.message)
@@ -27,15 +36,8 @@ struct WebhookListener: Sendable {
     }
 
     /// A request refused before it was a delivery (malformed, too large, too slow): one line.
-    func reject(_ rejection: HTTPServer.Rejection) {
-        let time = Timestamp.iso8601(milliseconds: clock.wallMilliseconds())
-        if plan.json {
-            let object: JSONValue = ["time": .string(time), "peer": .string(rejection.peer), "rejected": true,
-                                     "status": .integer(rejection.status), "reason": .string(rejection.reason)]
-            log.rejection(JSONWriter().writeString(object))
-        } else {
-            log.rejection("\(time)  rejected \(rejection.status) from \(rejection.peer): \(rejection.reason)")
-        }
+    public func reject(_ rejection: HTTPServer.Rejection) {
+        report.rejected(RejectedRequest(time: Timestamp.iso8601(milliseconds: clock.wallMilliseconds()), rejection))
     }
 
     /// One delivery: check, record, forward, report; returns the answer for the sender.
@@ -47,41 +49,43 @@ struct WebhookListener: Sendable {
             let record = RecordedDelivery(receivedAt: receivedAt, method: request.head.method, target: request.head.target,
                                           headers: headers, body: request.body, valid: check.isValid)
             if let problem = recorder.append(record) {
-                log.warn(problem)
+                report.notRecorded(problem)
                 // Not acknowledged, so that the sender delivers it again.
                 return .text(500, "the listener could not record this delivery")
             }
         }
-        let (response, forward) = answer(request, headers: headers, check: check)
-        let outcome = DeliveryOutcome(time: receivedAt, request: request, check: check, secrets: plan.secrets, response: response, forward: forward)
-        log.delivery(plan.json ? outcome.jsonLine : outcome.textLine(style: plan.style), valid: check.isValid, forwardOutcome: outcome.forwardCount)
+        let (response, forward, refusal) = answer(request, headers: headers, check: check)
+        let outcome = DeliveryOutcome(time: receivedAt, request: request, check: check, secrets: plan.secrets, response: response, forward: forward,
+                                      refusal: refusal, words: plan.words)
+        report.delivered(outcome)
         inspector?.record(outcome.inspectorEntry)
         return outcome.response
     }
 
     /// What the sender is answered: the handler's answer when the delivery is forwarded, else
-    /// 200 for a valid delivery and 401 for an invalid one.
+    /// 200 for a valid delivery and 401 for an invalid one; and why the listener refused it, if it did.
     private func answer(_ request: HTTPServer.Request, headers: [(name: String, value: String)],
-                        check: DeliveryCheck) -> (HTTPServer.Response, DeliveryForward.Outcome?) {
+                        check: DeliveryCheck) -> (HTTPServer.Response, DeliveryForward.Outcome?, DeliveryRefusal?) {
         guard let target = plan.target, check.isValid || plan.forwardInvalid else {
             // The sender learns what is wrong with its delivery, never which secret files were tried.
-            return (check.isValid ? HTTPServer.Response(status: 200) : .text(401, "invalid webhook signature: \(check.senderProblem ?? "")"), nil)
+            if check.isValid { return (HTTPServer.Response(status: 200), nil, nil) }
+            let refusal = DeliveryRefusal.invalidSignature(check.senderProblem ?? "")
+            return (refusal.response, nil, refusal)
         }
         // A forward holds the body and up to 1 MiB of answer while the handler takes its time:
         // counted against the listener's buffered-bytes budget, 503 when it is spent.
         let forwardBytes = request.body.count + DeliveryForward.relayedAnswerBytes
         guard budget.reserve(forwardBytes) else {
-            var response = HTTPServer.Response.text(503, "the listener holds as many bytes as it may for forwards under way; try again")
-            response.headers.append(("Retry-After", "1"))
-            return (response, nil)
+            return (DeliveryRefusal.forwardBudgetSpent.response, nil, .forwardBudgetSpent)
         }
         defer { budget.release(forwardBytes) }
         let forward = DeliveryForward.send(method: request.head.method, headers: headers,
                                            body: request.body, peer: request.peer, to: target, timeout: plan.forwardTimeout, client: plan.client)
         guard let answer = forward.answer else {
-            return (.text(forward.timedOut ? 504 : 502, "the forward target failed: \(forward.error ?? "")"), forward)
+            let refusal = DeliveryRefusal.forwardFailed(timedOut: forward.timedOut, error: forward.error ?? "")
+            return (refusal.response, forward, refusal)
         }
         return (HTTPServer.Response(status: answer.status, headers: answer.header("Content-Type").map { [("Content-Type", $0)] } ?? [],
-                                    body: answer.body), forward)
+                                    body: answer.body), forward, nil)
     }
 }

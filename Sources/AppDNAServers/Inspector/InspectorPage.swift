@@ -1,4 +1,4 @@
-// Generated from Sources/AppDNACLI/Commands/Inspector/Page/ by Tests/AppDNACLITests/InspectorPageEmbedding.swift: do not edit.
+// Generated from Sources/AppDNAServers/Inspector/Page/ by Tests/AppDNACLITests/InspectorPageEmbedding.swift: do not edit.
 // Change the files there, then run
 //     APPDNA_UPDATE_GENERATED=1 swift test --skip-build --filter GeneratedFilesTests
 // The page is a few hand-written files kept as such (HTML, JavaScript, CSS) and embedded

@@ -5,13 +5,13 @@ import AppDNACore
 /// acknowledged is on disk even if the listener is killed right after. A new file is created
 /// with mode 0600: it holds signatures and payloads (never the secret). Only a regular file is
 /// recorded to, never through a symbolic link (`RecordFile`): status 73 before listening.
-final class DeliveryRecorder: Sendable {
-    let path: String
+public final class DeliveryRecorder: Sendable {
+    public let path: String
     private let fd: Int32
     /// Held while a line is written and synced, so lines never interleave.
     private let writing = Locked(())
 
-    init(path: String) throws {
+    public init(path: String) throws {
         fd = try RecordFile.openForAppending(path)
         self.path = path
     }
@@ -19,13 +19,13 @@ final class DeliveryRecorder: Sendable {
     deinit { SystemFile.close(fd) }
 
     /// Appends and fsyncs one record; nil on success, else what went wrong.
-    func append(_ delivery: RecordedDelivery) -> String? {
+    public func append(_ delivery: RecordedDelivery) -> String? {
         append(line: delivery.jsonLine())
     }
 
     /// Appends and fsyncs one NDJSON line (ending in a newline), whole, under the lock; nil
     /// on success. `api serve --record` writes its events through this too.
-    func append(line: [UInt8]) -> String? {
+    public func append(line: [UInt8]) -> String? {
         writing.withLock { _ in
             if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
                 return "\(path): cannot write: \(SystemError.describe(code))"

@@ -2,26 +2,26 @@ import AppDNACore
 
 /// What the inspector keeps of a payload (a request body, an answer): its first `limit` bytes
 /// and how long it was. Whatever a sender sends, an entry costs a bounded amount of memory.
-struct KeptBytes: Sendable {
+public struct KeptBytes: Sendable {
     /// The first bytes, at most the limit the entry was made with.
-    let bytes: [UInt8]
+    public let bytes: [UInt8]
     /// The whole payload's length.
-    let length: Int
+    public let length: Int
 
-    init(_ all: [UInt8], limit: Int) {
+    public init(_ all: [UInt8], limit: Int) {
         bytes = all.count <= limit ? all : Array(all[..<limit])
         length = all.count
     }
 
     /// Every byte was kept: the payload can be pretty-printed, recorded and replayed.
-    var isWhole: Bool { bytes.count == length }
+    public var isWhole: Bool { bytes.count == length }
 
     /// How the page shows it: `length` and `kept` in bytes; `encoding` `json` (whole and
     /// parsed: `pretty` holds it indented), `text` (UTF-8), `binary` (`text` is then the bytes
     /// decoded with U+FFFD for what is not UTF-8) or `deflate` (compressed: no text); `text`
     /// the bytes kept as sent. The page puts every string into the document as text, never as
     /// markup.
-    func json(compressed: Bool = false) -> JSONValue {
+    public func json(compressed: Bool = false) -> JSONValue {
         var object: JSONObject = ["length": .integer(length), "kept": .integer(bytes.count)]
         if compressed {
             object["encoding"] = "deflate"

@@ -2,9 +2,11 @@ import AppDNACore
 
 /// `api serve`'s bundle and overrides on its inspector port (`InspectorServer.Site.bundle`):
 /// what each `BundleRequest` answers (docs/local-api.md; docs/schemas/api-bundle.schema.json
-/// and api-overrides.schema.json). Every change is noted on stderr.
-enum OverrideAPI {
-    static func answer(_ request: BundleRequest, bundle: ServedBundle, note: (String) -> Void) -> (status: Int, result: JSONValue) {
+/// and api-overrides.schema.json). Every change is noted (the CLI writes it on stderr); errors
+/// are in the CLI's words (`words`).
+public enum OverrideAPI {
+    public static func answer(_ request: BundleRequest, bundle: ServedBundle, note: (String) -> Void,
+                              words: (any Error) -> String) -> (status: Int, result: JSONValue) {
         do {
             switch request {
             case .show:
@@ -42,7 +44,7 @@ enum OverrideAPI {
             case .unavailable?, .temporary?, .permissionDenied?, .configuration?: status = 502
             default: status = 500
             }
-            return (status, ["error": .string(FlagWording.message(for: error))])
+            return (status, ["error": .string(words(error))])
         }
     }
 

@@ -1,0 +1,129 @@
+import AppDNACore
+import AppDNANet
+
+/// Why `api serve` refused a request: the typed reason, its status, its words in the answer
+/// (`{"error": …}`, and `reason` in the `--json` line and the inspector entry) and its note.
+public enum ServeRefusal {
+    /// No route: 404 for an unknown path, 405 (with `Allow`) for another method, 400 for a bad parameter.
+    case route(RouteRefusal)
+    /// 401: no `x-api-key`.
+    case missingKey
+    /// 401: an `x-api-key` other than the one the server was given.
+    case wrongKey
+    /// A failure the server was told to inject, with this status.
+    case injectedFailure(status: Int)
+    /// 413, injected: a batch body larger than the server was told to take.
+    case batchOverLimit(bytes: Int, limit: Int)
+    /// The ingest endpoint's refusal of a batch.
+    case ingest(IngestRefusal)
+    /// 500: the bundle cannot be served; why, in the CLI's words.
+    case bundleUnreadable(String)
+
+    public var status: Int {
+        switch self {
+        case .route(let refusal): return refusal.status
+        case .missingKey, .wrongKey: return 401
+        case .injectedFailure(let status): return status
+        case .batchOverLimit: return 413
+        case .ingest(let refusal): return refusal.status
+        case .bundleUnreadable: return 500
+        }
+    }
+
+    /// A fault the server was told to inject made the answer.
+    public var isInjected: Bool {
+        switch self {
+        case .injectedFailure, .batchOverLimit: return true
+        default: return false
+        }
+    }
+
+    /// The key was missing or wrong.
+    public var isKey: Bool {
+        switch self {
+        case .missingKey, .wrongKey: return true
+        default: return false
+        }
+    }
+
+    /// What the answer says (`{"error": …}`): the refusal's reason.
+    public func message(_ words: ServeWords) -> String {
+        switch self {
+        case .route(let refusal): return refusal.message
+        case .missingKey: return "missing x-api-key"
+        case .wrongKey: return "x-api-key is not the key this server was given"
+        case .injectedFailure: return words.injectedFailure
+        case .batchOverLimit(let bytes, let limit): return "the batch is \(bytes) bytes, over \(limit)"
+        case .ingest(let refusal): return refusal.message
+        case .bundleUnreadable(let message): return message
+        }
+    }
+
+    /// What the line's `note` says.
+    public func note(_ words: ServeWords) -> String {
+        switch self {
+        case .route(let refusal) where refusal.status == 404: return "not an AppDNA API path"
+        case .batchOverLimit(let bytes, _): return "\(NumberText.binarySize(bytes)) over \(words.batchLimit)"
+        case .bundleUnreadable: return "cannot serve the bundle file"
+        default: return message(words)
+        }
+    }
+}
+
+/// Why the ingest endpoint refused a batch (platform facts §4 say what it must be).
+public enum IngestRefusal {
+    /// 413: it inflates to more than this many bytes.
+    case inflatedOverLimit(Int)
+    /// 400: not raw DEFLATE; `zlibHeader` when it starts as a zlib stream does (the usual mistake).
+    case notRawDeflate(zlibHeader: Bool)
+    /// 415: a Content-Encoding the SDK does not send.
+    case unsupportedEncoding(String)
+    /// 400: not JSON; the parser's words.
+    case notJSON(String)
+    /// 400: not `{"batch": [events]}`; `namedEvents` when it says "events" instead.
+    case notABatch(namedEvents: Bool)
+    /// 400: event `index` (from 0) breaks the schema at `pointer`.
+    case invalidEvent(index: Int, pointer: String, message: String)
+    /// 500: the new events could not be recorded (so the client sends them again).
+    case notRecorded(String)
+
+    public var status: Int {
+        switch self {
+        case .inflatedOverLimit: return 413
+        case .unsupportedEncoding: return 415
+        case .notRecorded: return 500
+        case .notRawDeflate, .notJSON, .notABatch, .invalidEvent: return 400
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .inflatedOverLimit(let limit): return "inflated body over \(NumberText.binarySize(limit))"
+        case .notRawDeflate(let zlibHeader):
+            return "the body is not raw DEFLATE" + (zlibHeader ? " (it has a zlib header: the SDK sends raw DEFLATE, RFC 1951, without one)" : "")
+        case .unsupportedEncoding(let encoding): return "Content-Encoding \(encoding) is not what the SDK sends (deflate)"
+        case .notJSON(let why): return "the body is not JSON: \(why)"
+        case .notABatch(let namedEvents):
+            return "the body is not {\"batch\": [events]}" + (namedEvents ? " (\"events\" is the documented name; the SDK sends \"batch\")" : "")
+        case .invalidEvent(let index, let pointer, let message): return "batch[\(index)]\(pointer): \(message)"
+        case .notRecorded(let problem): return problem
+        }
+    }
+}
+
+/// The CLI's words for what `api serve` reports that names one of its settings: the library
+/// never names a flag (NoFlagNameBelowTheCLITests), the CLI gives them once (`FlagWording`).
+public struct ServeWords: Sendable {
+    /// The answer and note of an injected failure ("injected by --fail").
+    public let injectedFailure: String
+    /// The setting an injected 413 is over ("--status-413-over").
+    public let batchLimit: String
+    /// Any error, in the CLI's words.
+    public let error: @Sendable (any Error) -> String
+
+    public init(injectedFailure: String, batchLimit: String, error: @escaping @Sendable (any Error) -> String) {
+        self.injectedFailure = injectedFailure
+        self.batchLimit = batchLimit
+        self.error = error
+    }
+}
