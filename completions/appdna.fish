@@ -110,7 +110,7 @@ complete -c appdna -n '__fish_seen_subcommand_from bundle; and __fish_seen_subco
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l signature -x -d 'The X-AppDNA-Signature value: sha256=<hex> or bare hex'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l header -x -d 'The signature as a header line: \'X-AppDNA-Signature: sha256=<hex>\''
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l request -r -F -d 'A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)'
-complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l recorded -r -F -d 'A delivery recorded by webhook listen --record (its body and X-AppDNA-Signature)'
+complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l recorded -r -F -d 'A delivery from the record file of webhook listen (its body and X-AppDNA-Signature)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l line -x -d 'With --recorded: the line of the delivery to verify (1-based)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l secret-file -r -F -d 'Read the signing secret from a file; repeat it while rotating secrets (any may match)'
 complete -c appdna -n '__fish_seen_subcommand_from webhook; and __fish_seen_subcommand_from verify' -l secret-stdin -d 'Read the signing secret from stdin (the body must then be a file or --request)'

@@ -16,7 +16,7 @@ enum APIOverrideCommand {
     does not list is refused (exit 64), as is clearing an override that is not set.
     Prints the overrides in force (one per line, KIND:KEY=VALUE) and the served \
     bundle_version. clear --all clears every override in one request (one change). \
-    The server is --server, else APPDNA_SERVER, else the one api serve --inspect running for \
+    The server is --server, else APPDNA_SERVER, else the one api serve with an inspector running for \
     this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
     (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
     Exit status: 0 done, 64 usage error or refused override, 69 the server \
@@ -29,7 +29,7 @@ enum APIOverrideCommand {
         ExampleSpec("appdna api override clear experiment:onboarding-v2 --server http://127.0.0.1:8766",
                     "Back to the bundle's own weights."),
         ExampleSpec("appdna api override list --server http://127.0.0.1:8766 --json", "The overrides in force, as JSON."),
-        ExampleSpec("appdna api override clear --all", "Clear every override of the api serve --inspect running here."),
+        ExampleSpec("appdna api override clear --all", "Clear every override of the api serve (with an inspector) running here."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {

@@ -6,7 +6,7 @@ enum APIOverrideFlags {
 
     static let server = Flag.optional("server", value: "URL",
                                       "The inspector of the running api serve (the port it was given to inspect on): http://127.0.0.1:PORT",
-                                      details: "Without it, APPDNA_SERVER; without that, the one api serve --inspect running for this user (each notes its inspector's address and pid in $XDG_RUNTIME_DIR/appdna, else ~/.appdna/run, while it runs). The token that guards changes is read from the inspector's page (its appdna-inspector-token meta tag), as a browser does: only a process on this machine can read it.",
+                                      details: "Without it, APPDNA_SERVER; without that, the one api serve with an inspector running for this user (each notes its inspector's address and pid in $XDG_RUNTIME_DIR/appdna, else ~/.appdna/run, while it runs). The token that guards changes is read from the inspector's page (its appdna-inspector-token meta tag), as a browser does: only a process on this machine can read it.",
                                       .text)
     static let clearAll = Flag.switch("all", "With clear: clear every override in force, in one request")
     static let timeout = Flag.defaulted("timeout", value: "DURATION", "Bound on each request to the server", default: "10", .duration(0.001...600))

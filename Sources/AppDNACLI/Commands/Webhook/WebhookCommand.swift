@@ -22,7 +22,7 @@ enum WebhookCommand {
     and data) gets a warning only.
     No timestamp is signed: a captured delivery verifies forever and can be replayed. Receivers \
     should deduplicate deliveries by their id.
-    --recorded FILE verifies a delivery webhook listen --record wrote (the file's only one, or \
+    --recorded FILE verifies a delivery from webhook listen's record file (the file's only one, or \
     the one on --line N), with its recorded signature.
     Exit status: 0 valid, 1 mismatch, 64 usage error (e.g. no signature given), 65 malformed \
     signature, request dump or record, 66 body file missing, 78 no secret, empty secret or unreadable \
@@ -41,7 +41,7 @@ enum WebhookCommand {
         ExampleSpec("appdna webhook verify --request delivery.http --secret-file new.txt --secret-file old.txt --explain",
                     "Check a raw request dump during a secret rotation, and say why it fails if it does."),
         ExampleSpec("appdna webhook verify --recorded deliveries.ndjson --line 3 --secret-file secret.txt",
-                    "Check the third delivery webhook listen --record wrote."),
+                    "Check the third delivery in webhook listen's record file."),
     ]
 
     // MARK: - verify
