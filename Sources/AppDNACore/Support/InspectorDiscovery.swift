@@ -1,7 +1,8 @@
 /// Where a running `api serve --inspect` can be found without being told: each such server
 /// writes a small file (its inspector's address, its API's, its process id) into a per-user
 /// runtime directory while it runs, and `api override` reads the files whose process is still
-/// alive. The file holds no secret (the inspector's token stays on its page).
+/// alive. The file holds no secret (the inspector's token stays on its page). The inspector
+/// listens on loopback only, and its token is sent to it: only a loopback address is taken.
 ///
 ///     $XDG_RUNTIME_DIR/appdna/api-serve-PID.json   (when XDG_RUNTIME_DIR is set)
 ///     $HOME/.appdna/run/api-serve-PID.json         (otherwise)
@@ -74,11 +75,23 @@ public struct InspectorDiscovery: Sendable, Equatable {
         guard bytes.count <= 4096, let value = try? JSONValue(parsing: bytes),
               case .string(let inspector)? = value["inspector"], case .string(let api)? = value["api"],
               case .number(let number)? = value["pid"], let pid = number.int64, (1...Int64(Int32.max)).contains(pid),
-              isLoopback(inspector), isLoopback(api) else { return nil }
+              isLoopback(inspector), isPlainHTTP(api) else { return nil }
         return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid))
     }
 
+    /// The API's address, informative only (the server may listen on another interface too):
+    /// plain http, printable ASCII, short.
+    static func isPlainHTTP(_ url: String) -> Bool {
+        url.hasPrefix("http://") && url.utf8.count <= 300 && url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of digits in range.
     static func isLoopback(_ url: String) -> Bool {
-        ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"].contains { url.hasPrefix($0) }
+        ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"].contains { prefix in
+            guard url.hasPrefix(prefix) else { return false }
+            let port = url.utf8.dropFirst(prefix.utf8.count)
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
+            return (1...65535).contains(number)
+        }
     }
 }
