@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--override|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--refetch|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--server|--session-column|--shell|--signature|--since|--sql|--state|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--line|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--override|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--recorded|--refetch|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--server|--session-column|--shell|--signature|--since|--sql|--state|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -81,7 +81,7 @@ _appdna() {
                 --scheme) _appdna_reply < <(compgen -W "sdk docs" -- "$cur"); return 0 ;;
                 --variants) COMPREPLY=(); return 0 ;;
                 --bundle) _appdna_files; return 0 ;;
-                --platform) _appdna_reply < <(compgen -W "ios android" -- "$cur"); return 0 ;;
+                --platform) _appdna_reply < <(compgen -W "ios android web" -- "$cur"); return 0 ;;
                 --country) COMPREPLY=(); return 0 ;;
                 --app-version) COMPREPLY=(); return 0 ;;
                 --trait) COMPREPLY=(); return 0 ;;
@@ -167,10 +167,12 @@ _appdna() {
                 --signature) COMPREPLY=(); return 0 ;;
                 --header) COMPREPLY=(); return 0 ;;
                 --request) _appdna_files; return 0 ;;
+                --recorded) _appdna_files; return 0 ;;
+                --line) COMPREPLY=(); return 0 ;;
                 --secret-file) _appdna_files; return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--signature --header --request --secret-file --secret-stdin --explain --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--signature --header --request --recorded --line --secret-file --secret-stdin --explain --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_files
             fi ;;
@@ -292,7 +294,7 @@ _appdna() {
                 --timeout) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--server --timeout --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--server --all --timeout --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
                 _appdna_reply < <(compgen -W "set clear list" -- "$cur")
             fi ;;

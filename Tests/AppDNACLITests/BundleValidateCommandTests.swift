@@ -39,13 +39,15 @@ final class BundleValidateCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.hasPrefix("\(path):4:17: error: devices truncate"), run.stdout)
     }
 
-    func testValidFileIsSilentAndZero() throws {
+    /// Issue 52: a clean file is confirmed in one line on stderr (stdout stays empty for a pipe);
+    /// --quiet silences it.
+    func testValidFileSaysSoInOneLineOnStderrAndZero() throws {
         let path = try temporary(#"{"bundle_version": 1, "remote_config": {"a": true}}"#)
         let run = runCLI(["bundle", "validate", path])
         XCTAssertEqual(run.status, 0)
         XCTAssertEqual(run.stdout, "")
-        XCTAssertEqual(run.stderr, "")
-        XCTAssertEqual(runCLI(["bundle", "validate", "--verbose", path]).stderr, "\(path): valid\n")
+        XCTAssertEqual(run.stderr, "\(path): valid\n")
+        XCTAssertEqual(runCLI(["bundle", "validate", "--quiet", path]).stderr, "")
     }
 
     func testNotJSONIsAFindingWithStatusOne() throws {

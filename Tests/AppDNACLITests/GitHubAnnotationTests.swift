@@ -70,13 +70,17 @@ final class GitHubAnnotationTests: XCTestCase {
         let warned = fetch({ _ in .answer(200, body: BundleFixtures.apiBundle(weights: (0.57, 0.43))) }, ["-o", output, "--quiet"], environment: Self.github)
         XCTAssertEqual(warned.status, 0, warned.stderr)
         assertAllAnnotations(warned)
-        XCTAssertTrue(warned.stderrLines.first?.hasPrefix("::warning::appdna: warning: response:") == true, warned.stderr)
+        // Issue 52: `Warning: appdna: …` as the runner shows it, no second "warning:", and no
+        // pseudo-file: the response is named in words, with no `file=`.
+        XCTAssertTrue(warned.stderrLines.first?.hasPrefix("::warning::appdna: the fetched bundle, line ") == true, warned.stderr)
+        XCTAssertFalse(warned.stderr.contains("warning: "), warned.stderr)
+        XCTAssertFalse(warned.stderr.contains("response:"), warned.stderr)
         XCTAssertTrue(warned.stderr.contains("[W004]"), warned.stderr)
         // Errors, and the line that fails the fetch, with its hint inside the annotation.
         let invalid = fetch({ _ in .answer(200, body: BundleFixtures.apiBundle(weights: (0.5, 0.4))) }, ["-o", output, "--force", "--quiet"], environment: Self.github)
         XCTAssertEqual(invalid.status, 1, invalid.stderr)
         assertAllAnnotations(invalid)
-        XCTAssertTrue(invalid.stderrLines.first?.hasPrefix("::error::appdna: bundle error: response:") == true, invalid.stderr)
+        XCTAssertTrue(invalid.stderrLines.first?.hasPrefix("::error::appdna: bundle error: the fetched bundle, line ") == true, invalid.stderr)
         XCTAssertTrue(invalid.stderrLines.last?.hasSuffix("not changed%0Ahint: --no-validate writes it anyway") == true, invalid.stderr)
     }
 
@@ -113,20 +117,31 @@ final class GitHubAnnotationTests: XCTestCase {
         """#.utf8))
         let invalid = try scratch.file("invalid.json", Array(#"{"bundle_version": "one"}"#.utf8))
         let missing = scratch.path + "/missing.json"
-        for format in ["text", "json"] {
-            let run = runCLI(["bundle", "validate", warned, invalid, missing, "--format", format, "--quiet"], environment: Self.github)
-            XCTAssertEqual(run.status, 66, run.stderr)
-            assertAllAnnotations(run)
-            XCTAssertTrue(run.stderrLines.contains { $0.hasPrefix("::warning file=\(warned),line=2,col=") && $0.contains(",title=appdna W004::") }, run.stderr)
-            XCTAssertTrue(run.stderrLines.contains { $0.hasPrefix("::error file=\(invalid),line=1,col=") }, run.stderr)
-            XCTAssertTrue(run.stderrLines.contains("::error file=\(invalid)::appdna: \(invalid): invalid (1 error, 0 warnings)"), run.stderr)
-            XCTAssertTrue(run.stderrLines.contains { $0.hasPrefix("::error file=\(missing)::appdna: \(missing): ") }, run.stderr)
-            // stdout is what the format says, unchanged.
-            XCTAssertFalse(run.stdout.contains("::"), run.stdout)
-            let plain = runCLI(["bundle", "validate", warned, invalid, missing, "--format", format, "--quiet"])
-            XCTAssertEqual(plain.stdout, run.stdout)
-            assertNoAnnotations(plain)
-        }
+        // JSON: stdout unchanged, the findings annotated on stderr.
+        let json = runCLI(["bundle", "validate", warned, invalid, missing, "--format", "json", "--quiet"], environment: Self.github)
+        XCTAssertEqual(json.status, 66, json.stderr)
+        assertAllAnnotations(json)
+        XCTAssertTrue(json.stderrLines.contains { $0.hasPrefix("::warning file=\(warned),line=2,col=") && $0.contains(",title=appdna W004::") }, json.stderr)
+        XCTAssertTrue(json.stderrLines.contains { $0.hasPrefix("::error file=\(invalid),line=1,col=") }, json.stderr)
+        XCTAssertTrue(json.stderrLines.contains("::error file=\(invalid)::appdna: \(invalid): invalid (1 error, 0 warnings)"), json.stderr)
+        XCTAssertTrue(json.stderrLines.contains { $0.hasPrefix("::error file=\(missing)::appdna: \(missing): ") }, json.stderr)
+        XCTAssertFalse(json.stdout.contains("::"), json.stdout)
+        let plainJSON = runCLI(["bundle", "validate", warned, invalid, missing, "--format", "json", "--quiet"])
+        XCTAssertEqual(plainJSON.stdout, json.stdout)
+        assertNoAnnotations(plainJSON)
+        // Text (issue 52): each finding once, as the annotation, not as a text line too.
+        let text = runCLI(["bundle", "validate", warned, invalid, missing, "--quiet"], environment: Self.github)
+        XCTAssertEqual(text.status, 66, text.stderr)
+        assertAllAnnotations(text)
+        let findings = (text.stdout + text.stderr).split(separator: "\n").filter { $0.contains("[W004]") || $0.contains("W004::") }
+        XCTAssertEqual(findings.count, 1, text.stdout + text.stderr)
+        XCTAssertTrue(text.stdout.split(separator: "\n").contains { $0.hasPrefix("::warning file=\(warned),line=2,col=") && $0.contains(",title=appdna W004::") }, text.stdout)
+        XCTAssertTrue(text.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("::") }, text.stdout)
+        XCTAssertTrue(text.stderrLines.contains("::error file=\(invalid)::appdna: \(invalid): invalid (1 error, 0 warnings)"), text.stderr)
+        assertNoAnnotations(runCLI(["bundle", "validate", warned, invalid, missing, "--quiet"]))
+        // Standard input is no file of the repository: no `file=`.
+        let piped = runCLI(["bundle", "validate", "-", "--quiet"], environment: Self.github, stdin: #"{"bundle_version": "one"}"#)
+        XCTAssertTrue(piped.stdout.hasPrefix("::error title=appdna "), piped.stdout)
         // --format github writes them on stdout already: stderr does not repeat them.
         let github = runCLI(["bundle", "validate", warned, invalid, "--format", "github", "--quiet"], environment: Self.github)
         XCTAssertEqual(github.status, 1)

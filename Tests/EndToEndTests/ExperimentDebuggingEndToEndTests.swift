@@ -157,10 +157,14 @@ final class ExperimentDebuggingEndToEndTests: XCTestCase {
         XCTAssertTrue(result.text.contains("eligible       unknown (not checked: platform)"), result.text)
         XCTAssertTrue(result.text.contains("(if the unchecked rules pass)"), result.text)
 
-        // A platform no device reports is refused, not judged as if it were iOS.
-        result = try Binary.run(["bucket", "user-123", "onboarding-v2", "--bundle", bundle, "--platform", "web", "--json"])
+        // A platform no one counts users on is refused, not judged as if it were iOS; web is
+        // judged as the warehouse SQL judges it: out of an experiment for [ios, android] (issue 52).
+        result = try Binary.run(["bucket", "user-123", "onboarding-v2", "--bundle", bundle, "--platform", "iso", "--json"])
         XCTAssertEqual(result.status, 64, result.stderr)
-        XCTAssertTrue(result.stderr.contains("--platform takes one of ios, android, not 'web'"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--platform takes one of ios, android, web, not 'iso'"), result.stderr)
+        result = try Binary.run(["bucket", "user-123", "onboarding-v2", "--bundle", bundle, "--platform", "web", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])?["eligible"] as? Bool, false, result.text)
         result = try Binary.run(["bucket", "user-123", "onboarding-v2", "--bundle", bundle, "--platform", "ios", "--json"])
         object = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
         XCTAssertEqual(object["eligible"] as? Bool, true)

@@ -484,7 +484,7 @@ final class InspectorBrowserTests: XCTestCase {
         try browser.viewport(width: 1280, height: 800)
         try browser.open(server.inspector + "/")
         try browser.wait("#console:not([hidden]) .experiment[data-key='onboarding-v2']")
-        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events"], "the requests list stays")
+        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events", "Audit"], "the requests list stays")
         XCTAssertEqual(try browser.text("#console-title"), "Served bundle, version \(version)")
         // Each variant with its share, and a bar as wide as the share.
         XCTAssertEqual(try browser.texts(".experiment[data-key='onboarding-v2'] .variant-id"), ["control", "streamlined"])
@@ -549,7 +549,7 @@ final class InspectorBrowserTests: XCTestCase {
         listener = server
         try browser.open(server.inspector + "/")
         try browser.wait("#live", text: "live")
-        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events"])
+        XCTAssertEqual(try browser.texts("#list-head th"), ["Time", "Request", "Endpoint", "Status", "Fault", "Events", "Audit"])
 
         let key = ["-H", "x-api-key: adn_test_browser"]
         XCTAssertEqual(try curl(server.listener + "/api/v1/sdk/config-bundle/version", key, in: directory).status, 503)

@@ -15,12 +15,20 @@ import TestSupport
 ///   the repository root, and files a command writes do not land in the repository). Each
 ///   document gets its own scratch copy; its blocks run in document order and share it (a
 ///   replay's journal is there for the next block's resume).
-/// - `http://127.0.0.1:18791` stands for `appdna api serve` (started for the block on a free
-///   port, serving examples/bundles/appdna-config.json and accepting only the key the block
-///   exports as APPDNA_SDK_KEY, stopped with Ctrl-C after it); the test replaces it with the
-///   server's real address in the commands and in the expected output. An HTML comment
-///   `<!-- fake API: STATUS from request N -->` right before the block adds
-///   `--fail STATUS --fail-after N`: request N (0-based) and every later one get STATUS.
+/// - `http://127.0.0.1:18791` stands for the server README.md tells a reader to start: its
+///   `APPDNA_SDK_KEY=KEY appdna api serve --port 18791 …` line, run as written (the same
+///   environment variable and arguments) except on a free port, started for the block and
+///   stopped with Ctrl-C after it; the test replaces the placeholder with the server's real
+///   address in the commands and in the expected output. A block exporting another key gets
+///   what a reader gets: 401. An HTML comment `<!-- fake API: STATUS from request N -->` right
+///   before the block adds `--fail STATUS --fail-after N`: request N (0-based) and every later
+///   one get STATUS.
+/// - A ```sh block is run too, as written, in one `bash -e` (its output is not shown, so it
+///   must only succeed), with the same server when it names the placeholder. A block that
+///   cannot run here (it needs a device, the live API, a warehouse, root) says so in the
+///   document, visibly, on the line before it: `*Not run here: REASON.*`; the test counts
+///   those and runs every other one. README.md's own server line is the server: it is
+///   started for every block that names its address.
 /// - Output that does not end with a newline is compared as if it did (a block cannot show it).
 /// - Durations are masked on both sides, nothing else: a number followed by ` s` or ` ms`
 ///   becomes `<duration>`, and a rate `N events/s` becomes `<rate>`.
@@ -43,20 +51,29 @@ final class ReadmeConsoleTests: XCTestCase {
         var failure: (status: Int, fromRequest: Int)?
         /// How far the fence is indented (a block inside a list item); its lines lose as much.
         var indent = 0
+        /// A ```sh block: a script shown without its output (one command per line).
+        var isScript = false
+        /// From `*Not run here: REASON.*` on the line before the fence (or before its
+        /// fake-API comment).
+        var notRunReason: String?
     }
 
     static func blocks(in readme: String) -> [Block] {
         var blocks: [Block] = []
         var current: Block?
         var previous = ""
+        var beforePrevious = ""
         for (number, line) in readme.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             // Blocks may be indented (inside a list item): strip the fence's indentation.
             let trimmed = line.drop { $0 == " " }
             let indent = line.count - trimmed.count
             if current == nil {
-                if trimmed == "```console" {
-                    current = Block(startLine: number + 1, commands: [], failure: failureDirective(previous), indent: indent)
+                if trimmed == "```console" || trimmed == "```sh" || trimmed == "```bash" {
+                    current = Block(startLine: number + 1, commands: [], failure: failureDirective(previous), indent: indent,
+                                    isScript: trimmed != "```console",
+                                    notRunReason: notRunMarker(previous) ?? notRunMarker(beforePrevious))
                 }
+                beforePrevious = previous
                 previous = String(line)
                 continue
             }
@@ -66,7 +83,9 @@ final class ReadmeConsoleTests: XCTestCase {
                 continue
             }
             let text = String(line.dropFirst(min(indent, current!.indent)))
-            if text.hasPrefix("$ ") {
+            if current!.isScript {
+                current!.commands.append(Command(line: text, expected: "", outputLines: (number + 1)..<(number + 1), indent: current!.indent))
+            } else if text.hasPrefix("$ ") {
                 current!.commands.append(Command(line: String(text.dropFirst(2)), expected: "",
                                                  outputLines: (number + 1)..<(number + 1), indent: current!.indent))
             } else if !current!.commands.isEmpty {
@@ -75,6 +94,11 @@ final class ReadmeConsoleTests: XCTestCase {
             }
         }
         return blocks
+    }
+
+    /// The visible marker of a block that cannot run here: `*Not run here: REASON.*`.
+    static func notRunMarker(_ line: String) -> String? {
+        line.wholeMatch(of: /\s*\*Not run here: (.+)\.\*/).map { String($0.1) }
     }
 
     static func failureDirective(_ line: String) -> (Int, Int)? {
@@ -97,17 +121,55 @@ final class ReadmeConsoleTests: XCTestCase {
     func testEveryConsoleBlockPrintsWhatItShows() throws {
         let documents = try Self.documents()
         XCTAssertGreaterThan(documents.count, 5)
-        var total = 0
+        var console = Tally(), script = Tally()
         for document in documents {
-            total += try checkConsoleBlocks(of: document)
+            let (consoleBlocks, scriptBlocks) = try checkConsoleBlocks(of: document)
+            console.add(consoleBlocks)
+            script.add(scriptBlocks)
         }
-        XCTAssertGreaterThan(total, 20)
+        // The figures a reader can check against the documents' markers.
+        print("documentation blocks: console \(console.run) run, \(console.notRun) not run here; sh \(script.run) run, \(script.notRun) not run here")
+        XCTAssertGreaterThan(console.run, 20)
     }
 
-    /// Runs (and compares) every block of one document; how many blocks it has.
-    func checkConsoleBlocks(of document: String) throws -> Int {
+    /// Blocks run, and blocks marked `*Not run here: …*`.
+    struct Tally {
+        var run = 0, notRun = 0
+        mutating func add(_ blocks: [Block]) {
+            run += blocks.filter { $0.notRunReason == nil }.count
+            notRun += blocks.filter { $0.notRunReason != nil }.count
+        }
+    }
+
+    /// The documents whose blocks are not run by this test (another test runs them).
+    static let documentsRunElsewhere: Set<String> = ["docs/device-variants.md"]
+
+    /// README.md's `APPDNA_SDK_KEY=KEY appdna api serve --port 18791 …` line: the environment
+    /// and the arguments (without the port) a reader starts the server with.
+    static func readmeServer() throws -> (environment: [String: String], arguments: [String]) {
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try XCTUnwrap(readme.split(separator: "\n").first { $0.contains(" appdna api serve ") }, "no api serve command in README.md")
+        let words = line.split(separator: " ").map(String.init)
+        let serve = try XCTUnwrap(words.firstIndex(of: "appdna"))
+        XCTAssertEqual(Array(words[serve...(serve + 2)]), ["appdna", "api", "serve"], String(line))
+        var environment: [String: String] = [:]
+        for assignment in words[..<serve] {
+            let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+            XCTAssertEqual(parts.count, 2, String(line))
+            environment[parts[0]] = parts.last
+        }
+        var arguments = Array(words[(serve + 3)...])
+        let port = try XCTUnwrap(arguments.firstIndex(of: "--port"), String(line))
+        XCTAssertEqual(arguments[port + 1], String(fakeAPIPlaceholder.split(separator: ":").last!))
+        arguments.removeSubrange(port...(port + 1))
+        return (environment, arguments)
+    }
+
+    /// Runs (and compares) every block of one document; its console blocks and its sh blocks.
+    func checkConsoleBlocks(of document: String) throws -> ([Block], [Block]) {
         let url = Self.repository.appendingPathComponent(document)
         let text = try String(contentsOf: url, encoding: .utf8)
+        if Self.documentsRunElsewhere.contains(document) { return ([], []) }
         let blocks = Self.blocks(in: text)
 
         // APPDNA_UPDATE_GENERATED=1 writes what the commands really print into the document (as
@@ -116,7 +178,7 @@ final class ReadmeConsoleTests: XCTestCase {
         let outputs = try runAll(blocks, of: document, report: !update)
         if update {
             var replacements: [(Range<Int>, [String])] = []
-            for (block, blockOutputs) in zip(blocks, outputs) {
+            for (block, blockOutputs) in zip(blocks, outputs) where block.notRunReason == nil && !block.isScript {
                 for (command, output) in zip(block.commands, blockOutputs) {
                     let lines = output.isEmpty ? [] : output.dropLast(output.hasSuffix("\n") ? 1 : 0)
                         .split(separator: "\n", omittingEmptySubsequences: false)
@@ -128,7 +190,7 @@ final class ReadmeConsoleTests: XCTestCase {
             for (range, output) in replacements.reversed() { lines.replaceSubrange(range, with: output) }
             try lines.joined(separator: "\n").write(to: url, atomically: false, encoding: .utf8)
         }
-        return blocks.count
+        return (blocks.filter { !$0.isScript }, blocks.filter(\.isScript))
     }
 
     /// Every block of a document in order, in one fresh scratch copy of `examples/` (removed
@@ -193,7 +255,7 @@ final class ReadmeConsoleTests: XCTestCase {
         let status = { try ProcessRunner.run(git, ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"],
                                              environment: nil).stdout }
         let before = try status()
-        for document in try Self.documents() {
+        for document in try Self.documents() where !Self.documentsRunElsewhere.contains(document) {
             let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8))
             var leftovers: [String] = []
             let first = try runAll(blocks, of: document, report: false, leftovers: &leftovers).map { $0.map(Self.masked) }
@@ -220,30 +282,33 @@ final class ReadmeConsoleTests: XCTestCase {
     /// Runs the block and compares (when `report`); returns each command's output as the
     /// document would show it (the fake's address put back as the placeholder).
     func check(_ block: Block, of document: String, in directory: URL, report: Bool) throws -> [String] {
+        if block.notRunReason != nil { return block.commands.map { _ in "" } }
         let script = block.commands.map(\.line).joined(separator: "\n")
+        // README.md's server line is the server every other block runs against: started below.
+        if block.isScript, script.contains(" appdna api serve "), script.contains(Self.fakeAPIPlaceholder.split(separator: ":").last!) {
+            return block.commands.map { _ in "" }
+        }
         var server: APIServeProcess?
         if script.contains(Self.fakeAPIPlaceholder) {
-            // `appdna api serve` itself, accepting only the key the block exports; a failure
-            // directive becomes its fault flags.
-            let key = script.firstMatch(of: /APPDNA_SDK_KEY=([A-Za-z0-9_]+)/).map { String($0.1) } ?? "adn_live_missing"
+            // The server README.md tells a reader to start, as written; a failure directive
+            // adds its fault flags.
+            let readme = try Self.readmeServer()
             let faults = block.failure.map { ["--fail", "\($0.status)", "--fail-after", "\($0.fromRequest)"] } ?? []
-            server = try APIServeProcess(["--bundle", "examples/bundles/appdna-config.json", "--key-from-env"] + faults,
-                                         environment: ["APPDNA_SDK_KEY": key], directory: directory)
+            server = try APIServeProcess(readme.arguments + faults, environment: readme.environment, directory: directory)
         }
         defer { XCTAssertEqual(server?.stop() ?? 0, 0, "\(document):\(block.startLine): api serve: \(server?.stderr ?? "")") }
         let address = server?.baseURL ?? Self.fakeAPIPlaceholder
+        if block.isScript {
+            return try runScript(block, script: script.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address),
+                                 of: document, in: directory, report: report)
+        }
 
         // One bash for the block; a separator byte after each command splits the output.
         let separator = "\u{1}"
         let body = ["exec 2>&1"] + block.commands.map {
             $0.line.replacingOccurrences(of: Self.fakeAPIPlaceholder, with: address) + "\nprintf '\\001'"
         }
-        let binDirectory = Binary.url.deletingLastPathComponent().path
-        // The python3 the suite's tools were installed for (chDB runs the warehouse examples).
-        let pythonDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .first { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }.map { "\($0):" } ?? ""
-        let result = try runBash(body.joined(separator: "\n"), directory: directory,
-                                 environment: ["PATH": "\(binDirectory):\(pythonDirectory)/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"])
+        let result = try runBash(body.joined(separator: "\n"), directory: directory, environment: Self.blockEnvironment(directory))
         // Output without a final newline (`cat` of a file without one) gets one: a block cannot
         // show the difference.
         let outputs = result.components(separatedBy: separator).map { $0.isEmpty || $0.hasSuffix("\n") ? $0 : $0 + "\n" }
@@ -256,6 +321,25 @@ final class ReadmeConsoleTests: XCTestCase {
             }
         }
         return outputs.dropLast().map { Self.withPlaceholder(address, in: $0) }
+    }
+
+    /// A ```sh block as written, in one `bash -e`: it must succeed (its output is shown only
+    /// when it does not).
+    func runScript(_ block: Block, script: String, of document: String, in directory: URL, report: Bool) throws -> [String] {
+        let result = try runBash("set -e\n" + script + "\nprintf '\\001'", directory: directory, environment: Self.blockEnvironment(directory))
+        if report {
+            XCTAssertTrue(result.hasSuffix("\u{1}"), "\(document):\(block.startLine): the sh block failed (mark it `*Not run here: REASON.*` if it cannot run here):\n\(script)\n\(result)")
+        }
+        return block.commands.map { _ in "" }
+    }
+
+    /// PATH: the built `appdna` first, then the suite's `python3` (chDB runs the warehouse
+    /// examples); HOME: the scratch directory.
+    static func blockEnvironment(_ directory: URL) -> [String: String] {
+        let binDirectory = Binary.url.deletingLastPathComponent().path
+        let pythonDirectory = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/python3") }.map { "\($0):" } ?? ""
+        return ["PATH": "\(binDirectory):\(pythonDirectory)/usr/bin:/bin", "HOME": directory.path, "LANG": "C.UTF-8"]
     }
 
     /// The placeholder's `host:port` stands for the server's too (messages that name the peer).

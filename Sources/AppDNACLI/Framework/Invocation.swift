@@ -96,7 +96,8 @@ public struct Invocation: Sendable {
     /// A warning about `place` (a file, and its line when known) for the annotation.
     func warn(_ message: String, place: GitHubWorkflowText.Place?) {
         if GitHubWorkflowText.isActive(io.environment) {
-            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.warning, "appdna: warning: " + message, place: place))
+            // The runner shows it as `Warning: appdna: …`: a second "warning:" would repeat it.
+            io.stderr.writeVerbatimLine(GitHubWorkflowText.annotation(.warning, "appdna: " + message, place: place))
         } else {
             io.stderr.writeLine("appdna: " + options.stderrStyle.apply(.yellow, "warning:") + " " + message)
         }

@@ -92,6 +92,9 @@ public final class ExposureAudit {
     }
 
     public let bundleVersion: String?
+    /// How a cause names the bundle's version: "the file's" (`queue inspect --bundle FILE`),
+    /// "the served bundle_version" (`api serve`, whose bundle is not a file a reader holds).
+    let bundleVersionName: String
     /// By the ids' bytes: an exposure recorded for `cafe\u{301}-exp` is not one of `café-exp`.
     let definitions: [ByteKey: ExperimentDefinition]
     /// The experiment ids in byte order: `Prepared.index` and `RepeatedExposures` refer to them.
@@ -113,8 +116,9 @@ public final class ExposureAudit {
     public private(set) var repeated: RepeatedExposures
 
     /// `root` is a config bundle of either shape.
-    public init(bundle root: JSONNode, listLimit: Int = 1000) {
+    public init(bundle root: JSONNode, listLimit: Int = 1000, bundleVersionName: String = "the file's") {
         bundleVersion = root["bundle_version"]?.numberText
+        self.bundleVersionName = bundleVersionName
         var definitions: [ByteKey: ExperimentDefinition] = [:]
         if let map = BundleExperiments.map(in: root) {
             for member in map.members where member.value.kind == .object {
@@ -133,7 +137,7 @@ public final class ExposureAudit {
     func makeJudge() -> Judge {
         var experiments: [ByteKey: Prepared] = [:]
         for (index, id) in experimentIDs.enumerated() { experiments[id] = Prepared(definitions[id]!, index: index) }
-        return Judge(bundleVersion: bundleVersion, experiments: experiments)
+        return Judge(bundleVersion: bundleVersion, experiments: experiments, bundleVersionName: bundleVersionName)
     }
 
     /// One live event.
@@ -166,12 +170,14 @@ extension ExposureAudit {
     /// Judges events against the bundle: one per thread.
     final class Judge {
         let bundleVersion: String?
+        let bundleVersionName: String
         let experiments: [ByteKey: Prepared]
         /// The experiments by the bytes of their ids, and the last event's context.
         let tape: TapeState
 
-        init(bundleVersion: String?, experiments: [ByteKey: Prepared]) {
+        init(bundleVersion: String?, experiments: [ByteKey: Prepared], bundleVersionName: String = "the file's") {
             self.bundleVersion = bundleVersion
+            self.bundleVersionName = bundleVersionName
             self.experiments = experiments
             tape = TapeState(experiments)
         }
@@ -226,7 +232,7 @@ extension ExposureAudit {
             var eventVersion: String? { device?["bundle_version"]?.numberText }
             var sdkVersion: String? { device?["sdk_version"]?.string }
             var otherBundle: Bool { eventVersion.flatMap { version in bundleVersion.map { $0 != version } } ?? false }
-            var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), the file's \(bundleVersion ?? "-")" }
+            var versions: String { "the event's bundle_version is \(eventVersion ?? "-"), \(bundleVersionName) \(bundleVersion ?? "-")" }
             guard let prepared = experiments[ByteKey(experiment)] else {
                 let lookalike = experiments.keys.lazy.compactMap { ByteIdentity.normalisationDifference(experiment, from: $0.text) }.first
                 return otherBundle ? (nil, .bundleVersion, versions + " (the experiment is not in the file)")

@@ -11,6 +11,13 @@ public enum ProcessControl {
     /// `getpid`.
     public static var id: Int32 { getpid() }
 
+    /// Whether a process with this id exists (`kill(pid, 0)`: EPERM means it does, owned by
+    /// someone else). Only positive ids: 0 and -1 would name groups.
+    public static func isAlive(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
     /// `exit`: flushes C stdio and runs atexit handlers.
     public static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)

@@ -20,7 +20,7 @@ public struct BatchAudit {
 
     /// nil when no event carries an exposure.
     init?(_ events: [(index: Int, event: JSONNode)], against bundle: JSONDocument) {
-        let audit = ExposureAudit(bundle: bundle.root, listLimit: Self.listed)
+        let audit = ExposureAudit(bundle: bundle.root, listLimit: Self.listed, bundleVersionName: "the served bundle_version")
         for (index, event) in events { audit.audit(event: event, location: QueueLocation(path: "batch", line: index + 1)) }
         guard audit.checked + audit.skipped > 0 else { return nil }
         bundleVersion = audit.bundleVersion

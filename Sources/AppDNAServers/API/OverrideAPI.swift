@@ -34,6 +34,10 @@ public enum OverrideAPI {
                 let listed = try list(bundle)
                 note("override cleared: \(kindText):\(key) (bundle_version \(try bundle.answers().bundleVersion))")
                 return (200, listed)
+            case .clearAll:
+                let count = try bundle.clearAll()
+                if count > 0 { note("overrides cleared: all \(count) (bundle_version \(try bundle.answers().bundleVersion))") }
+                return (200, try list(bundle))
             }
         } catch {
             // A wrong override is the caller's (400); a live bundle that cannot be fetched is
@@ -109,7 +113,10 @@ public enum OverrideAPI {
             "flags": .array(flags),
             "config": .array(config),
             "onboarding": ["flow": onboarding?["active_flow_id"]?.string.map(JSONValue.string) ?? .null,
-                           "overridden": .bool(overrides.value(kind: .onboarding, key: BundleOverride.onboardingKey) != nil)],
+                           "overridden": .bool(overrides.value(kind: .onboarding, key: BundleOverride.onboardingKey) != nil),
+                           // The flows the override may choose from (the console's list); none
+                           // listed: any flow id is taken.
+                           "flows": .array(onboarding?["flows"].flatMap { $0.kind == .object ? $0.members.map { JSONValue.string($0.key) } : nil } ?? [])],
         ]
     }
 }

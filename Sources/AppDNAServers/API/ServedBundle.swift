@@ -122,6 +122,19 @@ public final class ServedBundle: Sendable {
         }
     }
 
+    /// Clears every override as one change (one state write, one bundle_version); how many
+    /// there were (0: nothing changes).
+    func clearAll() throws -> Int {
+        try mutable.withLock { (held: inout Mutable) throws -> Int in
+            let count = held.state.overrides.list.count
+            guard count > 0 else { return 0 }
+            var next = held.state
+            next.overrides = BundleOverrides()
+            try commit(next, into: &held)
+            return count
+        }
+    }
+
     /// Fetches the live bundle again (`@remote` only: false for a file).
     public func refetch() throws -> Bool {
         try mutable.withLock { (held: inout Mutable) throws -> Bool in

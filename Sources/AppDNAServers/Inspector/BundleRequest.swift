@@ -11,12 +11,14 @@ public enum BundleRequest: Sendable {
     case set(kind: String, key: String, body: [UInt8])
     /// DELETE /api/overrides/{kind}/{key}
     case clear(kind: String, key: String)
+    /// DELETE /api/overrides: every override, at once
+    case clearAll
 
     /// Whether it changes what devices are served (then it needs the page's token).
     public var changes: Bool {
         switch self {
         case .show, .list: return false
-        case .refetch, .set, .clear: return true
+        case .refetch, .set, .clear, .clearAll: return true
         }
     }
 }

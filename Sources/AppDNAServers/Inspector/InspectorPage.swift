@@ -91,6 +91,12 @@ enum InspectorPage {
         <h3>Re-send it</h3>
         <pre id="resend" class="command"></pre>
       </div>
+      <div id="audit-box" class="audit" hidden>
+        <h3>Exposure audit</h3>
+        <p id="audit-summary" class="verdict"></p>
+        <ul id="audit-mismatches" class="mismatches"></ul>
+        <p id="audit-more" class="note"></p>
+      </div>
       <div id="batch-box" hidden>
         <h3 id="batch-title">Events</h3>
         <div id="batch"></div>
@@ -134,8 +140,9 @@ enum InspectorPage {
   // (a long value takes two lines, then ends in an ellipsis; the cell's title and the detail
   // view have all of it).
   const columns = kind === "api"
-    ? [["Time", timeCell, "time"], ["Request", requestCell, "wide"], ["Endpoint", (e) => text(e.endpoint), "medium"],
-       ["Status", statusCell, "narrow"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"]]
+    ? [["Time", timeCell, "time"], ["Request", requestCell, "request"], ["Endpoint", (e) => text(e.endpoint), "medium"],
+       ["Status", statusCell, "status"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"],
+       ["Audit", auditCell, "audit"]]
     : [["Time", timeCell, "time"], ["Event", (e) => breakable(e.event), "medium"], ["Event id", (e) => breakable(e.event_id), "medium"],
        ["Signature", verdictCell, "verdict"], ["Sender got", statusCell, "narrow"], ["Handler", handlerCell, "short"]];
 
@@ -263,6 +270,51 @@ enum InspectorPage {
     return text(`${entry.events} accepted, ${entry.duplicates} duplicate${entry.duplicates === 1 ? "" : "s"}`);
   }
 
+  // A batch's exposure audit as a badge with its counts: red when any exposure disagrees with
+  // the served bundle, green when all agree; the sentence api serve prints is its title.
+  function auditCell(entry) {
+    const audit = entry.audit;
+    if (!audit) return text("");
+    const bad = audit.disagreeing > 0;
+    const words = bad ? `${audit.disagreeing} of ${audit.checked} disagree` : `${audit.agreeing} agree`;
+    const badge = element("span", words, bad ? "badge invalid audit" : "badge valid audit");
+    badge.setAttribute("title", visible(auditWords(audit)));
+    return badge;
+  }
+
+  // "4 exposures checked against bundle_version 21: 1 agree, 3 disagree" (as on stdout).
+  function auditWords(audit) {
+    const version = audit.bundle_version === null ? "-" : String(audit.bundle_version);
+    return `${audit.checked} exposure${audit.checked === 1 ? "" : "s"} checked against bundle_version ${version}: `
+      + `${audit.agreeing} agree, ${audit.disagreeing} disagree` + (audit.skipped > 0 ? `, ${audit.skipped} skipped` : "");
+  }
+
+  // The selected batch's audit: the counts, then each disagreeing exposure with its cause.
+  function showAudit(entry) {
+    const audit = entry.audit;
+    const list = $("audit-mismatches");
+    list.replaceChildren();
+    $("audit-box").hidden = !audit;
+    if (!audit) return;
+    $("audit-summary").textContent = visible(auditWords(audit));
+    $("audit-summary").className = audit.disagreeing > 0 ? "verdict invalid" : "verdict valid";
+    for (const mismatch of audit.mismatches) {
+      const item = document.createElement("li");
+      item.className = "mismatch";
+      const id = mismatch.event_id === null ? "no event_id" : mismatch.event_id;
+      item.appendChild(element("span", `event ${mismatch.event_index} (${id}): `, "muted"));
+      item.appendChild(element("span", mismatch.experiment, "mono"));
+      item.appendChild(text(` recorded ${mismatch.recorded === null ? "none" : mismatch.recorded}, expected ${mismatch.expected === null ? "none" : mismatch.expected}`));
+      const cause = document.createElement("div");
+      cause.appendChild(element("span", mismatch.cause, "badge invalid cause"));
+      cause.appendChild(element("span", ` ${mismatch.detail}`, "detail"));
+      item.appendChild(cause);
+      list.appendChild(item);
+    }
+    const unlisted = audit.disagreeing - audit.mismatches.length;
+    $("audit-more").textContent = unlisted > 0 ? `and ${unlisted} more (the first ${audit.mismatches.length} are listed)` : "";
+  }
+
   function buildHead() {
     const head = $("list-head");
     const widths = $("list-columns");
@@ -368,7 +420,7 @@ enum InspectorPage {
     $("detail-title").textContent = visible(message);
     for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
     for (const id of ["detail-diagnoses", "detail-facts", "headers-body"]) $(id).replaceChildren();
-    for (const id of ["replay-box", "resend-box", "batch-box"]) $(id).hidden = true;
+    for (const id of ["replay-box", "resend-box", "batch-box", "audit-box"]) $(id).hidden = true;
   }
 
   function fact(list, term, value) {
@@ -403,6 +455,7 @@ enum InspectorPage {
       $("resend-box").hidden = !entry.resend_command;
       $("resend").textContent = visible(entry.resend_command || "");
       $("batch-box").hidden = true;
+      $("audit-box").hidden = true;
     } else {
       $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
       $("detail-verdict").textContent = visible(entry.note);
@@ -418,6 +471,7 @@ enum InspectorPage {
       }
       $("replay-box").hidden = true;
       $("resend-box").hidden = true;
+      showAudit(entry);
       showBatch(entry);
     }
     showHeaders(entry.headers);
@@ -792,10 +846,25 @@ enum InspectorPage {
     block.appendChild(line);
     const controls = document.createElement("div");
     controls.className = "controls";
-    const input = document.createElement("input");
+    // A list of the bundle's flows, as an experiment has one of its variants; a text box only
+    // when the bundle lists none (then any flow id is taken).
+    const flows = onboarding.flows || [];
+    let input;
+    if (flows.length > 0) {
+      input = document.createElement("select");
+      for (const flow of flows) {
+        const option = document.createElement("option");
+        option.value = String(flow);
+        option.textContent = visible(flow);
+        if (flow === onboarding.flow) option.selected = true;
+        input.appendChild(option);
+      }
+    } else {
+      input = document.createElement("input");
+      // The flow in the placeholder, as text that shows (what is typed is sent as typed).
+      input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
+    }
     input.id = "onboarding-flow";
-    // The flow in the placeholder, as text that shows (what is typed is sent as typed).
-    input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
     input.setAttribute("aria-label", "onboarding flow");
     const set = document.createElement("button");
     set.type = "button";
@@ -970,6 +1039,10 @@ table { border-collapse: collapse; width: 100%; }
 #list col.short { width: 9.2em; }
 #list col.verdict { width: 22%; }
 #list col.wide { width: 28%; }
+/* api serve's list has one column more (the audit's badge): its request and status give room. */
+#list col.request { width: 19%; }
+#list col.status { width: 5.4em; }
+#list col.audit { width: 8.6em; }
 #list th {
   position: sticky;
   top: 0;
@@ -1015,6 +1088,10 @@ table { border-collapse: collapse; width: 100%; }
 .badge { display: inline-block; padding: 0 0.5em; border-radius: 0.7em; font-size: 0.85em; font-weight: 600; }
 .badge.valid { color: var(--good); background: var(--good-background); }
 .badge.invalid { color: var(--bad); background: var(--bad-background); }
+/* The exposure audit (api serve): each disagreeing exposure, its cause as a badge. */
+.mismatches { margin: 0.3em 0; padding-left: 1.2em; }
+.mismatches li { margin: 0 0 0.5em; overflow-wrap: anywhere; }
+.mismatches .detail { font-size: 0.92em; }
 
 .empty, .kept { color: var(--muted); padding: 0.5em 1em; margin: 0; }
 
@@ -1106,8 +1183,11 @@ input, select {
 .edit .note { margin-left: 0.8em; }
 button.remove, button.clear { background: transparent; color: var(--accent); padding: 0.1em 0.6em; }
 
-/* The console (api serve): the served bundle above the requests, in the list's pane. */
+/* The console (api serve): the served bundle above the requests, in the list's pane. Open (the
+   default) it scrolls in at most 40% of the window, so that the requests stay in sight on a
+   laptop's screen. */
 .console { padding: 0.6em 1em 0.8em; border-bottom: 1px solid var(--line); }
+.console[open] { max-height: 40vh; overflow: auto; }
 .console summary { cursor: pointer; font-weight: 600; }
 .console h3 { margin: 0.8em 0 0.3em; }
 .console .error { color: var(--bad); background: var(--bad-background); padding: 0.3em 0.6em; border-radius: 4px; overflow-wrap: anywhere; }

@@ -20,11 +20,12 @@ import AppDNANet
 ///     GET    /api/overrides                the overrides in force and the served bundle_version
 ///     PUT    /api/overrides/{kind}/{key}   set one: {"value": JSON} (token)
 ///     DELETE /api/overrides/{kind}/{key}   clear one (token)
+///     DELETE /api/overrides                clear them all, as one change (token)
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
     case page, script, style, favicon, list, entry, record, replay
-    case bundle, refetch, overrides, setOverride, clearOverride
+    case bundle, refetch, overrides, setOverride, clearOverride, clearOverrides
 }
 
 enum InspectorRoutes {
@@ -70,6 +71,7 @@ enum InspectorRoutes {
                 Route(["GET"], [.literal("api"), .literal("bundle")], .bundle, "the served bundle, its overrides marked"),
                 Route(["POST"], [.literal("api"), .literal("bundle"), .literal("refetch")], .refetch, "fetch the live bundle again (token)"),
                 Route(["GET"], [.literal("api"), .literal("overrides")], .overrides, "the overrides in force"),
+                Route(["DELETE"], [.literal("api"), .literal("overrides")], .clearOverrides, "clear every override, as one change (token)"),
                 Route(["PUT"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .setOverride,
                       "set an override: {\"value\": JSON} (token)"),
                 Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .clearOverride,

@@ -142,7 +142,7 @@ public final class InspectorServer: Sendable {
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
             log.addReplay(outcome.result, to: id)
             return Self.json(200, ["id": .integer(id), "replay": outcome.result])
-        case .bundle, .refetch, .overrides, .setOverride, .clearOverride:
+        case .bundle, .refetch, .overrides, .setOverride, .clearOverride, .clearOverrides:
             guard let bundle = site.bundle else { return Self.error(404, "no bundle here") }
             let asked: BundleRequest
             switch match.endpoint {
@@ -150,6 +150,7 @@ public final class InspectorServer: Sendable {
             case .overrides: asked = .list
             case .refetch: asked = .refetch
             case .setOverride: asked = .set(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key], body: request.body)
+            case .clearOverrides: asked = .clearAll
             default: asked = .clear(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key])
             }
             // Changing what devices are served is an action, guarded as a replay is.

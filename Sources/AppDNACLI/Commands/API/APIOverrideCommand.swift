@@ -16,7 +16,11 @@ enum APIOverrideCommand {
     experiment or variant it does not have, a flag it does not have or a flow its onboarding \
     does not list is refused (exit 64), as is clearing an override that is not set.
     Prints the overrides in force (one per line, KIND:KEY=VALUE) and the served \
-    bundle_version. Exit status: 0 done, 64 usage error or refused override, 69 the server \
+    bundle_version. clear --all clears every override in one request (one change). \
+    The server is --server, else APPDNA_SERVER, else the one api serve with an inspector running for \
+    this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
+    (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
+    Exit status: 0 done, 64 usage error or refused override, 69 the server \
     cannot be reached or answered unexpectedly, 77 the token was refused.
     """
 
@@ -26,14 +30,13 @@ enum APIOverrideCommand {
         ExampleSpec("appdna api override clear experiment:onboarding-v2 --server http://127.0.0.1:8766",
                     "Back to the bundle's own weights."),
         ExampleSpec("appdna api override list --server http://127.0.0.1:8766 --json", "The overrides in force, as JSON."),
+        ExampleSpec("appdna api override clear --all", "Clear every override of the api serve (with an inspector) running here."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
-        guard let server = arguments[APIOverrideFlags.server] else {
-            throw Failure(.usage, "api override needs the inspector of the running api serve: --server http://127.0.0.1:PORT (its --inspect PORT)")
-        }
-        let base = try inspectorBase(server)
+        let (server, from) = try serverAddress(invocation)
+        let base = try inspectorBase(server, from: from)
         let client = try DeliveryClient.make(invocation)
         let timeout = arguments[APIOverrideFlags.timeout]
         func send(_ method: String, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> HTTPResponse {
@@ -44,6 +47,25 @@ enum APIOverrideCommand {
                                    deadline: Deadline(secondsFromNow: timeout, clock: client.clock))
         }
         let operand = arguments.operand(1)
+        if arguments[APIOverrideFlags.clearAll] && arguments.operand(0) != "clear" {
+            throw Failure(.usage, "--all goes with clear (api override clear --all)")
+        }
+        do {
+            return try change(invocation, operand: operand, base: base, transport: { try send($0, $1, body: $2, token: $3) })
+        } catch let failure as Failure where failure.kind == .usage || failure.kind == .unavailable {
+            // The API port of api serve has neither the page nor /api/overrides: say which port to use.
+            if let probe = try? send("GET", "/api/v1/sdk/config-bundle/version"), isAPIPort(probe) { throw notTheInspector(base) }
+            throw failure
+        }
+    }
+
+    /// The request ACTION asks for, and its answer printed.
+    static func change(_ invocation: Invocation, operand: String?, base: String,
+                       transport: (String, String, [UInt8]?, String?) throws -> HTTPResponse) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        func send(_ method: String, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> HTTPResponse {
+            try transport(method, path, body, token)
+        }
         let answer: HTTPResponse
         switch arguments.operand(0) {
         case "list":
@@ -54,8 +76,12 @@ enum APIOverrideCommand {
             let item = try BundleOverride(parsing: operand)
             let token = try pageToken(send("GET", "/"), server: base)
             answer = try send("PUT", path(item.kind, item.key), body: JSONWriter().write(["value": item.value]), token: token)
+        case "clear" where arguments[APIOverrideFlags.clearAll]:
+            if let operand { throw Failure(.usage, "api override clear --all clears every override: give no KIND:KEY ('\(operand)')") }
+            let token = try pageToken(send("GET", "/"), server: base)
+            answer = try send("DELETE", "/api/overrides", token: token)
         default:
-            guard let operand else { throw Failure(.usage, "api override clear needs KIND:KEY (experiment:KEY, flag:KEY, config:KEY or onboarding)") }
+            guard let operand else { throw Failure(.usage, "api override clear needs KIND:KEY (experiment:KEY, flag:KEY, config:KEY or onboarding), or --all") }
             let (kind, key) = try target(operand)
             let token = try pageToken(send("GET", "/"), server: base)
             answer = try send("DELETE", path(kind, key), token: token)
@@ -76,13 +102,13 @@ enum APIOverrideCommand {
 
     /// `http://127.0.0.1:PORT` or `http://localhost:PORT` (a trailing / dropped): the inspector
     /// listens on loopback only, and its token must not be sent anywhere else.
-    static func inspectorBase(_ text: String) throws -> String {
+    static func inspectorBase(_ text: String, from: String = "--server") throws -> String {
         var base = text
         while base.hasSuffix("/") { base.removeLast() }
         for prefix in ["http://127.0.0.1:", "http://localhost:"] where base.hasPrefix(prefix) {
             if let port = Int(base.dropFirst(prefix.count)), (1...65535).contains(port) { return base }
         }
-        throw Failure(.usage, "--server takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(text)'")
+        throw Failure(.usage, "\(from) takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(text)'")
     }
 
     /// `KIND:KEY` of `clear` (`onboarding` alone, or `onboarding:…`, is the flow).
@@ -130,5 +156,36 @@ enum APIOverrideCommand {
         default:
             throw Failure(.unavailable, answer.status == 200 ? "the server has no overrides API (is it appdna api serve --inspect?)" : message)
         }
+    }
+
+    /// The inspector to talk to and what named it: --server, APPDNA_SERVER, or the one
+    /// `api serve --inspect` of this user whose discovery file names a live process.
+    static func serverAddress(_ invocation: Invocation) throws -> (String, String) {
+        if let server = invocation.arguments[APIOverrideFlags.server] { return (server, "--server") }
+        if let server = invocation.io.environment[serverVariable], !server.isEmpty { return (server, serverVariable) }
+        let directory = InspectorDiscovery.directory(environment: invocation.io.environment)
+        let running = directory.map(InspectorDiscovery.running(in:)) ?? []
+        guard running.count == 1, let only = running.first else {
+            if running.isEmpty {
+                throw Failure(.usage, "no api serve --inspect is running for this user\(directory.map { " (none noted in \($0))" } ?? "")",
+                              hint: "start appdna api serve with --inspect PORT, or name its inspector with --server http://127.0.0.1:PORT or \(serverVariable)")
+            }
+            throw Failure(.usage, "\(running.count) api serve --inspect are running (inspectors \(running.map(\.inspector).joined(separator: ", ")))",
+                          hint: "pick one with --server URL or \(serverVariable)=URL")
+        }
+        return (only.inspector, "the discovery file of pid \(only.pid)")
+    }
+
+    static let serverVariable = "APPDNA_SERVER"
+
+    /// Whether the answer to GET /api/v1/sdk/config-bundle/version comes from api serve's own
+    /// API port (200 with a bundle_version, or 401 for the key): an inspector has no such path.
+    static func isAPIPort(_ answer: HTTPResponse) -> Bool {
+        answer.status == 401 || (answer.status == 200 && String(decoding: answer.body.prefix(512), as: UTF8.self).contains("bundle_version"))
+    }
+
+    static func notTheInspector(_ server: String) -> Failure {
+        Failure(.usage, "\(server) is the API port of api serve, not its inspector: the overrides are changed through the inspector",
+                hint: "start appdna api serve with --inspect PORT and point api override at that port (--server http://127.0.0.1:PORT)")
     }
 }

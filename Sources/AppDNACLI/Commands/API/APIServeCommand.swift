@@ -80,6 +80,14 @@ enum APIServeCommand {
         let initial = try bundle.answers()
 
         let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
+        // `api override` finds this inspector without --server (InspectorDiscovery); a file that
+        // cannot be written costs only that convenience.
+        var discoveryFile: String?
+        if let inspector, let directory = InspectorDiscovery.directory(environment: invocation.io.environment) {
+            let found = InspectorDiscovery(inspector: String(inspector.url.dropLast()), api: server.loopbackURL, pid: ProcessControl.id)
+            do { discoveryFile = try found.write(in: directory) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
+        }
+        defer { if let discoveryFile { _ = FileSystem.removeFile(discoveryFile) } }
         let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, words: FlagWording.serve, report: log,
                             clock: invocation.io.clock, inspector: inspector?.log)
         server.stopOnInterrupt()

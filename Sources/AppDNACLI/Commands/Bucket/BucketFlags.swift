@@ -1,9 +1,12 @@
 import AppDNACore
 
-/// The platforms devices report (`device.platform`): `--platform` takes only these, so a typo
-/// (`iso`) or a platform no SDK runs on (`web`) is refused instead of judged as if it were iOS.
-/// Any case is taken (`iOS`, `Android`): the rules and the SQL compare platform names without case.
-enum DevicePlatform: String, CaseIterable, Sendable { case ios, android }
+/// The platforms users are counted on (`device.platform`, the warehouse's platform column):
+/// `--platform` takes only these, so a typo (`iso`) is refused instead of judged as if it were
+/// iOS. `web` is one, as `warehouse assignment` takes it: an experiment whose `platforms` lists
+/// `web` assigns web users, one that does not (`["ios","android"]`) assigns them nothing, and
+/// no `platforms` assigns everyone, as for a device. Any case is taken (`iOS`, `Android`): the
+/// rules and the SQL compare platform names without case.
+enum DevicePlatform: String, CaseIterable, Sendable { case ios, android, web }
 
 /// The flags of `bucket`, each declared once, in help order.
 enum BucketFlags {

@@ -159,9 +159,13 @@ enum BundleFetchCommand {
             // two about the API's shape are moot, because fetch writes the SDK's shape.
             let findings = BundleValidator.validate(document: document)
             let errors = findings.filter { $0.severity == .error }
+            // FILE:LINE:COL, as a compiler says it; in an annotation, whose `file=` must be a file
+            // of the repository, the response is named in words (the -o file is another shape).
+            let annotated = GitHubWorkflowText.isActive(invocation.io.environment)
             func describe(_ finding: BundleFinding) -> String {
                 let path = finding.pointer.description.isEmpty ? "" : "\(finding.pointer): "
-                return "response:\(finding.line):\(finding.column): \(path)\(finding.message) [\(finding.rule.rawValue)]"
+                let place = annotated ? "the fetched bundle, line \(finding.line), column \(finding.column): " : "response:\(finding.line):\(finding.column): "
+                return place + "\(path)\(finding.message) [\(finding.rule.rawValue)]"
             }
             for finding in findings.prefix(20) where finding.severity == .warning && finding.rule != .contentWrapper && finding.rule != .apiSectionName {
                 invocation.warn(describe(finding))

@@ -26,15 +26,17 @@ enum BundleValidateCommand {
             try BundleArgument.checkSpelling(path)
             reports.append(try BundleCheckReport.check(path: path, strict: strict, invocation: invocation).report)
         }
+        // Under GitHub Actions a finding is written once, as the annotation the runner shows in
+        // the log (as `Error: FILE#LINE …`) and on the pull request: the text line would say
+        // it a second time. JSON stays on stdout, its findings annotated on stderr.
+        let actions = GitHubWorkflowText.isActive(invocation.io.environment)
         switch format {
         case .json: writeJSON(reports, strict: strict, to: invocation.stdout)
         case .github: writeGitHub(reports, to: invocation.stdout)
+        case .text where actions: writeGitHub(reports, to: invocation.stdout)
         case .text: BundleCheckReport.writeText(reports, style: invocation.options.stdoutStyle, to: invocation.stdout)
         }
-        // Under GitHub Actions every finding is also an annotation on stderr (with --format
-        // github they already are, on stdout), so a plain `bundle validate` step shows them on
-        // the pull request.
-        if format != .github && GitHubWorkflowText.isActive(invocation.io.environment) {
+        if format == .json && actions {
             writeGitHub(reports, to: invocation.io.stderr)
         }
         var status = ExitStatus.success
@@ -50,7 +52,9 @@ enum BundleValidateCommand {
             if report.errors > 0, status == .success { status = .negative }
             let counts = "(\(BundleCheckReport.plural(report.errors, "error")), \(BundleCheckReport.plural(report.warnings, "warning")))"
             if report.findings.isEmpty {
-                invocation.detail("\(report.file): valid")
+                // A clean file is said to be clean (in one line, beside the output, so a pipe
+                // of the text format gets nothing), except where the output is JSON.
+                if format != .json { invocation.note("\(report.file): valid") }
             } else if report.valid {
                 invocation.note("\(report.file): valid \(counts)")
             } else {
@@ -66,8 +70,10 @@ enum BundleValidateCommand {
     /// GitHub Actions workflow commands: `::error file=F,line=L,col=C,title=T::MESSAGE`.
     static func writeGitHub(_ reports: [BundleCheckReport], to out: OutputSink) {
         for report in reports {
+            // `file=` names a file in the repository: standard input and the live bundle are none.
+            let isFile = ![BundleInput.stdinName, BundleArgument.remote].contains(report.file)
             for f in report.findings {
-                let place = GitHubWorkflowText.Place(file: report.file, line: f.line, column: f.column)
+                let place = isFile ? GitHubWorkflowText.Place(file: report.file, line: f.line, column: f.column) : nil
                 out.writeVerbatimLine(GitHubWorkflowText.annotation(f.severity == .error ? .error : .warning,
                                                                     f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)",
                                                                     place: place, title: "appdna \(f.code)"))

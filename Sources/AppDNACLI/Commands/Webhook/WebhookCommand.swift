@@ -22,8 +22,10 @@ enum WebhookCommand {
     and data) gets a warning only.
     No timestamp is signed: a captured delivery verifies forever and can be replayed. Receivers \
     should deduplicate deliveries by their id.
+    --recorded FILE verifies a delivery from webhook listen's record file (the file's only one, or \
+    the one on --line N), with its recorded signature.
     Exit status: 0 valid, 1 mismatch, 64 usage error (e.g. no signature given), 65 malformed \
-    signature or request dump, 66 body file missing, 78 no secret, empty secret or unreadable \
+    signature, request dump or record, 66 body file missing, 78 no secret, empty secret or unreadable \
     secret file.
     """
 
@@ -38,6 +40,8 @@ enum WebhookCommand {
                     "Check a captured body against its header."),
         ExampleSpec("appdna webhook verify --request delivery.http --secret-file new.txt --secret-file old.txt --explain",
                     "Check a raw request dump during a secret rotation, and say why it fails if it does."),
+        ExampleSpec("appdna webhook verify --recorded deliveries.ndjson --line 3 --secret-file secret.txt",
+                    "Check the third delivery in webhook listen's record file."),
     ]
 
     // MARK: - verify
@@ -45,15 +49,19 @@ enum WebhookCommand {
     @Sendable static func verify(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
         let explain = arguments[WebhookVerifyFlags.explain]
-        let source = try WebhookInputs.bodySource(invocation, takesRequestDump: true)
+        var source = try WebhookInputs.bodySource(invocation, takesRequestDump: true)
         try WebhookInputs.signatureFlagsCheck(arguments)
         let secrets = try WebhookInputs.secrets(invocation)
 
         var request: RawHTTPRequest? = nil
         if case .request(let path) = source {
             request = try WebhookInputs.request(path)
+        } else if case .recorded(let path, let line) = source {
+            let recorded = try RecordedVerifyInput.request(path: path, line: line == 0 ? nil : line)
+            source = .recorded(path, line: recorded.line)
+            request = recorded.request
         }
-        let requestPath: String? = { if case .request(let path) = source { return path } else { return nil } }()
+        let requestPath = source.requestPath
         let given = try WebhookInputs.signature(arguments, request: request.map { (requestPath!, $0) })
 
         let signature: WebhookSignature
@@ -176,9 +184,9 @@ extension WebhookInputs {
         if signature != nil && header != nil {
             throw Failure(.usage, "--signature and --header both give the signature; use one")
         }
-        if signature == nil && header == nil && arguments[WebhookVerifyFlags.request] == nil {
+        if signature == nil && header == nil && arguments[WebhookVerifyFlags.request] == nil && arguments[WebhookVerifyFlags.recorded] == nil {
             throw Failure(.usage, "no signature given",
-                          hint: "pass --signature sha256=<hex>, --header 'X-AppDNA-Signature: sha256=<hex>', or --request FILE with the captured delivery")
+                          hint: "pass --signature sha256=<hex>, --header 'X-AppDNA-Signature: sha256=<hex>', --request FILE with the captured delivery, or --recorded FILE with one webhook listen --record wrote")
         }
     }
 }

@@ -42,10 +42,14 @@ enum WebhookVerifyFlags {
     static let request = Flag.optional("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
                                        details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
                                        completion: .file, .text)
+    static let recorded = Flag.optional("recorded", value: "FILE", "A delivery from the record file of webhook listen (its body and X-AppDNA-Signature)",
+                                        details: "The file's only delivery, or the one on --line N. The signature is the recorded X-AppDNA-Signature header, unless --signature or --header is given.",
+                                        completion: .file, .text)
+    static let line = Flag.optional("line", value: "N", "With --recorded: the line of the delivery to verify (1-based)", .integer(1...Int(Int32.max)))
     static let explain = Flag.switch("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)")
     static let json = OutputFlags.json()
 
-    static let all: [FlagSpec] = [signature.spec, header.spec, request.spec]
+    static let all: [FlagSpec] = [signature.spec, header.spec, request.spec, recorded.spec, line.spec]
         + SecretFlags.specs(rotation: true, stdinNote: "the body must then be a file or --request") + [explain.spec, json.spec]
 }
 

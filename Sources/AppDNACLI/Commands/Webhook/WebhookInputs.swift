@@ -11,12 +11,24 @@ enum WebhookInputs {
         case stdin
         case file(String)
         case request(String)
+        /// `--recorded FILE`: the body of the delivery on that line.
+        case recorded(String, line: Int)
 
         var label: String {
             switch self {
             case .stdin: return "standard input"
             case .file(let path): return path
             case .request(let path): return "the body of request dump \(path)"
+            case .recorded(let path, let line): return "the body of the delivery recorded at \(path):\(line)"
+            }
+        }
+
+        /// The file the request came from (a dump, or a record's FILE:LINE).
+        var requestPath: String? {
+            switch self {
+            case .request(let path): return path
+            case .recorded(let path, let line): return "\(path):\(line)"
+            case .stdin, .file: return nil
             }
         }
     }
@@ -27,6 +39,18 @@ enum WebhookInputs {
         let arguments = invocation.arguments
         let operand = arguments.operand(0)
         let orRequest = takesRequestDump ? " or --request FILE" : ""
+        if takesRequestDump, let recorded = arguments[WebhookVerifyFlags.recorded] {
+            if let operand {
+                throw Failure(.usage, "give the body either as BODY ('\(operand)') or inside --recorded \(recorded), not both")
+            }
+            if let request = arguments[WebhookVerifyFlags.request] {
+                throw Failure(.usage, "give the delivery either as --request \(request) or as --recorded \(recorded), not both")
+            }
+            return .recorded(recorded, line: arguments[WebhookVerifyFlags.line] ?? 0)
+        }
+        if takesRequestDump, arguments[WebhookVerifyFlags.line] != nil {
+            throw Failure(.usage, "--line picks a delivery of --recorded FILE", hint: "add --recorded FILE (a webhook listen --record file)")
+        }
         if takesRequestDump, let request = arguments[WebhookVerifyFlags.request] {
             if let operand {
                 throw Failure(.usage, "give the body either as BODY ('\(operand)') or inside --request \(request), not both")
@@ -34,6 +58,11 @@ enum WebhookInputs {
             return .request(request)
         }
         let source: BodySource = operand == nil || operand == "-" ? .stdin : .file(operand!)
+        // A record file given the old way (as BODY): its line is not the body that was signed.
+        if takesRequestDump, case .file(let path) = source, RecordedVerifyInput.isRecordFile(path) {
+            throw Failure(.usage, "\(path) is a webhook listen --record file, not a body: its lines hold the deliveries",
+                          hint: "verify a recorded delivery with --recorded \(path) (and --line N when it holds several)")
+        }
         if case .stdin = source {
             if readsSecretFromStdin(arguments) {
                 throw Failure(.usage, "--secret-stdin reads the secret from standard input, so the body cannot come from it too",
@@ -163,7 +192,7 @@ enum WebhookInputs {
             }
         }
         switch source {
-        case .stdin, .request:
+        case .stdin, .request, .recorded:
             try ChunkReading.forEachChunk(fileDescriptor: stdinDescriptor, name: "standard input", handle)
         case .file(let path):
             let fd = try ChunkReading.open(path: path)

@@ -18,8 +18,9 @@
   // (a long value takes two lines, then ends in an ellipsis; the cell's title and the detail
   // view have all of it).
   const columns = kind === "api"
-    ? [["Time", timeCell, "time"], ["Request", requestCell, "wide"], ["Endpoint", (e) => text(e.endpoint), "medium"],
-       ["Status", statusCell, "narrow"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"]]
+    ? [["Time", timeCell, "time"], ["Request", requestCell, "request"], ["Endpoint", (e) => text(e.endpoint), "medium"],
+       ["Status", statusCell, "status"], ["Fault", (e) => text(e.fault || ""), "medium"], ["Events", eventsCell, "medium"],
+       ["Audit", auditCell, "audit"]]
     : [["Time", timeCell, "time"], ["Event", (e) => breakable(e.event), "medium"], ["Event id", (e) => breakable(e.event_id), "medium"],
        ["Signature", verdictCell, "verdict"], ["Sender got", statusCell, "narrow"], ["Handler", handlerCell, "short"]];
 
@@ -147,6 +148,51 @@
     return text(`${entry.events} accepted, ${entry.duplicates} duplicate${entry.duplicates === 1 ? "" : "s"}`);
   }
 
+  // A batch's exposure audit as a badge with its counts: red when any exposure disagrees with
+  // the served bundle, green when all agree; the sentence api serve prints is its title.
+  function auditCell(entry) {
+    const audit = entry.audit;
+    if (!audit) return text("");
+    const bad = audit.disagreeing > 0;
+    const words = bad ? `${audit.disagreeing} of ${audit.checked} disagree` : `${audit.agreeing} agree`;
+    const badge = element("span", words, bad ? "badge invalid audit" : "badge valid audit");
+    badge.setAttribute("title", visible(auditWords(audit)));
+    return badge;
+  }
+
+  // "4 exposures checked against bundle_version 21: 1 agree, 3 disagree" (as on stdout).
+  function auditWords(audit) {
+    const version = audit.bundle_version === null ? "-" : String(audit.bundle_version);
+    return `${audit.checked} exposure${audit.checked === 1 ? "" : "s"} checked against bundle_version ${version}: `
+      + `${audit.agreeing} agree, ${audit.disagreeing} disagree` + (audit.skipped > 0 ? `, ${audit.skipped} skipped` : "");
+  }
+
+  // The selected batch's audit: the counts, then each disagreeing exposure with its cause.
+  function showAudit(entry) {
+    const audit = entry.audit;
+    const list = $("audit-mismatches");
+    list.replaceChildren();
+    $("audit-box").hidden = !audit;
+    if (!audit) return;
+    $("audit-summary").textContent = visible(auditWords(audit));
+    $("audit-summary").className = audit.disagreeing > 0 ? "verdict invalid" : "verdict valid";
+    for (const mismatch of audit.mismatches) {
+      const item = document.createElement("li");
+      item.className = "mismatch";
+      const id = mismatch.event_id === null ? "no event_id" : mismatch.event_id;
+      item.appendChild(element("span", `event ${mismatch.event_index} (${id}): `, "muted"));
+      item.appendChild(element("span", mismatch.experiment, "mono"));
+      item.appendChild(text(` recorded ${mismatch.recorded === null ? "none" : mismatch.recorded}, expected ${mismatch.expected === null ? "none" : mismatch.expected}`));
+      const cause = document.createElement("div");
+      cause.appendChild(element("span", mismatch.cause, "badge invalid cause"));
+      cause.appendChild(element("span", ` ${mismatch.detail}`, "detail"));
+      item.appendChild(cause);
+      list.appendChild(item);
+    }
+    const unlisted = audit.disagreeing - audit.mismatches.length;
+    $("audit-more").textContent = unlisted > 0 ? `and ${unlisted} more (the first ${audit.mismatches.length} are listed)` : "";
+  }
+
   function buildHead() {
     const head = $("list-head");
     const widths = $("list-columns");
@@ -252,7 +298,7 @@
     $("detail-title").textContent = visible(message);
     for (const id of ["detail-verdict", "body-note", "answer-note", "body", "answer"]) $(id).textContent = "";
     for (const id of ["detail-diagnoses", "detail-facts", "headers-body"]) $(id).replaceChildren();
-    for (const id of ["replay-box", "resend-box", "batch-box"]) $(id).hidden = true;
+    for (const id of ["replay-box", "resend-box", "batch-box", "audit-box"]) $(id).hidden = true;
   }
 
   function fact(list, term, value) {
@@ -287,6 +333,7 @@
       $("resend-box").hidden = !entry.resend_command;
       $("resend").textContent = visible(entry.resend_command || "");
       $("batch-box").hidden = true;
+      $("audit-box").hidden = true;
     } else {
       $("detail-title").textContent = visible(`${entry.method} ${entry.target}`);
       $("detail-verdict").textContent = visible(entry.note);
@@ -302,6 +349,7 @@
       }
       $("replay-box").hidden = true;
       $("resend-box").hidden = true;
+      showAudit(entry);
       showBatch(entry);
     }
     showHeaders(entry.headers);
@@ -676,10 +724,25 @@
     block.appendChild(line);
     const controls = document.createElement("div");
     controls.className = "controls";
-    const input = document.createElement("input");
+    // A list of the bundle's flows, as an experiment has one of its variants; a text box only
+    // when the bundle lists none (then any flow id is taken).
+    const flows = onboarding.flows || [];
+    let input;
+    if (flows.length > 0) {
+      input = document.createElement("select");
+      for (const flow of flows) {
+        const option = document.createElement("option");
+        option.value = String(flow);
+        option.textContent = visible(flow);
+        if (flow === onboarding.flow) option.selected = true;
+        input.appendChild(option);
+      }
+    } else {
+      input = document.createElement("input");
+      // The flow in the placeholder, as text that shows (what is typed is sent as typed).
+      input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
+    }
     input.id = "onboarding-flow";
-    // The flow in the placeholder, as text that shows (what is typed is sent as typed).
-    input.placeholder = onboarding.flow === null ? "a flow id" : visible(onboarding.flow);
     input.setAttribute("aria-label", "onboarding flow");
     const set = document.createElement("button");
     set.type = "button";

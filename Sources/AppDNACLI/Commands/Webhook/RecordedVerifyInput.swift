@@ -1,0 +1,71 @@
+import AppDNACore
+
+/// `webhook verify --recorded FILE [--line N]`: one delivery of a `webhook listen --record`
+/// file, checked as the request it was (its body, and its X-AppDNA-Signature unless
+/// --signature or --header is given). The record is turned back into the request's bytes and
+/// read by the request-dump parser, so a recorded delivery and a captured one are verified by
+/// the same code.
+enum RecordedVerifyInput {
+    /// The delivery on `line` (1-based), or the file's only one; the request it was.
+    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest) {
+        let file = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
+        let chosen: (line: Int, delivery: RecordedDelivery)
+        if let line {
+            if let skipped = file.skipped.first(where: { $0.line == line }) {
+                throw Failure(.malformedInput, "\(path):\(line): \(skipped.reason)")
+            }
+            guard let found = file.deliveries.first(where: { $0.line == line }) else {
+                throw Failure(.usage, "\(path): line \(line) holds no delivery (\(summary(file)))",
+                              hint: lines(file).map { "--line takes one of \($0)" })
+            }
+            chosen = found
+        } else {
+            guard file.deliveries.count == 1, let only = file.deliveries.first else {
+                if file.deliveries.isEmpty {
+                    throw Failure(.malformedInput, "\(path): no delivery recorded (\(summary(file)))",
+                                  hint: file.skipped.first.map { "line \($0.line): \($0.reason)" })
+                }
+                throw Failure(.usage, "\(path) holds \(file.deliveries.count) deliveries: pick one with --line N",
+                              hint: lines(file).map { "--line takes one of \($0)" })
+            }
+            chosen = only
+        }
+        do {
+            return (chosen.line, try RawHTTPRequest.parse(wireBytes(chosen.delivery)))
+        } catch {
+            throw Failure(.malformedInput, "\(path):\(chosen.line): \(error.message)", hint: error.hint, remedy: error.remedy)
+        }
+    }
+
+    /// Whether a file given as BODY is a record file instead: its first line reads as a
+    /// recorded delivery (a body of AppDNA's is a webhook event, never that).
+    static func isRecordFile(_ path: String) -> Bool {
+        guard let bytes = try? FileReading.readAll(path: path),
+              let first = bytes.split(separator: 10, maxSplits: 1, omittingEmptySubsequences: true).first else { return false }
+        return (try? RecordedDelivery.parse(line: Array(first))) != nil
+    }
+
+    /// The request a record stands for: its method, target and headers as received, with the
+    /// framing of its exact body (a recorded Content-Length or Transfer-Encoding described the
+    /// bytes on the wire, which the record no longer has).
+    static func wireBytes(_ delivery: RecordedDelivery) -> [UInt8] {
+        var head = "\(delivery.method) \(delivery.target) HTTP/1.1\r\n"
+        for header in delivery.headers where !["content-length", "transfer-encoding"].contains(header.name.lowercased()) {
+            head += "\(header.name): \(header.value)\r\n"
+        }
+        head += "Content-Length: \(delivery.body.count)\r\n\r\n"
+        return Array(head.utf8) + delivery.body
+    }
+
+    static func summary(_ file: RecordedDeliveries) -> String {
+        let count = file.deliveries.count
+        return "\(count) deliver\(count == 1 ? "y" : "ies")" + (file.skipped.isEmpty ? "" : ", \(file.skipped.count) unreadable line\(file.skipped.count == 1 ? "" : "s")")
+    }
+
+    /// The lines that hold deliveries, for the hint ("2, 3, 5"; the first and last of many).
+    static func lines(_ file: RecordedDeliveries) -> String? {
+        let lines = file.deliveries.map(\.line)
+        guard let first = lines.first, let last = lines.last else { return nil }
+        return lines.count <= 6 ? lines.map(String.init).joined(separator: ", ") : "\(first)–\(last) (\(lines.count) lines)"
+    }
+}

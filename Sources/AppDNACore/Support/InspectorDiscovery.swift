@@ -1,0 +1,97 @@
+/// Where a running `api serve --inspect` can be found without being told: each such server
+/// writes a small file (its inspector's address, its API's, its process id) into a per-user
+/// runtime directory while it runs, and `api override` reads the files whose process is still
+/// alive. The file holds no secret (the inspector's token stays on its page). The inspector
+/// listens on loopback only, and its token is sent to it: only a loopback address is taken.
+///
+///     $XDG_RUNTIME_DIR/appdna/api-serve-PID.json   (when XDG_RUNTIME_DIR is set)
+///     $HOME/.appdna/run/api-serve-PID.json         (otherwise)
+///
+///     {"inspector":"http://127.0.0.1:8766","api":"http://127.0.0.1:8765","pid":4242}
+public struct InspectorDiscovery: Sendable, Equatable {
+    public let inspector: String
+    public let api: String
+    public let pid: Int32
+
+    public init(inspector: String, api: String, pid: Int32) {
+        self.inspector = inspector
+        self.api = api
+        self.pid = pid
+    }
+
+    static let prefix = "api-serve-"
+    static let suffix = ".json"
+
+    /// The runtime directory for this user, from the environment; nil when neither
+    /// XDG_RUNTIME_DIR nor HOME is set (then there is no discovery).
+    public static func directory(environment: [String: String]) -> String? {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/appdna" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.appdna/run" }
+        return nil
+    }
+
+    /// This server's file in `directory`.
+    public static func path(in directory: String, pid: Int32) -> String {
+        "\(directory)/\(prefix)\(pid)\(suffix)"
+    }
+
+    public var jsonLine: [UInt8] {
+        JSONWriter().write(["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]) + [0x0A]
+    }
+
+    /// Writes this server's file (the directory made 0700 if missing), read back before it is
+    /// kept; returns its path.
+    public func write(in directory: String) throws(Failure) -> String {
+        var made = ""
+        for part in directory.split(separator: "/") {
+            made += "/" + part
+            if FileStatus.kind(path: made) == nil {
+                do { try FileSystem.makeDirectory(made, permissions: 0o700) } catch {
+                    throw Failure(.cannotCreateOutput, "\(made): cannot create the discovery directory: \(error.description)")
+                }
+            }
+        }
+        let path = Self.path(in: directory, pid: pid)
+        try AtomicFile.replace(path: path, with: jsonLine)
+        guard let read = try? FileReading.readAll(path: path), Self.parse(read) == self else {
+            throw Failure(.cannotCreateOutput, "\(path): the discovery file did not read back as written")
+        }
+        return path
+    }
+
+    /// The servers whose files are in `directory` and whose process is alive, by pid.
+    public static func running(in directory: String) -> [InspectorDiscovery] {
+        let names = FileSystem.entries(of: directory) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name in
+            guard let bytes = try? FileReading.readAll(path: directory + "/" + name), let found = parse(bytes),
+                  name == "\(prefix)\(found.pid)\(suffix)", ProcessControl.isAlive(found.pid) else { return nil }
+            return found
+        }
+    }
+
+    /// A file's contents; nil when they are not a discovery record (range-checked pid,
+    /// loopback http addresses only: the token is sent to the inspector).
+    public static func parse(_ bytes: [UInt8]) -> InspectorDiscovery? {
+        guard bytes.count <= 4096, let value = try? JSONValue(parsing: bytes),
+              case .string(let inspector)? = value["inspector"], case .string(let api)? = value["api"],
+              case .number(let number)? = value["pid"], let pid = number.int64, (1...Int64(Int32.max)).contains(pid),
+              isLoopback(inspector), isPlainHTTP(api) else { return nil }
+        return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid))
+    }
+
+    /// The API's address, informative only (the server may listen on another interface too):
+    /// plain http, printable ASCII, short.
+    static func isPlainHTTP(_ url: String) -> Bool {
+        url.hasPrefix("http://") && url.utf8.count <= 300 && url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+    }
+
+    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of digits in range.
+    static func isLoopback(_ url: String) -> Bool {
+        ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"].contains { prefix in
+            guard url.hasPrefix(prefix) else { return false }
+            let port = url.utf8.dropFirst(prefix.utf8.count)
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
+            return (1...65535).contains(number)
+        }
+    }
+}
