@@ -274,6 +274,10 @@ func plantedNeverEncodable() {
 func plantedEnumeratedCollection() -> Int {
     plantedCollection([1].enumerated()) // caught: EnumeratedSequence: Collection used implicitly
 }
+func plantedEnumeratedMembers() -> [Int] {
+    _ = [1].enumerated().reversed() // allowed: Sequence's reversed() where 6.3 picks BidirectionalCollection's
+    return [1].enumerated().map { $0.offset } // allowed: Sequence's map where 6.3 picks Collection's
+}
 func plantedContinuationSet(_ continuation: AsyncStream<Int>.Continuation) -> Int {
     Set([continuation]).count // caught: a Set of AsyncStream.Continuation
 }
