@@ -278,6 +278,11 @@ func plantedEnumeratedMembers() -> [Int] {
     _ = [1].enumerated().reversed() // allowed: Sequence's reversed() where 6.3 picks BidirectionalCollection's
     return [1].enumerated().map { $0.offset } // allowed: Sequence's map where 6.3 picks Collection's
 }
+func plantedEnumeratedLoop(_ values: [Int]) -> Int {
+    var total = 0
+    for (index, value) in values.enumerated().reversed() { total += index + value } // allowed: a for-in over it
+    return total
+}
 func plantedContinuationSet(_ continuation: AsyncStream<Int>.Continuation) -> Int {
     Set([continuation]).count // caught: a Set of AsyncStream.Continuation
 }
