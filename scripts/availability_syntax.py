@@ -17,6 +17,7 @@ Each form is named with its Swift Evolution proposal and the Swift that brought 
   SE-0371 (6.1)  `isolated deinit`
   SE-0458 (6.2)  an `unsafe` expression, `@unsafe` / `@safe`
   SE-0452 (6.2)  a value generic parameter (`<let N: Int>`)
+  SE-0476 (6.2)  `@abi(…)`
 """
 import re
 
@@ -216,6 +217,7 @@ FORMS = {
     "unsafe": "an `unsafe` expression (SE-0458, Swift 6.2)",
     "unsafe attribute": "`@unsafe` / `@safe` (SE-0458, Swift 6.2)",
     "value generic": "a value generic parameter `<let N: Int>` (SE-0452, Swift 6.2)",
+    "abi": "`@abi` (SE-0476, Swift 6.2)",
 }
 
 
@@ -282,6 +284,8 @@ def findings(text):
                 found.append((token.offset, "nonisolated type"))
         elif token.kind == "name" and token.text == "@concurrent":
             found.append((token.offset, "concurrent"))
+        elif token.kind == "name" and token.text == "@abi":
+            found.append((token.offset, "abi"))
         elif token.kind == "name" and token.text in ("@unsafe", "@safe"):
             found.append((token.offset, "unsafe attribute"))
         elif token.kind == "punct" and token.text == "\\" and at(i + 1).kind == "name":

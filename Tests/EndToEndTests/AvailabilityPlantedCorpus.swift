@@ -224,6 +224,8 @@ func plantedUnsafe(_ pointer: UnsafePointer<Int>) -> Int {
 func plantedUnsafeName(unsafe: Int) -> Int { unsafe } // allowed: a parameter named unsafe
 @unsafe func plantedUnsafeAttribute() {} // caught: @unsafe
 struct PlantedValueGeneric<let count: Int> {} // caught: value generic parameter
+@abi(func plantedOldName() -> Int) // caught: @abi
+func plantedABIName() -> Int { 1 }
 func plantedInText() -> String {
     "weak let a, nonisolated struct, values[0,], `a b`" // allowed: the forms in a string
 }
