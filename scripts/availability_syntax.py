@@ -280,7 +280,10 @@ def findings(text):
             j = i + 1
             while at(j).kind == "name" and at(j).text in MODIFIERS and at(j).text != "class":
                 j += 1
-            if at(j).kind == "name" and at(j).text in TYPE_DECLARATIONS:
+            # `nonisolated class func f()` is a class member (old), `nonisolated class C` a type.
+            member = at(j).text == "class" and at(j + 1).kind == "name" and (
+                at(j + 1).text in MODIFIERS or at(j + 1).text in KEYWORDS or at(j + 1).text in ("mutating", "deinit"))
+            if at(j).kind == "name" and at(j).text in TYPE_DECLARATIONS and not member:
                 found.append((token.offset, "nonisolated type"))
         elif token.kind == "name" and token.text == "@concurrent":
             found.append((token.offset, "concurrent"))

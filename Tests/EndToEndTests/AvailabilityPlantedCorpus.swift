@@ -196,6 +196,7 @@ nonisolated public final class PlantedNonisolatedClass {} // caught: nonisolated
 final class PlantedNonisolatedMember: Sendable {
     nonisolated(unsafe) static var shared = 0 // allowed: nonisolated(unsafe) (Swift 5.10)
     nonisolated func plain() {} // allowed: nonisolated on a member
+    nonisolated class func plainClassMember() {} // allowed: nonisolated on a class member
 }
 nonisolated(nonsending) func plantedNonsending() async {} // caught: nonisolated(nonsending)
 @concurrent func plantedConcurrent() async {} // caught: @concurrent
@@ -228,6 +229,10 @@ struct PlantedValueGeneric<let count: Int> {} // caught: value generic parameter
 func plantedABIName() -> Int { 1 }
 func plantedInText() -> String {
     "weak let a, nonisolated struct, values[0,], `a b`" // allowed: the forms in a string
+}
+func plantedLookAlikes() -> Bool {
+    // weak let a, nonisolated struct S, values[0,], `a b`, isolated deinit // allowed: the forms in a comment
+    /* nested /* unsafe x */ f(a,) */ return "a,)".contains(/(a,)/) // allowed: a trailing comma in a regex literal and a string
 }
 #if compiler(>=6.1)
 func plantedUnderCompilerCheck(first: Int,) {} // allowed: in #if compiler(>=6.1)
