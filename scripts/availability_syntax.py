@@ -7,7 +7,8 @@ aside, and the branches of `#if compiler(>=N)` / `#if swift(>=N)` that 6.0.3 ski
 
 Each form is named with its Swift Evolution proposal and the Swift that brought it:
   SE-0439 (6.1)  a trailing comma before `)` or `>` (parameter, argument, tuple, generic
-                 parameter and argument lists), before the `]` of a subscript or capture list
+                 parameter and argument lists, an interpolation), before the `]` of a
+                 subscript or capture list
                  (an array or dictionary literal's was always legal)
   SE-0449 (6.1)  `nonisolated` on a type or an extension
   SE-0461 (6.2)  `nonisolated(nonsending)`, `@concurrent`
@@ -99,6 +100,7 @@ class Lexer:
                 self.add("number", text[start:i], start, spaced)
             else:
                 if nested and c == ")" and depth == 0:
+                    self.add("punct", c, start, spaced)  # `"\(x,)"`: a trailing comma before it counts
                     return i + 1
                 depth += {"(": 1, ")": -1}.get(c, 0)
                 self.add("punct", c, start, spaced)

@@ -172,6 +172,7 @@ func plantedTrailingArgument() {
 }
 func plantedTrailingGenericArgument() -> Dictionary<String, Int,> { [:] } // caught: trailing comma in a generic argument list
 func plantedTrailingTuple() -> (Int, Int) { (1, 2,) } // caught: trailing comma in a tuple
+func plantedTrailingInterpolation(_ value: Int) -> String { "\(value,)" } // caught: trailing comma in an interpolation
 func plantedTrailingSubscript(_ values: [Int]) -> Int { values[0,] } // caught: trailing comma in a subscript
 func plantedTrailingCapture() -> () -> Int {
     let value = 1
