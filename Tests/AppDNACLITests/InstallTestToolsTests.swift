@@ -40,4 +40,38 @@ final class InstallTestToolsTests: XCTestCase {
         XCTAssertEqual(real.status, 0, real.stdout + real.stderr)
         #endif
     }
+
+    /// Under CI the script lifts Ubuntu 24.04's restriction on user namespaces by writing 0 to
+    /// the sysctl's file itself: the Swift images have no `sysctl` (procps), where it printed
+    /// "read-only /proc/sys?" without trying. Its block, run on a file standing in for
+    /// /proc/sys/kernel/apparmor_restrict_unprivileged_userns, with no sysctl on PATH (the rest
+    /// of the script installs packages, which a test does not do).
+    func testTheUserNamespaceSwitchIsWrittenWithoutSysctl() throws {
+        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/install-test-tools"), encoding: .utf8)
+        let lines = script.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("userns=") }, "the userns block")
+        let end = try XCTUnwrap(lines[start...].firstIndex { $0 == "esac" }, "its end")
+        let block = lines[start...end].joined(separator: "\n")
+        XCTAssertFalse(block.contains("sysctl "), "the Swift images have no sysctl")
+        let scratch = try ScratchDirectory("userns")
+        defer { scratch.remove() }
+        let switchFile = try scratch.file("apparmor_restrict_unprivileged_userns", Array("1\n".utf8))
+        // PATH: the shell's own tools only (cat, printf, id, sudo), never a sysctl.
+        let bin = scratch.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for tool in ["cat", "id", "tee", "sudo"] {
+            if let path = findTool(tool) { try FileManager.default.createSymbolicLink(atPath: bin + "/" + tool, withDestinationPath: path) }
+        }
+        let environment = ["PATH": bin, "CI": "true", "INSTALL_TEST_TOOLS_USERNS": switchFile]
+        let result = try runProgram("/bin/bash", ["-c", "set -euo pipefail\n" + block], environment: environment)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(result.stderr, "", "written, so nothing to say")
+        XCTAssertEqual(try String(contentsOfFile: switchFile, encoding: .utf8), "0\n")
+
+        // Off CI it is left alone.
+        _ = try scratch.file("apparmor_restrict_unprivileged_userns", Array("1\n".utf8))
+        let local = try runProgram("/bin/bash", ["-c", "set -euo pipefail\n" + block], environment: environment.merging(["CI": ""]) { $1 })
+        XCTAssertEqual(local.status, 0, local.stderr)
+        XCTAssertEqual(try String(contentsOfFile: switchFile, encoding: .utf8), "1\n")
+    }
 }

@@ -61,4 +61,42 @@ final class TestCommandSummaryTests: XCTestCase {
         XCTAssertTrue(warned.stdout.contains("Warning.swift:1:29: warning: initialization of immutable value 'unused' was never used"), warned.stdout)
         XCTAssertEqual(warned.stdout.split(separator: "\n").last, "appdna tests: failing: CI is set and a warning is new", warned.stdout)
     }
+
+    /// A test whose process dies under it (a trap, a signal, a timeout) prints its start and no
+    /// result; scripts/test counts it failed and names it (issue 53: it was counted as neither,
+    /// and the last line read as if everything had passed). A stand-in `swift` on PATH prints
+    /// what `swift test` prints for such a test and exits 1, as swift test does.
+    func testATestThatStartedAndNeverEndedIsCountedFailedAndNamed() throws {
+        let scratch = try ScratchDirectory("test-crash")
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path + "/scripts", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.path + "/bin", withIntermediateDirectories: true)
+        let script = scratch.path + "/scripts/test"
+        try FileManager.default.copyItem(atPath: repositoryRoot.appendingPathComponent("scripts/test").path, toPath: script)
+        let swift = try scratch.file("bin/swift", Array("""
+            #!/bin/sh
+            # swift build succeeds; swift test runs one test that dies with SIGILL (a Swift trap).
+            case "$1" in
+                build) echo "Build complete!"; exit 0 ;;
+                test)
+                    echo "Test Suite 'Selected tests' started at 2026-11-29 05:00:00.000"
+                    echo "Test Case 'ATests.testCrash' started at 2026-11-29 05:00:00.001"
+                    echo "Exited with unexpected signal code 4"
+                    exit 1 ;;
+            esac
+            exit 64
+
+            """.utf8))
+        XCTAssertEqual(chmod(swift, 0o755), 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = nil
+        environment["PATH"] = scratch.path + "/bin:" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try runProgram(script, ["--parallel"], environment: environment, currentDirectory: scratch.url)
+        XCTAssertEqual(run.status, 1, "swift test's status: " + run.stdout + run.stderr)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.last, "appdna tests: 0 passed, 1 failed, 0 skipped", run.stdout)
+        XCTAssertEqual(lines.dropLast().last, "appdna tests: XCTest ran 1 tests", run.stdout)
+        XCTAssertTrue(lines.contains("appdna tests: failed: ATests.testCrash (started, no result: crashed, killed or timed out)"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Exited with unexpected signal code 4"), "the signal line is shown: " + run.stdout)
+    }
 }

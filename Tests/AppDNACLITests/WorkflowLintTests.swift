@@ -219,6 +219,53 @@ final class WorkflowLintTests: XCTestCase {
         }
     }
 
+    /// The jobs of a workflow: name and the lines of its block (`jobs:` children, two spaces in).
+    static func jobs(_ yaml: String) -> [(name: String, lines: [String])] {
+        var jobs: [(name: String, lines: [String])] = []
+        var inJobs = false
+        for line in yaml.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line == "jobs:" { inJobs = true; continue }
+            guard inJobs else { continue }
+            if let name = line.firstMatch(of: /^  ([A-Za-z0-9_-]+):$/)?.1 {
+                jobs.append((String(name), []))
+            } else if !jobs.isEmpty {
+                jobs[jobs.count - 1].lines.append(line)
+            }
+        }
+        return jobs
+    }
+
+    static let markSafe = #"run: git config --global --add safe.directory "$GITHUB_WORKSPACE""#
+
+    /// A job in a container runs as root in a workspace the runner's user (uid 1001) owns: git
+    /// refuses that checkout ("detected dubious ownership"), and actions/checkout's own marking
+    /// does not reach later steps. Every such job marks the workspace safe right after the
+    /// checkout, before any step of its own runs (ForeignOwnedCheckoutEndToEndTests shows what
+    /// git does otherwise). A job in a bare Debian image (no git: the clean machines that install
+    /// the release) runs no git at all.
+    func testEveryContainerJobMarksTheWorkspaceSafeBeforeAnyStepOfItsOwn() throws {
+        var marked: [String] = []
+        for workflow in [Self.workflow, Self.release] + Self.otherWorkflows() {
+            for job in Self.jobs(try String(contentsOf: workflow, encoding: .utf8)) where job.lines.contains("    container:") {
+                let place = "\(workflow.lastPathComponent) \(job.name)"
+                let image = job.lines.first { $0.hasPrefix("      image: ") }?.dropFirst("      image: ".count) ?? ""
+                let runs = job.lines.indices.filter { job.lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("run:")
+                    || job.lines[$0].trimmingCharacters(in: .whitespaces).hasPrefix("- run:") }
+                if image.hasPrefix("debian:") {
+                    XCTAssertFalse(job.lines.contains { $0.contains("git ") || $0.contains(".ci/run") }, "\(place) runs git in an image without it")
+                    continue
+                }
+                let mark = try XCTUnwrap(job.lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == Self.markSafe }, "\(place) does not mark the workspace safe")
+                let checkout = try XCTUnwrap(job.lines.firstIndex { $0.contains("uses: actions/checkout@") }, "\(place) has no checkout")
+                XCTAssertLessThan(checkout, mark, "\(place): the mark follows the checkout")
+                XCTAssertEqual(runs.first, mark, "\(place): the mark comes before every other step that runs something")
+                XCTAssertFalse(job.lines[checkout..<mark].contains { $0.contains("uses: ") && !$0.contains("actions/checkout@") }, "\(place): no action between")
+                marked.append(place)
+            }
+        }
+        XCTAssertEqual(Set(marked).isSuperset(of: ["ci.yml linux", "release.yml linux", "tsan.yml tsan"]), true, "\(marked)")
+    }
+
     /// The `run:` values of a workflow or action: single-line ones and `|` blocks.
     static func runScripts(_ yaml: String) -> [String] {
         var scripts: [String] = []

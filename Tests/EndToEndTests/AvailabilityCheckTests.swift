@@ -136,7 +136,7 @@ final class AvailabilityCheckTests: XCTestCase {
             return forms
         }
         let caught = marked("caught"), allowed = marked("allowed")
-        XCTAssertGreaterThanOrEqual(caught.count + allowed.count, 35, "the corpus holds at least 35 forms")
+        XCTAssertGreaterThanOrEqual(caught.count + allowed.count, 108, "the corpus holds at least 108 forms")
 
         let planted = try run(checker, ["--package-dir", scratch.path, "--modules", "appdna"])
         XCTAssertEqual(planted.status, 1, planted.stdout + planted.stderr)
@@ -162,10 +162,38 @@ final class AvailabilityCheckTests: XCTestCase {
                                  ("own macOS 15 function", "appdna.plantedOwnNew() -> Swift.Int is macOS 15.0+"),
                                  ("own declaration unavailable on macOS", "appdna.plantedOwnNever() -> () is unavailable on macOS"),
                                  ("Span (Swift 6.2, back-deployed)", "Swift.Array.span is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with)"),
-                                 ("InlineArray (Swift 6.2)", "Swift.InlineArray is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with)")] {
+                                 ("InlineArray (Swift 6.2)", "Swift.InlineArray is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with)"),
+                                 ("trailing comma in a parameter list", "a trailing comma in a parameter, argument, tuple, generic or subscript list (SE-0439, Swift 6.1) is not in Swift 6.0.3 (Xcode 16.2, the oldest compiler CI builds with): it does not parse there"),
+                                 ("nonisolated on an extension", "`nonisolated` on a type or an extension (SE-0449, Swift 6.1) is not in Swift 6.0.3"),
+                                 ("raw identifier", "a raw identifier (SE-0451, Swift 6.2) is not in Swift 6.0.3"),
+                                 ("Task(name:)", "Swift.Task.init(name:priority:operation:): a task name (SE-0469, Swift 6.2) is not in Swift 6.0.3"),
+                                 ("withTaskGroup without of:", "Swift.withTaskGroup(of:returning:isolation:body:): the default of `of:` (the child task's result type inferred, SE-0442, Swift 6.1) is not in Swift 6.0.3"),
+                                 ("Never: Encodable used implicitly", "conformance Swift.Never: Swift.Encodable (used by the code, written or not) is macOS 14.0+"),
+                                 ("a Set of AsyncStream.Continuation", "conformance Swift.AsyncStream<Swift.Int>.Continuation: Swift.Hashable (used by the code, written or not) is not in Swift 6.0.3")] {
             let line = try XCTUnwrap(caught.first { $0.value == form }?.key, form)
             XCTAssertTrue(named[line]?.contains { $0.contains(expected) } ?? false, "\(form): \(named[line] ?? [])")
         }
+    }
+
+    /// A build whose modules were not compiled (a plain `swift build` compiles no test target):
+    /// the checker names them and exits 2, without a Python traceback (it died in `open` on the
+    /// missing source list). Here every module of the build is missing: its manifest is copied
+    /// to a directory that holds nothing else.
+    func testModulesTheBuildDidNotCompileAreNamedWithStatus2() throws {
+        let checker = try checker()
+        guard let build = Self.build else { return }
+        let scratch = try ScratchDirectory("availability-unbuilt")
+        defer { scratch.remove() }
+        let manifest = try String(contentsOfFile: build.directory + "/" + build.configuration + ".yaml", encoding: .utf8)
+        _ = try scratch.file(build.configuration + ".yaml", Array(manifest.replacingOccurrences(of: build.directory + "/", with: scratch.path + "/").utf8))
+        var command = checker
+        command[command.firstIndex(of: "--build-dir")! + 1] = scratch.path
+        let unbuilt = try run(command, ["--modules", "appdna,EndToEndTests"])
+        XCTAssertEqual(unbuilt.status, 2, unbuilt.stdout + unbuilt.stderr)
+        XCTAssertFalse(unbuilt.stderr.contains("Traceback"), unbuilt.stderr)
+        XCTAssertTrue(unbuilt.stderr.hasPrefix("check-availability: not built in \(scratch.path): EndToEndTests, appdna ("), unbuilt.stderr)
+        XCTAssertTrue(unbuilt.stderr.contains("swift build --build-tests"), unbuilt.stderr)
+        XCTAssertEqual(unbuilt.stdout, "")
     }
 
     /// The checker's minimum compiler is the Xcode the oldest macOS job in CI selects: when CI moves

@@ -164,5 +164,135 @@ func plantedOwnOperator() {
 func plantedOlder() -> Duration {
     .seconds(1) // allowed: macOS 13 API
 }
+// syntax Swift 6.0.3 (the oldest compiler CI builds with) does not parse: caught even where guarded
+func plantedTrailingParameter(first: Int, second: Int,) {} // caught: trailing comma in a parameter list
+struct PlantedTrailingGeneric<First, Second,> {} // caught: trailing comma in a generic parameter list
+func plantedTrailingArgument() {
+    plantedTrailingParameter(first: 1, second: 2,) // caught: trailing comma in an argument list
+}
+func plantedTrailingGenericArgument() -> Dictionary<String, Int,> { [:] } // caught: trailing comma in a generic argument list
+func plantedTrailingTuple() -> (Int, Int) { (1, 2,) } // caught: trailing comma in a tuple
+func plantedTrailingInterpolation(_ value: Int) -> String { "\(value,)" } // caught: trailing comma in an interpolation
+func plantedTrailingSubscript(_ values: [Int]) -> Int { values[0,] } // caught: trailing comma in a subscript
+func plantedTrailingCapture() -> () -> Int {
+    let value = 1
+    return { [value,] in value } // caught: trailing comma in a capture list
+}
+func plantedTrailingLiterals() -> ([Int], [Int: Int]) {
+    ([1, 2,], [1: 2,]) // allowed: trailing commas in array and dictionary literals
+}
+func plantedTrailingMultiline() -> [[Int]] {
+    [
+        [1,], // allowed: trailing comma in a nested array literal
+        [2],
+    ]
+}
+func plantedTrailingFullList(
+    first: Int,
+    second: Int, // caught: trailing comma in a multi-line parameter list
+) {}
+nonisolated struct PlantedNonisolatedType {} // caught: nonisolated on a type
+nonisolated extension PlantedNonisolatedType {} // caught: nonisolated on an extension
+nonisolated public final class PlantedNonisolatedClass {} // caught: nonisolated before other modifiers
+final class PlantedNonisolatedMember: Sendable {
+    nonisolated(unsafe) static var shared = 0 // allowed: nonisolated(unsafe) (Swift 5.10)
+    nonisolated func plain() {} // allowed: nonisolated on a member
+    nonisolated class func plainClassMember() {} // allowed: nonisolated on a class member
+}
+nonisolated(nonsending) func plantedNonsending() async {} // caught: nonisolated(nonsending)
+@concurrent func plantedConcurrent() async {} // caught: @concurrent
+struct PlantedStatic { static let limit = 1; let value = 2 }
+func plantedMetatypeKeyPath() -> AnyKeyPath {
+    \PlantedStatic.Type.limit // caught: metatype key path
+}
+func plantedInstanceKeyPath() -> AnyKeyPath {
+    \PlantedStatic.value // allowed: an instance key path
+}
+func `planted raw identifier`() {} // caught: raw identifier
+func plantedEscapedKeyword(`class`: Int) -> Int { `class` } // allowed: a backquoted keyword
+final class PlantedWeakLet: Sendable {
+    weak let other: PlantedWeakLet? // caught: weak let
+    init(other: PlantedWeakLet?) { self.other = other }
+}
+final class PlantedWeakVar {
+    weak var other: PlantedWeakVar? // allowed: weak var
+}
+@MainActor final class PlantedIsolatedDeinit {
+    isolated deinit {} // caught: isolated deinit
+}
+func plantedUnsafe(_ pointer: UnsafePointer<Int>) -> Int {
+    unsafe pointer.pointee // caught: unsafe expression
+}
+func plantedUnsafeName(unsafe: Int) -> Int { unsafe } // allowed: a parameter named unsafe
+@unsafe func plantedUnsafeAttribute() {} // caught: @unsafe
+struct PlantedValueGeneric<let count: Int> {} // caught: value generic parameter
+@abi(func plantedOldName() -> Int) // caught: @abi
+func plantedABIName() -> Int { 1 }
+func plantedInText() -> String {
+    "weak let a, nonisolated struct, values[0,], `a b`" // allowed: the forms in a string
+}
+func plantedLookAlikes() -> Bool {
+    // weak let a, nonisolated struct S, values[0,], `a b`, isolated deinit // allowed: the forms in a comment
+    /* nested /* unsafe x */ f(a,) */ return "a,)".contains(/(a,)/) // allowed: a trailing comma in a regex literal and a string
+}
+#if compiler(>=6.1)
+func plantedUnderCompilerCheck(first: Int,) {} // allowed: in #if compiler(>=6.1)
+#endif
+// API newer than Swift 6.0.3 with an old date or none
+func plantedTaskName() {
+    _ = Task(name: "planted") {} // caught: Task(name:)
+}
+func plantedTaskNameless() {
+    _ = Task {} // allowed: Task without a name
+}
+func plantedInterpolationDefault(_ value: Int?) -> String {
+    "\(value, default: "none")" // caught: interpolation with default:
+}
+func plantedInterpolation(_ value: Int) -> String {
+    "\(value)" // allowed: plain interpolation
+}
+func plantedTaskGroup() async -> Int {
+    await withTaskGroup { group in // caught: withTaskGroup without of:
+        group.addTask { 1 }
+        return await group.reduce(0, +)
+    }
+}
+func plantedThrowingTaskGroup() async throws -> Int {
+    try await withThrowingTaskGroup { group in // caught: withThrowingTaskGroup without of:
+        group.addTask { 1 }
+        return try await group.reduce(0, +)
+    }
+}
+func plantedTaskGroupOf() async -> Int {
+    await withTaskGroup(of: Int.self) { group in // allowed: withTaskGroup(of:)
+        group.addTask { 1 }
+        return await group.reduce(0, +)
+    }
+}
+// conformances the code uses without naming them
+func plantedEncodable<T: Encodable>(_ type: T.Type) {}
+func plantedCollection<C: Collection>(_ values: C) -> Int { values.count }
+func plantedNeverEncodable() {
+    plantedEncodable(Never.self) // caught: Never: Encodable used implicitly
+    plantedEncodable(Int.self) // allowed: an old conformance used implicitly
+    if #available(macOS 14, *) {
+        plantedEncodable(Never.self) // allowed: Never: Encodable under #available(macOS 14)
+    }
+}
+func plantedEnumeratedCollection() -> Int {
+    plantedCollection([1].enumerated()) // caught: EnumeratedSequence: Collection used implicitly
+}
+func plantedEnumeratedMembers() -> [Int] {
+    _ = [1].enumerated().reversed() // allowed: Sequence's reversed() where 6.3 picks BidirectionalCollection's
+    return [1].enumerated().map { $0.offset } // allowed: Sequence's map where 6.3 picks Collection's
+}
+func plantedEnumeratedLoop(_ values: [Int]) -> Int {
+    var total = 0
+    for (index, value) in values.enumerated().reversed() { total += index + value } // allowed: a for-in over it
+    return total
+}
+func plantedContinuationSet(_ continuation: AsyncStream<Int>.Continuation) -> Int {
+    Set([continuation]).count // caught: a Set of AsyncStream.Continuation
+}
 """#
 }

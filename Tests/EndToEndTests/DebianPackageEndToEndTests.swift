@@ -97,6 +97,19 @@ final class DebianPackageEndToEndTests: XCTestCase {
                                            environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(bucket.status, 0, bucket.stderr)
         XCTAssertTrue(bucket.stdout.contains("hash           3214585791\n"), bucket.stdout)
+
+        // DEBIAN/md5sums: dpkg keeps it, and --verify checks each installed file against it
+        // (silent when all match); a file changed after the install is named.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/var/lib/dpkg/info/appdna.md5sums"), "the package carries md5sums")
+        let verified = try ProcessRunner.run(dpkg, ["--root=\(root)", "--verify", "appdna"], environment: nil)
+        XCTAssertEqual(verified.status, 0, verified.stderr)
+        XCTAssertEqual(verified.stdout, "", "every installed file matches its md5sum")
+        let copyright = try FileHandle(forWritingTo: URL(fileURLWithPath: root + "/usr/share/doc/appdna/copyright"))
+        try copyright.seekToEnd()
+        try copyright.write(contentsOf: Data("changed\n".utf8))
+        try copyright.close()
+        let changed = try ProcessRunner.run(dpkg, ["--root=\(root)", "--verify", "appdna"], environment: nil)
+        XCTAssertTrue(changed.stdout.contains("/usr/share/doc/appdna/copyright"), "a changed file is named: " + changed.stdout)
     }
 
     /// Depends is what the binary needs: dpkg-shlibdeps' answer for the packaged binary, and a

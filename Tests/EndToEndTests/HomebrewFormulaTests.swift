@@ -83,6 +83,8 @@ final class HomebrewFormulaTests: XCTestCase {
         XCTAssertTrue(revision.count == 40 && revision.allSatisfy(\.isHexDigit), revision)
         // Once the tag exists here, it names that commit.
         let tag = try ProcessRunner.run("/usr/bin/env", ["git", "-C", repositoryRoot.path, "rev-parse", "--verify", "--quiet", keywords["tag"]! + "^{commit}"], environment: nil)
+        // 1: no such tag here. Anything else is git failing (a checkout it refuses), not an answer.
+        XCTAssertTrue(tag.status == 0 || tag.status == 1, "git rev-parse: status \(tag.status): \(tag.stderr)")
         if tag.status == 0 { XCTAssertEqual(tag.stdout.trimmingCharacters(in: .whitespacesAndNewlines), revision) }
 
         // No licence is chosen (the Debian copyright says so): SPDX cannot name that.
@@ -173,8 +175,8 @@ final class HomebrewFormulaTests: XCTestCase {
             XCTAssertTrue(listing.stdout.split(separator: "\n").contains(Substring("appdna-\(version)/\(file)")), file)
         }
         let packaged = try ProcessRunner.run("/usr/bin/env", ["tar", "-xzOf", tarball, "appdna-\(version)/Package.swift"], environment: nil)
-        let committed = try ProcessRunner.run("/usr/bin/env", ["git", "-C", repositoryRoot.path, "show", "HEAD:Package.swift"], environment: nil)
-        XCTAssertEqual(packaged.stdout, committed.stdout)
+        let committed = try gitOutput(["show", "HEAD:Package.swift"], in: repositoryRoot.path)
+        XCTAssertEqual(packaged.stdout, committed)
         let ruby = try requireTool("ruby", because: "`ruby -c` checks the formula's syntax")
         XCTAssertEqual(try ProcessRunner.run(ruby, ["-c", path], environment: nil).stdout, "Syntax OK\n")
     }
@@ -213,6 +215,16 @@ final class HomebrewFormulaTests: XCTestCase {
         let missing = try ProcessRunner.run("/bin/bash", [repo + "/scripts/homebrew-formula", "--tag", "v0.0.0"], environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(missing.status, 65)
         XCTAssertTrue(missing.stderr.contains("no tag v0.0.0"), missing.stderr)
+    }
+
+    /// The Xcode the formula requires is the oldest compiler the code is held to: the one
+    /// scripts/check-availability declares (MINIMUM_COMPILER), which the oldest macOS job in
+    /// ci.yml selects (AvailabilityCheckTests). It said 16.0 while both said 16.2.
+    func testTheFormulaRequiresTheXcodeTheCheckerHoldsTheCodeTo() throws {
+        let script = try String(contentsOf: repositoryRoot.appendingPathComponent("scripts/check-availability"), encoding: .utf8)
+        let declared = try XCTUnwrap(script.firstMatch(of: /MINIMUM_COMPILER = \{"xcode": "([0-9.]+)"/)?.1, "MINIMUM_COMPILER in scripts/check-availability")
+        let required = try XCTUnwrap(try text().firstMatch(of: /depends_on xcode: \["([0-9.]+)", :build\]/)?.1, "depends_on xcode in the formula")
+        XCTAssertEqual(required, declared)
     }
 
     func testTheFormulasTestBlockExpectsWhatTheBinaryPrints() throws {

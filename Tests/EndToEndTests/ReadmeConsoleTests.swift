@@ -248,12 +248,12 @@ final class ReadmeConsoleTests: XCTestCase {
     /// blocks that send events, the replay journal's resume included), and the checkout as it
     /// was (the replay state and written files stay in the scratch copy).
     func testRunningTheDocumentsTwiceGivesTheSameOutputAndLeavesTheCheckoutClean() throws {
-        let git = try requireTool("git", because: "git status shows the checkout as it was")
+        _ = try requireTool("git", because: "git status shows the checkout as it was")
         guard FileManager.default.fileExists(atPath: Self.repository.appendingPathComponent(".git").path) else {
             throw missing("a git checkout", because: "git status shows the checkout as it was", remedy: "run the suite in a clone")
         }
-        let status = { try ProcessRunner.run(git, ["-C", Self.repository.path, "status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"],
-                                             environment: nil).stdout }
+        // A git that refuses the checkout fails the test: two empty outputs would compare equal.
+        let status = { try gitOutput(["status", "--porcelain", "--ignored", "--", "examples", "README.md", "docs"], in: Self.repository.path) }
         let before = try status()
         for document in try Self.documents() where !Self.documentsRunElsewhere.contains(document) {
             let blocks = Self.blocks(in: try String(contentsOf: Self.repository.appendingPathComponent(document), encoding: .utf8))
