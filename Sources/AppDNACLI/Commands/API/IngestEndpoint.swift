@@ -12,16 +12,25 @@ final class IngestEndpoint: Sendable {
     static let maxInflatedBytes = 64 << 20
     /// The largest compressed body `api serve` reads (larger ones get 413 unread).
     static let maxBodyBytes = 64 << 20
+    /// What `api serve` holds at once for all its requests (`HTTPServer.Limits.maxBufferedBytes`,
+    /// at most a quarter of `ulimit -v`): bodies arriving and in hand, and every byte a batch
+    /// makes the handler hold (`HeldBytes`): one batch that inflates to 54 MB holds about 380 MB
+    /// with its parse and audit, so one such batch at a time fits.
+    static let heldBytes = 512 << 20
 
     private let recorder: DeliveryRecorder?
+    /// The server's buffered-bytes budget, which each batch draws on as it is inflated, parsed
+    /// and audited.
+    private let budget: HTTPServer
     /// The event ids already accepted.
     private let seen = Locked(Set<[UInt8]>())
     /// The bundle being served at this moment, which new events' exposures are audited against
     /// (nil: no audit).
     private let servedBundle: (@Sendable () -> JSONDocument?)?
 
-    init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
+    init(recorder: DeliveryRecorder?, budget: HTTPServer, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
         self.recorder = recorder
+        self.budget = budget
         self.servedBundle = servedBundle
     }
 
@@ -29,12 +38,33 @@ final class IngestEndpoint: Sendable {
         func refuse(_ status: Int, _ why: String) -> ServeAnswer {
             ServeAnswer(response: ServeAnswer.jsonError(status, why), endpoint: "events", note: why)
         }
+        // Every byte the batch makes this handler hold is taken from the server's budget before
+        // it is allocated (issue 49), and given back when the answer is dropped.
+        let held = HeldBytes(from: budget, request: request.body.count)
+        func take(_ bytes: Int, for what: String) -> ServeAnswer? {
+            do { try held.take(bytes) } catch {
+                let size = NumberText.binarySize(bytes)
+                guard error == .busy else {
+                    return refuse(413, "\(what) would hold \(size), more than this server holds for all requests at once (\(NumberText.binarySize(held.limit)))")
+                }
+                var answer = refuse(503, "the server holds as many bytes as it may for the requests under way (\(what) needs \(size)); try again")
+                answer.response.headers.append(("Retry-After", "1"))
+                return answer
+            }
+            return nil
+        }
         let encoding = request.head.value(of: "Content-Encoding")?.lowercased()
         let json: [UInt8]
+        let nodeBound: Int
         switch encoding {
         case "deflate":
+            // Measured first (inflated through a small buffer, kept nowhere), then inflated once
+            // into memory of that size, taken from the budget before it is allocated.
+            let measured: RawDeflate.Measure
             do {
-                json = try RawDeflate.inflate(request.body, limit: Self.maxInflatedBytes)
+                measured = try RawDeflate.measure(request.body, limit: Self.maxInflatedBytes)
+                if let refusal = take(measured.bytes, for: "the inflated body") { return refusal }
+                json = try RawDeflate.inflate(request.body, measured: measured)
             } catch .overLimit {
                 return refuse(413, "inflated body over \(NumberText.binarySize(Self.maxInflatedBytes))")
             } catch {
@@ -42,13 +72,22 @@ final class IngestEndpoint: Sendable {
                 let zlib = request.body.first == 0x78 ? " (it has a zlib header: the SDK sends raw DEFLATE, RFC 1951, without one)" : ""
                 return refuse(400, "the body is not raw DEFLATE\(zlib)")
             }
+            nodeBound = measured.nodeBound
         case nil, "identity":
             json = request.body
+            nodeBound = JSONNodeBound.of(json)
         default:
             return refuse(415, "Content-Encoding \(encoding!) is not what the SDK sends (deflate)")
         }
+        // The parse: 16 bytes a node, a tape made at the bound at once (never grown and copied).
+        let (tapeBytes, tapeOverflow) = nodeBound.multipliedReportingOverflow(by: JSONNodeBound.bytesPerNode)
+        if let refusal = take(tapeOverflow ? Int.max : tapeBytes, for: "parsing the batch") { return refusal }
+        // The lines: each event's bytes copied once, and once more joined for the record file.
+        if let refusal = take(json.count * (recorder == nil ? 1 : 2), for: "the batch's events") { return refusal }
+        var options = JSONParseOptions()
+        options.tapeNodes = nodeBound
         let document: JSONDocument
-        do { document = try JSONDocument(bytes: json) } catch {
+        do { document = try JSONDocument(bytes: json, options: options) } catch {
             return refuse(400, "the body is not JSON: \(error.message)")
         }
         guard let batch = document.root["batch"], batch.kind == .array else {
@@ -64,6 +103,10 @@ final class IngestEndpoint: Sendable {
             }
             ids.append(Array(fields.eventID!.utf8))
             lines.append(Self.line(event, document))
+        }
+        // The audit's working set, taken before any event is accepted (a refusal then changes nothing).
+        if servedBundle != nil, let refusal = take(BatchAudit.workingSet(events: ids.count, nodeBound: nodeBound), for: "auditing the batch's exposures") {
+            return refusal
         }
         var isNew: [Bool] = []
         let accepted: [[UInt8]] = seen.withLock { seen in
@@ -87,6 +130,7 @@ final class IngestEndpoint: Sendable {
                                           body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
             endpoint: "events",
             note: "\(ids.count) event\(ids.count == 1 ? "" : "s"), \(duplicates) duplicate\(duplicates == 1 ? "" : "s")\(platform)\(version)")
+        answer.held = held
         answer.events = accepted.count
         answer.duplicates = duplicates
         answer.batch = zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }

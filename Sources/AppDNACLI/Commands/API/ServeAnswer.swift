@@ -16,6 +16,9 @@ struct ServeAnswer {
     var batch: [(bytes: [UInt8], duplicate: Bool)]? = nil
     /// The exposures of a batch's new events, audited against the served bundle (nil: none carried one).
     var audit: BatchAudit? = nil
+    /// What the batch holds of the server's budget, given back when this answer is dropped
+    /// (after it is logged and written).
+    var held: HeldBytes? = nil
 
     /// `{"error": MESSAGE}` with `status`: how every endpoint refuses.
     static func jsonError(_ status: Int, _ message: String) -> HTTPServer.Response {

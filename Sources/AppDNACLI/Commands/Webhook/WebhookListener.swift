@@ -67,9 +67,10 @@ struct WebhookListener: Sendable {
             // The sender learns what is wrong with its delivery, never which secret files were tried.
             return (check.isValid ? HTTPServer.Response(status: 200) : .text(401, "invalid webhook signature: \(check.senderProblem ?? "")"), nil)
         }
-        // A forward holds the body and up to 1 MiB of answer while the handler takes its time:
-        // counted against the listener's buffered-bytes budget, 503 when it is spent.
-        let forwardBytes = request.body.count + DeliveryForward.relayedAnswerBytes
+        // A forward holds up to 1 MiB of answer while the handler takes its time (the body is
+        // counted by the server until it is answered): reserved from the listener's
+        // buffered-bytes budget, 503 when it is spent.
+        let forwardBytes = DeliveryForward.relayedAnswerBytes
         guard budget.reserve(forwardBytes) else {
             var response = HTTPServer.Response.text(503, "the listener holds as many bytes as it may for forwards under way; try again")
             response.headers.append(("Retry-After", "1"))
