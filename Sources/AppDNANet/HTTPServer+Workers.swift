@@ -43,11 +43,14 @@ extension HTTPServer {
                     return nil
                 }
                 let item = shared.ready.removeFirst()
+                // The body is held until its answer is written: still counted (issue 49).
                 shared.readyBytes -= item.request.body.count
+                shared.reservedBytes += item.request.body.count
                 return item
             }
             guard let item = next else { return }
             let keepAlive = answer(item, handle: handle)
+            release(item.request.body.count)
             let handedOver = shared.withLock { shared -> Bool in
                 guard keepAlive && !shared.stopping else { return false }
                 shared.handedBack.append((item.fd, item.request.peer, item.leftover))

@@ -162,8 +162,9 @@ public final class HTTPServer: Sendable {
         var openCount = 0
         /// Bytes the accept loop holds for requests still arriving, as of its last turn.
         var arrivingBytes = 0
-        /// Bytes handlers hold beyond the request they were given (a forward's answer), reserved
-        /// with `reserve` against the same budget.
+        /// Bytes the workers hold: the bodies of the requests they handle (until the answer is
+        /// written), and what handlers hold beyond them (a forward's answer, an inflated batch),
+        /// reserved with `reserve` against the same budget.
         var reservedBytes = 0
     }
 

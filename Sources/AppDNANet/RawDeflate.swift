@@ -38,6 +38,39 @@ public enum RawDeflate {
         return Array(UnsafeBufferPointer(start: output, count: count))
     }
 
+    /// What a body inflates to, learned without holding it (`measure`): its size, and the most
+    /// JSON values and keys those bytes can parse to (one, plus one per `[`, `{`, `,` and `:`,
+    /// counted anywhere: each value but the first follows one of them).
+    public struct Measure: Sendable, Equatable {
+        public let bytes: Int
+        public let nodeBound: Int
+    }
+
+    /// Inflates `bytes` through a small buffer and keeps nothing, so that a server can budget
+    /// the memory before it holds any (`api serve`): a deflate bomb costs its inflating time,
+    /// stopped at `limit`, and no memory.
+    public static func measure(_ bytes: [UInt8], limit: Int) throws(InflateFailure) -> Measure {
+        var size = 0, structural = 0
+        let rc = bytes.withUnsafeBufferPointer { appdna_inflate_raw_measure($0.baseAddress, $0.count, max(limit, 0), &size, &structural) }
+        if rc == -2 { throw .overLimit }
+        guard rc == 0 else { throw .notRawDeflate }
+        return Measure(bytes: size, nodeBound: structural + 1)
+    }
+
+    /// The inflated bytes of `bytes`, which `measure` found inflate to `measured`: allocated
+    /// once at that size (no buffer grown and copied on the way).
+    public static func inflate(_ bytes: [UInt8], measured: Measure) throws(InflateFailure) -> [UInt8] {
+        var rc: Int32 = -1
+        // One spare byte: zlib may need room for one more to see the end of the stream.
+        let inflated = [UInt8](unsafeUninitializedCapacity: measured.bytes + 1) { buffer, count in
+            var produced = 0
+            rc = bytes.withUnsafeBufferPointer { appdna_inflate_raw_into($0.baseAddress, $0.count, buffer.baseAddress, buffer.count, &produced) }
+            count = rc == 0 ? produced : 0
+        }
+        guard rc == 0, inflated.count == measured.bytes else { throw rc == -2 ? .overLimit : .notRawDeflate }
+        return inflated
+    }
+
     static func load() throws(HTTPError) {
         try HTTPError.lifting { () throws(Failure) in try SystemLibrary.zlib.load { appdna_zlib_load($0, $1) } }
     }

@@ -127,4 +127,59 @@ int appdna_inflate_raw(const uint8_t *input, size_t count, size_t limit, uint8_t
     return 0;
 }
 
+int appdna_inflate_raw_measure(const uint8_t *input, size_t count, size_t limit, size_t *size, size_t *structural) {
+    if (appdna_zlib_load(NULL, 0) != 0) return -3;
+    if (count > 0xFFFFFFFFu) return -1;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (zlib.inflate_init2(&stream, -15, ZLIB_VERSION, (int)sizeof stream) != Z_OK) return -1;
+    // 16 KiB on the stack: the servers' workers have 512 KiB.
+    uint8_t chunk[16384];
+    size_t produced = 0, marks = 0;
+    stream.next_in = (Bytef *)input;
+    stream.avail_in = (uInt)count;
+    int rc;
+    do {
+        stream.next_out = chunk;
+        stream.avail_out = (uInt)sizeof chunk;
+        rc = zlib.inflate(&stream, Z_NO_FLUSH);
+        size_t n = sizeof chunk - stream.avail_out;
+        for (size_t i = 0; i < n; i++) {
+            uint8_t b = chunk[i];
+            marks += b == ',' || b == ':' || b == '[' || b == '{';
+        }
+        produced += n;
+        if (produced > limit) { zlib.inflate_end(&stream); return -2; }
+        // Z_BUF_ERROR with output room left: the input ended before the stream did.
+    } while (rc == Z_OK && (stream.avail_out == 0 || stream.avail_in > 0));
+    int ok = rc == Z_STREAM_END && stream.avail_in == 0;
+    zlib.inflate_end(&stream);
+    if (!ok) return -1;
+    *size = produced;
+    *structural = marks;
+    return 0;
+}
+
+int appdna_inflate_raw_into(const uint8_t *input, size_t count, uint8_t *output, size_t capacity, size_t *output_count) {
+    if (appdna_zlib_load(NULL, 0) != 0) return -3;
+    if (count > 0xFFFFFFFFu || capacity > 0xFFFFFFFFu) return -1;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (zlib.inflate_init2(&stream, -15, ZLIB_VERSION, (int)sizeof stream) != Z_OK) return -1;
+    // zlib may need room for one more byte to see the end of the stream when the output is
+    // exactly `capacity`: callers give one spare byte (RawDeflate.inflate).
+    stream.next_in = (Bytef *)input;
+    stream.avail_in = (uInt)count;
+    stream.next_out = output;
+    stream.avail_out = (uInt)capacity;
+    int rc = zlib.inflate(&stream, Z_FINISH);
+    size_t produced = capacity - stream.avail_out;
+    int ended = rc == Z_STREAM_END && stream.avail_in == 0;
+    int full = stream.avail_out == 0;
+    zlib.inflate_end(&stream);
+    if (!ended) return full && rc != Z_DATA_ERROR ? -2 : -1;
+    *output_count = produced;
+    return 0;
+}
+
 void appdna_zlib_free(uint8_t *buffer) { free(buffer); }

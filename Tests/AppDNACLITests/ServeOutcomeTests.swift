@@ -33,7 +33,9 @@ final class ServeOutcomeTests: XCTestCase {
         let reports = Reports()
         let log = InspectorLog(keep: 10)
         let faults = try ServeFaults(fail: fail, retryAfter: 2, latency: 0, maxEventBody: maxEventBody)
-        let server = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: IngestEndpoint(recorder: nil), words: FlagWording.serve,
+        // Only its byte budget is used: the batches are handed to the handler directly.
+        let budget = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServer.Limits(maxBodyBytes: 1 << 20, headerTimeout: 1, idleTimeout: 1, maxConnections: 1))
+        let server = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: IngestEndpoint(recorder: nil, budget: budget), words: FlagWording.serve,
                                report: reports, clock: SystemClock(), inspector: log)
         return (server, reports, log)
     }

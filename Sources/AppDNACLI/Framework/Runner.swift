@@ -4,9 +4,11 @@ import AppDNACore
 /// error to a message and a status from the contract.
 public enum Runner {
     /// Runs `appdna` as a process: real streams, SIGPIPE ignored so that a closed pipe shows up
-    /// as EPIPE on write (which ends quietly with status 0) instead of killing the process.
+    /// as EPIPE on write (which ends quietly with status 0) instead of killing the process, and
+    /// SIGXFSZ so that a file grown past `ulimit -f` is an EFBIG the command reports.
     public static func runProcess() -> Int32 {
         ProcessControl.ignoreBrokenPipes()
+        ProcessControl.ignoreFileSizeLimit()
         let arguments = Array(CommandLine.arguments.dropFirst())
         return run(arguments, table: .appdna, io: .standard())
     }

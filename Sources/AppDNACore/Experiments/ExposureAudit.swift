@@ -83,7 +83,11 @@ public final class ExposureAudit {
     /// The verdicts on one event's exposures.
     public struct LineResult: Sendable {
         var checked = 0, agreeing = 0, skipped = 0
+        /// The first mismatches (as many as the audit lists); the others only counted in
+        /// `unlisted`, so an event with a million wrong exposures holds a few hundred, not a
+        /// million (`api serve` budgets its audit by the exposures a batch can hold, issue 49).
         var mismatches: [Mismatch] = []
+        var unlisted: [Cause: Int] = [:]
         /// The event's session and hashed user id (hashes of their bytes), when it has a session.
         var session: (session: UInt64, user: UInt64)?
         /// With a session: the indices of the bundle experiments its checked exposures name, in
@@ -137,7 +141,7 @@ public final class ExposureAudit {
     func makeJudge() -> Judge {
         var experiments: [ByteKey: Prepared] = [:]
         for (index, id) in experimentIDs.enumerated() { experiments[id] = Prepared(definitions[id]!, index: index) }
-        return Judge(bundleVersion: bundleVersion, experiments: experiments, bundleVersionName: bundleVersionName)
+        return Judge(bundleVersion: bundleVersion, experiments: experiments, listLimit: listLimit, bundleVersionName: bundleVersionName)
     }
 
     /// One live event.
@@ -163,6 +167,10 @@ public final class ExposureAudit {
                 mismatches.append(mismatch)
             }
         }
+        for (cause, count) in result.unlisted {
+            mismatchCount += count
+            causeCounts[cause, default: 0] += count
+        }
     }
 }
 
@@ -174,11 +182,14 @@ extension ExposureAudit {
         let experiments: [ByteKey: Prepared]
         /// The experiments by the bytes of their ids, and the last event's context.
         let tape: TapeState
+        /// Mismatches kept per event (`LineResult.mismatches`): no more are ever listed.
+        let listLimit: Int
 
-        init(bundleVersion: String?, experiments: [ByteKey: Prepared], bundleVersionName: String = "the file's") {
+        init(bundleVersion: String?, experiments: [ByteKey: Prepared], listLimit: Int, bundleVersionName: String = "the file's") {
             self.bundleVersion = bundleVersion
             self.bundleVersionName = bundleVersionName
             self.experiments = experiments
+            self.listLimit = listLimit
             tape = TapeState(experiments)
         }
 
@@ -217,6 +228,10 @@ extension ExposureAudit {
                 guard let finding = judge(experiment: experiment, recorded: recorded, userID: userID, context: context,
                                           device: device) else {
                     result.agreeing += 1
+                    continue
+                }
+                guard result.mismatches.count < listLimit else {
+                    result.unlisted[finding.cause, default: 0] += 1
                     continue
                 }
                 result.mismatches.append(Mismatch(eventID: event["event_id"]?.string, location: QueueLocation(path: ""), experiment: experiment,

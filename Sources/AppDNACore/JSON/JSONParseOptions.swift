@@ -25,6 +25,11 @@ public struct JSONParseOptions: Sendable, Equatable {
     /// or deeper are kept without children, on the same conditions.
     public var unreadKeys: [String] = []
     public var unreadKeysFromDepth: Int = .max
+    /// The most nodes the document can have, when the caller has counted them (`api serve`
+    /// budgets the parse before it starts: `RawDeflate.Measure.nodeBound`, `JSONNodeBound`):
+    /// the tape is made that size at once and never grows (growing holds the old tape and the
+    /// new one at once). Nil: a guess, grown as needed.
+    public var tapeNodes: Int? = nil
 
     public init(duplicateKeys: DuplicateKeyPolicy = .reject, maxDepth: Int = 1000, keepChildrenAboveDepth: Int = .max) {
         self.duplicateKeys = duplicateKeys

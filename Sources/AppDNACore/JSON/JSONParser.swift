@@ -92,7 +92,7 @@ struct JSONParser {
             progress?.failed()
             // A guess at the node count so typical documents never regrow; RSS only counts the
             // pages actually written.
-            tape = JSONTapeBuilder(estimatedNodes: count / 8 + 16)
+            tape = JSONTapeBuilder(estimatedNodes: options.tapeNodes ?? count / 8 + 16)
         }
     }
 

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// The process itself: its id, ending it, SIGPIPE, the processors it may use.
+/// The process itself: its id, ending it, SIGPIPE and SIGXFSZ, the processors it may use.
 public enum ProcessControl {
     /// `getpid`.
     public static var id: Int32 { getpid() }
@@ -33,6 +33,14 @@ public enum ProcessControl {
     /// SIGPIPE that kills the process mid-line.
     public static func ignoreBrokenPipes() {
         _ = signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A write past the file size limit (`ulimit -f`) becomes an EFBIG from `write` instead of
+    /// a SIGXFSZ that kills the process: a server answers that request 500 and keeps serving,
+    /// and the file it was replacing or appending to is left as it was (its temporary file
+    /// removed, a partial record cut off).
+    public static func ignoreFileSizeLimit() {
+        _ = signal(SIGXFSZ, SIG_IGN)
     }
 
     /// The processors online (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.

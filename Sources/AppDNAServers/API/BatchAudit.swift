@@ -18,6 +18,17 @@ public struct BatchAudit {
     /// Mismatches listed per batch (the counts are exact).
     static let listed = 100
 
+    /// The most an audit of `events` events holds while it runs, with `nodeBound` nodes in the
+    /// batch (`api serve` takes it from its budget first): per event a session's entry, and per
+    /// exposure (an object of at least five nodes: `{"exp": …, "variant": …}`) at most an entry
+    /// of the session's first exposures or of the users with a repeat (`RepeatedExposures`).
+    static func workingSet(events: Int, nodeBound: Int) -> Int {
+        let (perEvent, eventOverflow) = events.multipliedReportingOverflow(by: 256)
+        let (perExposure, exposureOverflow) = (nodeBound / 5).multipliedReportingOverflow(by: 64)
+        let (sum, sumOverflow) = perEvent.addingReportingOverflow(perExposure)
+        return eventOverflow || exposureOverflow || sumOverflow ? Int.max : sum
+    }
+
     /// nil when no event carries an exposure.
     init?(_ events: [(index: Int, event: JSONNode)], against bundle: JSONDocument) {
         let audit = ExposureAudit(bundle: bundle.root, listLimit: Self.listed, bundleVersionName: "the served bundle_version")

@@ -12,43 +12,78 @@ public final class IngestEndpoint: Sendable {
     public static let maxInflatedBytes = 64 << 20
     /// The largest compressed body `api serve` reads (larger ones get 413 unread).
     public static let maxBodyBytes = 64 << 20
+    /// What `api serve` holds at once for all its requests (`HTTPServer.Limits.maxBufferedBytes`,
+    /// at most a quarter of `ulimit -v`): bodies arriving and in hand, and every byte a batch
+    /// makes the handler hold (`HeldBytes`): one batch that inflates to 54 MB holds about 380 MB
+    /// with its parse and audit, so one such batch at a time fits.
+    public static let heldBytes = 512 << 20
 
     private let recorder: DeliveryRecorder?
+    /// The server's buffered-bytes budget, which each batch draws on as it is inflated, parsed
+    /// and audited.
+    private let budget: HTTPServer
     /// The event ids already accepted.
     private let seen = Locked(Set<[UInt8]>())
     /// The bundle being served at this moment, which new events' exposures are audited against
     /// (nil: no audit).
     private let servedBundle: (@Sendable () -> JSONDocument?)?
 
-    public init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
+    public init(recorder: DeliveryRecorder?, budget: HTTPServer, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
         self.recorder = recorder
+        self.budget = budget
         self.servedBundle = servedBundle
     }
 
     /// The answer to one batch: taken (200 `{"accepted": N, "duplicates": D}`), or refused.
     func receive(_ request: HTTPServer.Request) -> ServeOutcome.Answer {
         func refuse(_ refusal: IngestRefusal) -> ServeOutcome.Answer {
-            ServeOutcome.Answer(endpoint: .events, response: ServeOutcome.jsonError(refusal.status, refusal.message), result: .refused(.ingest(refusal)))
+            var response = ServeOutcome.jsonError(refusal.status, refusal.message)
+            response.headers += refusal.headers
+            return ServeOutcome.Answer(endpoint: .events, response: response, result: .refused(.ingest(refusal)))
+        }
+        // Every byte the batch makes this handler hold is taken from the server's budget before
+        // it is allocated (issue 49), and given back when the answer is dropped.
+        let held = HeldBytes(from: budget, request: request.body.count)
+        func take(_ bytes: Int, for what: String) -> ServeOutcome.Answer? {
+            do { try held.take(bytes) } catch {
+                return refuse(error == .busy ? .busy(what, bytes: bytes) : .overBudget(what, bytes: bytes, budget: held.limit))
+            }
+            return nil
         }
         let encoding = request.head.value(of: "Content-Encoding")?.lowercased()
         let json: [UInt8]
+        let nodeBound: Int
         switch encoding {
         case "deflate":
+            // Measured first (inflated through a small buffer, kept nowhere), then inflated once
+            // into memory of that size, taken from the budget before it is allocated.
+            let measured: RawDeflate.Measure
             do {
-                json = try RawDeflate.inflate(request.body, limit: Self.maxInflatedBytes)
+                measured = try RawDeflate.measure(request.body, limit: Self.maxInflatedBytes)
+                if let refusal = take(measured.bytes, for: "the inflated body") { return refusal }
+                json = try RawDeflate.inflate(request.body, measured: measured)
             } catch .overLimit {
                 return refuse(.inflatedOverLimit(Self.maxInflatedBytes))
             } catch {
                 // A zlib header (0x78) is the usual mistake: deflate as HTTP names it, not as the SDK sends it.
                 return refuse(.notRawDeflate(zlibHeader: request.body.first == 0x78))
             }
+            nodeBound = measured.nodeBound
         case nil, "identity":
             json = request.body
+            nodeBound = JSONNodeBound.of(json)
         default:
             return refuse(.unsupportedEncoding(encoding!))
         }
+        // The parse: 16 bytes a node, a tape made at the bound at once (never grown and copied).
+        let (tapeBytes, tapeOverflow) = nodeBound.multipliedReportingOverflow(by: JSONNodeBound.bytesPerNode)
+        if let refusal = take(tapeOverflow ? Int.max : tapeBytes, for: "parsing the batch") { return refusal }
+        // The lines: each event's bytes copied once, and once more joined for the record file.
+        if let refusal = take(json.count * (recorder == nil ? 1 : 2), for: "the batch's events") { return refusal }
+        var options = JSONParseOptions()
+        options.tapeNodes = nodeBound
         let document: JSONDocument
-        do { document = try JSONDocument(bytes: json) } catch {
+        do { document = try JSONDocument(bytes: json, options: options) } catch {
             return refuse(.notJSON(error.message))
         }
         guard let batch = document.root["batch"], batch.kind == .array else {
@@ -63,6 +98,10 @@ public final class IngestEndpoint: Sendable {
             }
             ids.append(Array(fields.eventID!.utf8))
             lines.append(Self.line(event, document))
+        }
+        // The audit's working set, taken before any event is accepted (a refusal then changes nothing).
+        if servedBundle != nil, let refusal = take(BatchAudit.workingSet(events: ids.count, nodeBound: nodeBound), for: "auditing the batch's exposures") {
+            return refusal
         }
         var isNew: [Bool] = []
         let accepted: [[UInt8]] = seen.withLock { seen in
@@ -93,7 +132,7 @@ public final class IngestEndpoint: Sendable {
             endpoint: .events,
             response: HTTPServer.Response(status: 200, headers: [("Content-Type", "application/json")],
                                           body: JSONWriter().write(["accepted": .integer(accepted.count), "duplicates": .integer(duplicates)]) + [0x0A]),
-            result: .batch(taken))
+            result: .batch(taken), held: held)
     }
 
     /// The event's exact bytes as one line, or re-written when they span lines.

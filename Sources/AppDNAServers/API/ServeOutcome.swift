@@ -17,6 +17,8 @@ public struct ServeOutcome {
     public let result: Result
     /// The CLI's words for the facts that name its settings.
     let words: ServeWords
+    /// The request's share of the byte budget, kept until this outcome is dropped.
+    let held: HeldBytes?
 
     /// What the request was.
     public enum Result {
@@ -49,6 +51,16 @@ public struct ServeOutcome {
         public let endpoint: ServeEndpoint?
         public let response: HTTPServer.Response
         public let result: Result
+        /// What the request holds of the server's byte budget (an ingest batch's inflated body,
+        /// parse and audit), given back when the outcome is dropped, once it is reported.
+        let held: HeldBytes?
+
+        public init(endpoint: ServeEndpoint?, response: HTTPServer.Response, result: Result, held: HeldBytes? = nil) {
+            self.endpoint = endpoint
+            self.response = response
+            self.result = result
+            self.held = held
+        }
     }
 
     public init(time: String, request: HTTPServer.Request, _ answer: Answer, words: ServeWords) {
@@ -57,6 +69,7 @@ public struct ServeOutcome {
         endpoint = answer.endpoint
         response = answer.response
         result = answer.result
+        held = answer.held
         self.words = words
     }
 

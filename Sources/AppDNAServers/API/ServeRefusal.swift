@@ -86,10 +86,15 @@ public enum IngestRefusal {
     case invalidEvent(index: Int, pointer: String, message: String)
     /// 500: the new events could not be recorded (so the client sends them again).
     case notRecorded(String)
+    /// 413: `what` would hold `bytes`, more than the server holds for all requests at once.
+    case overBudget(String, bytes: Int, budget: Int)
+    /// 503 with Retry-After: the requests under way hold the server's budget; `what` needs `bytes`.
+    case busy(String, bytes: Int)
 
     public var status: Int {
         switch self {
-        case .inflatedOverLimit: return 413
+        case .inflatedOverLimit, .overBudget: return 413
+        case .busy: return 503
         case .unsupportedEncoding: return 415
         case .notRecorded: return 500
         case .notRawDeflate, .notJSON, .notABatch, .invalidEvent: return 400
@@ -107,7 +112,17 @@ public enum IngestRefusal {
             return "the body is not {\"batch\": [events]}" + (namedEvents ? " (\"events\" is the documented name; the SDK sends \"batch\")" : "")
         case .invalidEvent(let index, let pointer, let message): return "batch[\(index)]\(pointer): \(message)"
         case .notRecorded(let problem): return problem
+        case .overBudget(let what, let bytes, let budget):
+            return "\(what) would hold \(NumberText.binarySize(bytes)), more than this server holds for all requests at once (\(NumberText.binarySize(budget)))"
+        case .busy(let what, let bytes):
+            return "the server holds as many bytes as it may for the requests under way (\(what) needs \(NumberText.binarySize(bytes))); try again"
         }
+    }
+
+    /// Headers the refusal's answer carries: `Retry-After` when the client may try again.
+    public var headers: [(name: String, value: String)] {
+        if case .busy = self { return [("Retry-After", "1")] }
+        return []
     }
 }
 

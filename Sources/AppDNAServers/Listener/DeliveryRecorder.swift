@@ -27,7 +27,11 @@ public final class DeliveryRecorder: Sendable {
     /// on success. `api serve --record` writes its events through this too.
     public func append(line: [UInt8]) -> String? {
         writing.withLock { _ in
+            // A write cut short (EFBIG past `ulimit -f`, ENOSPC) leaves part of a line: cut back
+            // to the size before it, so the file holds whole lines only (issue 49).
+            let before = try? FileStatus.of(descriptor: fd).size
             if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
+                if let before { try? SystemFile.truncate(fd, to: before) }
                 return "\(path): cannot write: \(SystemError.describe(code))"
             }
             if DiskSync.file(fd) != 0 {

@@ -72,9 +72,10 @@ public struct WebhookListener: Sendable {
             let refusal = DeliveryRefusal.invalidSignature(check.senderProblem ?? "")
             return (refusal.response, nil, refusal)
         }
-        // A forward holds the body and up to 1 MiB of answer while the handler takes its time:
-        // counted against the listener's buffered-bytes budget, 503 when it is spent.
-        let forwardBytes = request.body.count + DeliveryForward.relayedAnswerBytes
+        // A forward holds up to 1 MiB of answer while the handler takes its time (the body is
+        // counted by the server until it is answered): reserved from the listener's
+        // buffered-bytes budget, 503 when it is spent.
+        let forwardBytes = DeliveryForward.relayedAnswerBytes
         guard budget.reserve(forwardBytes) else {
             return (DeliveryRefusal.forwardBudgetSpent.response, nil, .forwardBudgetSpent)
         }

@@ -15,7 +15,11 @@ enum APIServeCommand {
     and POST /api/v1/ingest/events as the SDK sends \
     it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
     each event checked against the event schema as queue inspect checks it. A body over 64 MiB, \
-    or one that inflates to more than 64 MiB, is answered 413. A batch is answered \
+    or one that inflates to more than 64 MiB, is answered 413. Every byte a batch makes the \
+    server hold (the body, the inflated body, its parse, the copies of its events, the audit) \
+    is taken from a budget of 512 MiB for all requests (at most a quarter of ulimit -v) before \
+    it is allocated: past it the batch is answered 503 with Retry-After (others hold it), or 413 \
+    when it alone would need more. A batch is answered \
     200 {"accepted": N, "duplicates": D} (an event_id already received is a duplicate and is not \
     recorded again) or 400 saying what is wrong; --record appends each new event to a file as \
     NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
@@ -73,10 +77,11 @@ enum APIServeCommand {
         let requiredKey = try requiredKey(invocation)
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
         let host = arguments[APIServeFlags.host]
-        let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
-                                    limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
+        var limits = HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64)
+        limits.maxBufferedBytes = IngestEndpoint.heldBytes
+        let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port], limits: limits)
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
-        let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document() })
+        let ingest = IngestEndpoint(recorder: recorder, budget: server, servedBundle: { try? bundle.answers().document() })
         let initial = try bundle.answers()
 
         let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
