@@ -1,7 +1,7 @@
 /// The flags and operands of `appdna api override`.
 enum APIOverrideFlags {
-    static let action = OperandSpec("ACTION", "set, clear or list", completion: .choices(["set", "clear", "list"]))
-    static let override = OperandSpec("OVERRIDE", "For set: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW; for clear: KIND:KEY (onboarding alone for the flow)",
+    static let action = OperandSpec("ACTION", "set, clear, list, or identity (a user id devices assign the variant)", completion: .choices(["set", "clear", "list", "identity"]))
+    static let override = OperandSpec("OVERRIDE", "For set: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW; for clear: KIND:KEY (onboarding alone for the flow); for identity: experiment:KEY=VARIANT",
                                       optional: true)
 
     static let server = Flag.optional("server", value: "URL",
@@ -11,5 +11,8 @@ enum APIOverrideFlags {
     static let timeout = Flag.defaulted("timeout", value: "DURATION", "Bound on each request to the server", default: "10", .duration(0.001...600))
     static let json = OutputFlags.json("Print the server's answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)")
 
-    static let all: [FlagSpec] = [server.spec, timeout.spec, json.spec]
+    /// identity's device context, the flags `bucket` reads it from.
+    static let context = [BucketFlags.platform.spec, BucketFlags.country.spec, BucketFlags.appVersion.spec, BucketFlags.trait.spec, BucketFlags.installedAt.spec]
+
+    static let all: [FlagSpec] = [server.spec, timeout.spec, json.spec] + context
 }

@@ -19,8 +19,11 @@ final class IngestEndpoint: Sendable {
     /// The bundle being served at this moment, which new events' exposures are audited against
     /// (nil: no audit).
     private let servedBundle: (@Sendable () -> JSONDocument?)?
+    /// The bundles served or written, by version (what an event's bundle_version names).
+    private let history: BundleHistory?
 
-    init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
+    init(recorder: DeliveryRecorder?, servedBundle: (@Sendable () -> JSONDocument?)? = nil, history: BundleHistory? = nil) {
+        self.history = history
         self.recorder = recorder
         self.servedBundle = servedBundle
     }
@@ -93,7 +96,7 @@ final class IngestEndpoint: Sendable {
         if let bundle = servedBundle?() {
             // New events only: a duplicate was audited when it first came.
             let events = zip(batch.elements, isNew).enumerated().compactMap { $0.element.1 ? ($0.offset, $0.element.0) : nil }
-            answer.audit = BatchAudit(events, against: bundle)
+            answer.audit = BatchAudit(events, against: bundle, history: history.map { history in { history.bundle($0) } })
         }
         return answer
     }

@@ -11,6 +11,8 @@ enum OverrideAPI {
                 return (200, try show(bundle))
             case .list:
                 return (200, try list(bundle))
+            case .identity(let body):
+                return try IdentityAPI.answer(body: body, bundle: bundle)
             case .refetch:
                 guard try bundle.refetch() else {
                     return (409, ["error": .string("the source is the file \(bundle.name), not @remote: edit the file instead (it is read again when it changes)")])

@@ -4,8 +4,9 @@ import AppDNANet
 /// `api serve --inspect PORT`: what the inspector shows of a request to the local API.
 enum RequestInspection {
     /// Starts the inspector beside `api serve`'s `listener` (nil without `--inspect`).
-    static func start(_ invocation: Invocation, listener: HTTPServer, log: ServeLog, bundle: ServedBundle) throws -> InspectorServer? {
-        var site = InspectorServer.Site(kind: "api", collection: "requests", listener: ["address": .string(listener.baseURL)])
+    static func start(_ invocation: Invocation, listener: HTTPServer, log: ServeLog, bundle: ServedBundle, bootstrap: BootstrapMode) throws -> InspectorServer? {
+        var site = InspectorServer.Site(kind: "api", collection: "requests",
+                                        listener: ["address": .string(listener.baseURL), "bootstrap": .string(bootstrap.rawValue)])
         site.bundle = { request in OverrideAPI.answer(request, bundle: bundle, note: log.note) }
         return try InspectorServer.launch(invocation.arguments, inspect: APIServeFlags.inspect, keep: APIServeFlags.inspectKeep, maxBytes: APIServeFlags.inspectMaxBytes,
                                           site: site, noun: "requests", note: log.note)

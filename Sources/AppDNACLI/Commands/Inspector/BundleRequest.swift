@@ -11,11 +11,13 @@ enum BundleRequest: Sendable {
     case set(kind: String, key: String, body: [UInt8])
     /// DELETE /api/overrides/{kind}/{key}
     case clear(kind: String, key: String)
+    /// POST /api/identity, with its body as sent (IdentityAPI).
+    case identity(body: [UInt8])
 
     /// Whether it changes what devices are served (then it needs the page's token).
     var changes: Bool {
         switch self {
-        case .show, .list: return false
+        case .show, .list, .identity: return false
         case .refetch, .set, .clear: return true
         }
     }

@@ -342,6 +342,9 @@ enum InspectorPage {
     $("title").textContent = kind === "api" ? "appdna api serve: requests" : "appdna webhook listen: deliveries";
     let description = `listening on ${listener.address}`;
     if (kind === "webhook") description += listener.forward_to ? `, forwarding to ${listener.forward_to}` : ", not forwarding (no --forward-to)";
+    // api serve: what a device pointed here gets from its bootstrap (docs/device-variants.md).
+    if (kind === "api" && listener.bootstrap === "local") description += "; bootstrap: local (403: devices stay on their cache and bundled appdna-config.json; force a variant with a user id from POST /api/identity)";
+    if (kind === "api" && listener.bootstrap === "live") description += "; bootstrap: live (devices read their real config; force a variant with a user id from POST /api/identity)";
     $("listener").textContent = visible(description);
   }
 

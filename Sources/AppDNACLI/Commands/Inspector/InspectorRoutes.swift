@@ -20,11 +20,12 @@ import AppDNANet
 ///     GET    /api/overrides                the overrides in force and the served bundle_version
 ///     PUT    /api/overrides/{kind}/{key}   set one: {"value": JSON} (token)
 ///     DELETE /api/overrides/{kind}/{key}   clear one (token)
+///     POST   /api/identity                 a user id devices assign forced variants (changes nothing)
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
     case page, script, style, favicon, list, entry, record, replay
-    case bundle, refetch, overrides, setOverride, clearOverride
+    case bundle, refetch, overrides, setOverride, clearOverride, identity
 }
 
 enum InspectorRoutes {
@@ -74,6 +75,8 @@ enum InspectorRoutes {
                       "set an override: {\"value\": JSON} (token)"),
                 Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .clearOverride,
                       "clear an override (token)"),
+                Route(["POST"], [.literal("api"), .literal("identity")], .identity,
+                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}}"),
             ]
         }
         return RouteTable(routes)
