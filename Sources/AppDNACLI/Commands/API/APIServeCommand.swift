@@ -44,8 +44,10 @@ enum APIServeCommand {
     inspector, finds one. At start it prints how to point a test build at the address it \
     listens on. Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
     /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
-    listed at start. Every exposure a batch's new events carry is audited against the bundle \
-    served at that moment, as queue inspect --bundle audits a queue: a wrong variant, an \
+    listed at start. Every exposure a batch's new events carry is audited, as queue inspect \
+    --bundle audits a queue, against the bundle its event's bundle_version names (one this \
+    server served or wrote, or its source; none: the one served now; a version it never had is \
+    reported as unknown, not judged): a wrong variant, an \
     experiment not running or not for that user, an unknown experiment is flagged on stdout, \
     in --json (audit), in the inspector and in the summary (docs/device-variants.md).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
