@@ -136,6 +136,15 @@ final class DeviceVariantsEndToEndTests: XCTestCase {
         let user = try XCTUnwrap(found.json["user_id"] as? String)
         XCTAssertEqual(try bucketSays(user, "onboarding", Self.contexts[0].flags).variant, "streamlined")
         XCTAssertEqual(try bucketSays(user, "paywall", Self.contexts[0].flags).variant, "annual_first")
+        // The same from the command line: api override identity.
+        let cli = try Binary.run(["api", "override", "identity", "experiment:onboarding=bold", "--server", server.inspector] + Self.contexts[0].flags)
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        let cliUser = try XCTUnwrap(cli.text.firstMatch(of: /user id  (\S+)/).map { String($0.1) }, cli.text)
+        XCTAssertEqual(try bucketSays(cliUser, "onboarding", Self.contexts[0].flags).variant, "bold")
+        XCTAssertTrue(cli.text.contains("Flutter: await AppDNA.identify('\(cliUser)');"), cli.text)
+        let cliRefused = try Binary.run(["api", "override", "identity", "experiment:zero=b", "--server", server.inspector, "--platform", "ios"])
+        XCTAssertEqual(cliRefused.status, 64, cliRefused.stderr)
+        XCTAssertTrue(cliRefused.stderr.contains("owns no bucket"), cliRefused.stderr)
         let refused = try curl(server.inspector + "/api/identity",
                                ["--data-binary", #"{"force": {"zero": "b"}, "context": {"platform": "ios"}}"#], in: scratch.url)
         XCTAssertEqual(refused.status, 422, refused.text)
