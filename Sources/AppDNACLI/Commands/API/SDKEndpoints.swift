@@ -18,7 +18,7 @@ struct SDKEndpoints: Sendable {
     /// The live bootstrap as the live API answers it (`live` only).
     let fetchLive: (@Sendable () throws -> HTTPResponse)?
 
-    /// The live API, with the SDK key (APPDNA_SDK_KEY or the API --key-file) and APPDNA_API_URL;
+    /// The live API, with the SDK key (APPDNA_SDK_KEY: --key-file is the key devices must send) and APPDNA_API_URL;
     /// each bootstrap bounded as the SDK bounds its own (15 s).
     static func liveFetcher(_ invocation: Invocation) throws -> @Sendable () throws -> HTTPResponse {
         let key = try APIAccess.key(keyFile: nil, environment: invocation.io.environment)
