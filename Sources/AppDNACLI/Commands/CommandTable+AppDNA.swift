@@ -30,7 +30,7 @@ extension CommandTable {
                 one user id for which a device computes every forced variant (status, platform, \
                 targeting, traffic allocation and the bucket; on iOS with a blank salt also as iOS \
                 <= 1.0.69 hashed it), checks it through the single-user path, and prints the \
-                identify() line for Swift, Kotlin, React Native and Flutter: devices assign from \
+                identify line for Swift, Kotlin, React Native and Flutter: devices assign from \
                 the user id, so it forces the variants on any SDK version. A requirement no id can \
                 meet (a variant of weight 0, an experiment not running, a platform not listed, a \
                 targeting rule the context fails, a rule the flags do not settle) is named, each one \
@@ -68,10 +68,10 @@ extension CommandTable {
                     ExampleSpec("appdna bucket --find variant_b --count 3 exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5",
                                 "Three QA user ids that land in variant_b."),
                     ExampleSpec("appdna bucket --force-variant onboarding-v2=streamlined --force-variant paywall=annual --bundle @remote --platform ios --country US --app-version 2.4",
-                                "A user id a device in that context assigns both variants, and the identify() line for each SDK."),
+                                "A user id a device in that context assigns both variants, and the identify line for each SDK."),
                 ],
                 alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--bundle FILE [OPTIONS] USER", "--bundle FILE [OPTIONS] - < ids.txt",
-                                    "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--force-variant EXPERIMENT=VARIANT … --bundle FILE [OPTIONS]", "--self-test", "--vectors [--count N] [--seed S]"],
+                                    "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test", "--vectors [--count N] [--seed S]"],
                 operandsGiven: BucketCommand.operandsGiven,
                 run: BucketCommand.run),
             CommandSpec(

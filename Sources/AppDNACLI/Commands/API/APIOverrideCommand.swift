@@ -10,8 +10,8 @@ enum APIOverrideCommand {
     through the inspector's JSON API (PUT and DELETE /api/overrides/KIND/KEY, GET \
     /api/overrides; docs/device-variants.md). An override is kept in the server's state file \
     (what its flags forced at start included) and changes the \
-    served bundle at once: its bundle_version rises, and with --write-bundled the server writes \
-    it to the app's bundled appdna-config.json (no SDK fetches a bundle over HTTP; \
+    served bundle at once: its bundle_version rises, and a server that writes the app's \
+    bundled appdna-config.json writes it again (no SDK fetches a bundle over HTTP; \
     docs/device-variants.md). set checks the override against the served bundle: an \
     experiment or variant it does not have, a flag it does not have or a flow its onboarding \
     does not list is refused (exit 64), as is clearing an override that is not set.
@@ -19,7 +19,7 @@ enum APIOverrideCommand {
     bundle_version. identity experiment:KEY=VARIANT (with the device's context: --platform, \
     --country, --app-version, --trait, --installed-at) asks POST /api/identity for a user id \
     a device in that context assigns the variant, in the server's source bundle without the \
-    overrides, and prints it with the identify() line for each SDK: it forces the variant on any \
+    overrides, and prints it with the identify line for each SDK: it forces the variant on any \
     SDK version (no token: it changes nothing). Exit status: 0 done, 64 usage error or refused override, 69 the server \
     cannot be reached or answered unexpectedly, 77 the token was refused.
     """
@@ -31,7 +31,7 @@ enum APIOverrideCommand {
                     "Back to the bundle's own weights."),
         ExampleSpec("appdna api override list --server http://127.0.0.1:8766 --json", "The overrides in force, as JSON."),
         ExampleSpec("appdna api override identity experiment:onboarding-v2=streamlined --platform ios --country US --server http://127.0.0.1:8766",
-                    "A user id a device in that context assigns streamlined, and the identify() line for each SDK."),
+                    "A user id a device in that context assigns streamlined, and the identify line for each SDK."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {

@@ -11,8 +11,14 @@ enum APIOverrideFlags {
     static let timeout = Flag.defaulted("timeout", value: "DURATION", "Bound on each request to the server", default: "10", .duration(0.001...600))
     static let json = OutputFlags.json("Print the server's answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)")
 
-    /// identity's device context, the flags `bucket` reads it from.
-    static let context = [BucketFlags.platform.spec, BucketFlags.country.spec, BucketFlags.appVersion.spec, BucketFlags.trait.spec, BucketFlags.installedAt.spec]
+    /// identity's device context, spelled as `bucket` spells it.
+    static let platform = Flag.optional("platform", value: "NAME", "For identity: the device platform (ios or android, any case)",
+                                        .choice(DevicePlatform.self, ignoringCase: true))
+    static let country = Flag.optional("country", value: "CODE", "For identity: the device's ISO 3166 alpha-2 country", .text)
+    static let appVersion = Flag.optional("app-version", value: "VERSION", "For identity: the app version", .text)
+    static let trait = Flag.repeated("trait", value: "KEY=VALUE", "For identity: a user trait", .keyValue)
+    static let installedAt = Flag.optional("installed-at", value: "TIME", "For identity: install time (ms since 1970, or ISO 8601)", .time)
+    static let context = [platform.spec, country.spec, appVersion.spec, trait.spec, installedAt.spec]
 
     static let all: [FlagSpec] = [server.spec, timeout.spec, json.spec] + context
 }

@@ -13,11 +13,11 @@ enum APIOverrideIdentity {
             throw Failure(.usage, "api override identity takes experiment:KEY=VARIANT, not '\(operand)'")
         }
         var context = JSONObject()
-        if let platform = arguments[BucketFlags.platform] { context["platform"] = .string(platform.rawValue) }
-        if let country = arguments[BucketFlags.country] { context["country"] = .string(country) }
-        if let version = arguments[BucketFlags.appVersion] { context["app_version"] = .string(version) }
-        if let installed = arguments[BucketFlags.installedAt] { context["installed_at_ms"] = .integer(installed) }
-        let traits = arguments[BucketFlags.trait]
+        if let platform = arguments[APIOverrideFlags.platform] { context["platform"] = .string(platform.rawValue) }
+        if let country = arguments[APIOverrideFlags.country] { context["country"] = .string(country) }
+        if let version = arguments[APIOverrideFlags.appVersion] { context["app_version"] = .string(version) }
+        if let installed = arguments[APIOverrideFlags.installedAt] { context["installed_at_ms"] = .integer(installed) }
+        let traits = arguments[APIOverrideFlags.trait]
         if !traits.isEmpty { context["traits"] = .object(JSONObject(traits.map { ($0.key, JSONValue.string($0.value)) })) }
         return JSONWriter().write(["force": .object(JSONObject([(item.key, .string(variant))])), "context": .object(context)])
     }

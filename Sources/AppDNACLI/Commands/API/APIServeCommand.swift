@@ -39,9 +39,9 @@ enum APIServeCommand {
     source's plus one for every change. A device gets it only as its bundled file: with \
     --bootstrap local, --write-bundled FILE writes it to the app's appdna-config.json at start \
     and on every change (atomically, when it validates), loaded on a fresh install or with the \
-    config cache removed before configure(). On any SDK version, identify() with a user id \
-    that lands in the variant forces it: appdna bucket --force-variant, or POST /api/identity on the \
-    inspector, finds one. At start it prints how to point a test build at the address it \
+    config cache removed before configure. On any SDK version, identify with a user id \
+    that lands in the variant forces it: appdna bucket, appdna api override identity or POST \
+    /api/identity on the inspector finds one. At start it prints how to point a test build at the address it \
     listens on. Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
     /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
     listed at start. Every exposure a batch's new events carry is audited, as queue inspect \

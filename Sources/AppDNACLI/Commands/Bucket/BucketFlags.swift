@@ -22,7 +22,7 @@ enum BucketFlags {
     static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin (in TSV and CSV a tab, CR, LF or backslash is written \\t, \\r, \\n, \\\\ and other control and bidi characters are escaped; CSV then quotes per RFC 4180)", default: "tsv", .choice(BucketBatch.Format.self))
     static let summary = Flag.switch("summary", "For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test")
     static let find = Flag.optional("find", value: "VARIANT", "Print user ids that land in VARIANT (for QA)", .text)
-    static let force = Flag.repeated("force-variant", value: "EXPERIMENT=VARIANT", "With --bundle: find one user id a device in the context (--platform, …) assigns every forced variant; identify() with it forces them on any SDK version",
+    static let force = Flag.repeated("force-variant", value: "EXPERIMENT=VARIANT", "With --bundle: find one user id a device in the context (--platform, …) assigns every forced variant; identify with it forces them on any SDK version",
                                      .keyValue)
 
     /// `--count` means two things, each with its own range and default, so its summary states them.
