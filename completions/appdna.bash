@@ -43,7 +43,7 @@ _appdna() {
         esac
         [[ "${COMP_WORDS[i-1]}" == "=" ]] && continue
         case "${COMP_WORDS[i-1]}" in
-            --app-version|--app-version-column|--batch-size|--body|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--line|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--override|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--recorded|--refetch|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--server|--session-column|--shell|--signature|--since|--sql|--state|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|-o) continue ;;
+            --app-version|--app-version-column|--batch-size|--body|--bootstrap|--bundle|--bundle-version-column|--color|--concurrency|--count|--country|--country-column|--dead-letter|--dialect|--event-id-column|--experiment|--experiment-column|--exposures|--fail|--fail-after|--fail-on-switch|--find|--force-variant|--format|--forward-timeout|--forward-to|--header|--header-timeout|--host|--id|--idle-timeout|--ignore|--inspect|--inspect-keep|--inspect-max-bytes|--installed-at|--installed-at-column|--key-file|--language|--latency|--line|--max-age|--max-body|--max-connections|--max-size|--min-version|--name|--now|--output|--override|--package|--platform|--platform-column|--port|--prefix|--rate|--record|--recorded|--refetch|--replay|--request|--retries|--retry-after|--scheme|--sdk-version-column|--secret-file|--seed|--server|--session-column|--shell|--signature|--since|--sql|--state|--state-dir|--status-413-over|--table|--time|--timeout|--to|--trait|--trait-column|--until|--user|--user-column|--variant-column|--variants|--write-bundled|-o) continue ;;
         esac
         if [[ -z "$path" && $help_topic == 0 && "$word" == help ]]; then
             help_topic=1
@@ -88,6 +88,7 @@ _appdna() {
                 --installed-at) COMPREPLY=(); return 0 ;;
                 --format) _appdna_reply < <(compgen -W "tsv csv ndjson" -- "$cur"); return 0 ;;
                 --find) COMPREPLY=(); return 0 ;;
+                --force-variant) COMPREPLY=(); return 0 ;;
                 --count) COMPREPLY=(); return 0 ;;
                 --prefix) COMPREPLY=(); return 0 ;;
                 --seed) COMPREPLY=(); return 0 ;;
@@ -96,7 +97,7 @@ _appdna() {
                 --retries) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --count --prefix --json --self-test --vectors --seed --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--scheme --variants --bundle --platform --country --app-version --trait --installed-at --explain --format --summary --find --force-variant --count --prefix --json --self-test --vectors --seed --key-file --timeout --retries --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "bundle")
             if [[ "$cur" == -* ]]; then
@@ -270,6 +271,8 @@ _appdna() {
             case "$prev" in
                 --bundle) _appdna_files; return 0 ;;
                 --override) COMPREPLY=(); return 0 ;;
+                --bootstrap) _appdna_reply < <(compgen -W "local live" -- "$cur"); return 0 ;;
+                --write-bundled) _appdna_files; return 0 ;;
                 --state) _appdna_files; return 0 ;;
                 --refetch) COMPREPLY=(); return 0 ;;
                 --port) COMPREPLY=(); return 0 ;;
@@ -286,17 +289,22 @@ _appdna() {
                 --inspect-max-bytes) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--bundle --override --state --refetch --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --inspect-max-bytes --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--bundle --override --bootstrap --write-bundled --state --refetch --port --host --key-file --key-from-env --record --fail --fail-after --latency --retry-after --status-413-over --inspect --inspect-keep --inspect-max-bytes --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             fi ;;
         "api override")
             case "$prev" in
                 --server) COMPREPLY=(); return 0 ;;
                 --timeout) COMPREPLY=(); return 0 ;;
+                --platform) _appdna_reply < <(compgen -W "ios android web" -- "$cur"); return 0 ;;
+                --country) COMPREPLY=(); return 0 ;;
+                --app-version) COMPREPLY=(); return 0 ;;
+                --trait) COMPREPLY=(); return 0 ;;
+                --installed-at) COMPREPLY=(); return 0 ;;
             esac
             if [[ "$cur" == -* ]]; then
-                _appdna_reply < <(compgen -W "--server --all --timeout --json --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
+                _appdna_reply < <(compgen -W "--server --all --timeout --json --platform --country --app-version --trait --installed-at --color --quiet -q --verbose -v --no-input --help -h --version" -- "$cur")
             else
-                _appdna_reply < <(compgen -W "set clear list" -- "$cur")
+                _appdna_reply < <(compgen -W "set clear list identity" -- "$cur")
             fi ;;
         "warehouse")
             if [[ "$cur" == -* ]]; then

@@ -40,6 +40,7 @@ final class ModeConflictTests: XCTestCase {
         case .selfTest: return ["bucket", "--self-test"]
         case .vectors: return ["bucket", "--vectors"]
         case .find: return ["bucket", "--find", "b", "exp", "salt"]
+        case .force: return ["bucket", "--force-variant", "exp=b", "--bundle", "b.json"]
         case .allExperiments: return ["bucket", "u", "--bundle", "b.json"]
         case .allExperimentsBatch: return ["bucket", "-", "--bundle", "b.json"]
         case .batch: return ["bucket", "-", "exp", "salt"]
@@ -75,7 +76,7 @@ final class ModeConflictTests: XCTestCase {
 
     /// Flags that choose another mode (or, for `--sql`, another command's job): adding one
     /// changes what the line means, so only a usage error is asked of them.
-    static let selectors: Set<String> = ["self-test", "vectors", "find", "summary", "check", "keep-on-failure", "list", "replay",
+    static let selectors: Set<String> = ["self-test", "vectors", "find", "force-variant", "summary", "check", "keep-on-failure", "list", "replay",
                                          "print", "events", "name", "user", "since", "until", "bundle"]
 
     /// The retired `--sql` spellings are another command's job now: `RetiredSQLFlags` answers

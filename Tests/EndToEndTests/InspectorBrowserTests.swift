@@ -539,6 +539,42 @@ final class InspectorBrowserTests: XCTestCase {
         XCTAssertFalse(try browser.console().contains { $0.contains("Content Security Policy") })
     }
 
+    /// Issue 51.2: the console's User id finds an id a device in the typed context assigns the
+    /// chosen variant (checked with `bucket`), shows the identify() lines as text, and a
+    /// refusal's reasons as the error.
+    func testTheConsoleFindsAUserIDThatLandsInAVariant() throws {
+        let browser = try BrowserSession()
+        self.browser = browser
+        let bundle = repositoryRoot.appendingPathComponent("examples/experiments/appdna-config.json").path
+        let server = try InspectedProcess(["api", "serve", "--bundle", bundle], in: directory)
+        listener = server
+        try browser.viewport(width: 1280, height: 800)
+        try browser.open(server.inspector + "/")
+        try browser.wait("#console:not([hidden]) .experiment[data-key='paywall-price']")
+        try browser.select("#identity-platform", value: "android")
+        try browser.type("#identity-country", "CA")
+        try browser.type("#identity-app-version", "2.5")
+        let choices = try browser.texts(".experiment[data-key='paywall-price'] .variant-id")
+        let variant = try XCTUnwrap(choices.last)
+        try browser.select(".experiment[data-key='paywall-price'] .variant-choice", value: variant)
+        try browser.click(".experiment[data-key='paywall-price'] button.identity")
+        try browser.wait("#console-identity:not([hidden])", text: "AppDNA.identify(")
+        let shown = try browser.text("#console-identity")
+        let user = try XCTUnwrap(shown.firstMatch(of: /for user id (\S+);/).map { String($0.1) }, shown)
+        let said = try Binary.run(["bucket", user, "paywall-price", "--bundle", bundle, "--platform", "android", "--country", "CA", "--app-version", "2.5", "--json"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: said.stdout) as? [String: Any])?["variant"] as? String, variant, said.stderr)
+        XCTAssertTrue(shown.contains("kotlin: AppDNA.identify(\"\(user)\")"), shown)
+        assertFits(try InspectorLayout.measure(browser), "the console with a user id at 1280x800")
+
+        // A country the targeting excludes: no id, and why.
+        try browser.type("#identity-country", "FR")
+        try browser.click(".experiment[data-key='paywall-price'] button.identity")
+        try browser.wait("#console-error:not([hidden])", text: "no user id for paywall-price")
+        let refusal = try browser.text("#console-error")
+        XCTAssertTrue(refusal.contains("countries"), refusal)
+        XCTAssertEqual(try browser.script("return document.getElementById('console-identity').hidden") as? Bool, true)
+    }
+
     // MARK: - api serve
 
     func testAPIServeListsRequestsWithFaultsAndEachEventOfABatch() throws {

@@ -122,6 +122,8 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("bucket-summary", ["bucket", "-", "exp", "s", "--variants", "a=0.5,b=0.5", "--summary", "--json"], stdin: users + users)
         try add("bucket-summary", ["bucket", "-", "paywall-price", "--bundle", bundle, "--summary", "--json"], stdin: users)
         try add("bucket-find", ["bucket", "--find", "b", "--count", "3", "exp", "s", "--variants", "a=0.5,b=0.5", "--json"])
+        try add("bucket-force", ["bucket", "--force-variant", "onboarding=bold", "--force-variant", "paywall=annual_first", "--bundle", "examples/device-variants/appdna-config.json",
+                                 "--platform", "ios", "--country", "US", "--app-version", "2.4", "--trait", "plan=pro", "--json"])
         try add("bucket-self-test", ["bucket", "--self-test", "--json"])
         try add("bucket-vectors", ["bucket", "--vectors", "--count", "5", "--seed", "7"])
 
@@ -176,6 +178,16 @@ final class JSONSchemaEndToEndTests: XCTestCase {
         try add("webhook-trigger", ["webhook", "trigger", "payment.completed", "--to", server.baseURL + "/hooks", "--json"] + secret)
         XCTAssertEqual(server.stop(), 0, server.stderr)
         outputs.append(Output(schema: "api-serve", command: "appdna api serve --json", text: server.requestLines.joined(separator: "\n") + "\n", lines: true))
+
+        // api serve --bootstrap live: the live bootstrap it passes on (a fake live API answers it).
+        let upstream = try LoopbackHTTPServer { _, _ in .init(json: DeviceVariantsEndToEndTests.liveBootstrap) }
+        defer { upstream.stop() }
+        let live = try APIServeProcess(["--bundle", "examples/bundles/appdna-config.json", "--bootstrap", "live"],
+                                       environment: ["APPDNA_SDK_KEY": key, "APPDNA_API_URL": upstream.baseURL], directory: scratch)
+        let bootstrap = try ProcessRunner.run(try requireTool("curl", because: "fetches the bootstrap"),
+                                              ["-s", "-H", "x-api-key: device", live.baseURL + "/api/v1/sdk/bootstrap"], environment: [:])
+        XCTAssertEqual(live.stop(), 0, live.stderr)
+        outputs.append(Output(schema: "sdk-bootstrap", command: "curl /api/v1/sdk/bootstrap (api serve --bootstrap live)", text: bootstrap.stdout))
 
         // webhook listen: a valid delivery (forwarded to a handler that is down), an invalid one,
         // and a refused request; the deliveries come from webhook trigger, whose reports are

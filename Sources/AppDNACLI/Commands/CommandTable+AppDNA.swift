@@ -26,6 +26,16 @@ extension CommandTable {
                 in bounded memory. Blank lines are skipped (counted in a note); lines that are not UTF-8 \
                 or are longer than 64 KiB are skipped and reported (exit 65). --summary warns when ids \
                 repeat. --find refuses a search expected to take more than 20,000,000 tries (exit 64).
+                --force-variant EXPERIMENT=VARIANT (repeatable, with --bundle and the device's context) finds \
+                one user id for which a device computes every forced variant (status, platform, \
+                targeting, traffic allocation and the bucket; on iOS with a blank salt also as iOS \
+                <= 1.0.69 hashed it), checks it through the single-user path, and prints the \
+                identify line for Swift, Kotlin, React Native and Flutter: devices assign from \
+                the user id, so it forces the variants on any SDK version. A requirement no id can \
+                meet (a variant of weight 0, an experiment not running, a platform not listed, a \
+                targeting rule the context fails, a rule the flags do not settle) is named, each one \
+                (exit 64); a combination expected to take more than 2,000,000 tries is refused; a \
+                search stops after 20 times the expected tries (exit 1; docs/device-variants.md).
                 With --bundle and no EXPERIMENT, shows every experiment of the bundle for USER, in \
                 bundle order: status, bucket, variant and the eligibility verdict (with USER '-', one \
                 row per user and experiment). A rule whose input was not given (--platform, \
@@ -57,6 +67,8 @@ extension CommandTable {
                                 "Golden cases to test an SDK port against."),
                     ExampleSpec("appdna bucket --find variant_b --count 3 exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5",
                                 "Three QA user ids that land in variant_b."),
+                    ExampleSpec("appdna bucket --force-variant onboarding-v2=streamlined --force-variant paywall=annual --bundle @remote --platform ios --country US --app-version 2.4",
+                                "A user id a device in that context assigns both variants, and the identify line for each SDK."),
                 ],
                 alternativeUsages: ["[OPTIONS] - EXPERIMENT [SALT] < ids.txt", "--bundle FILE [OPTIONS] USER", "--bundle FILE [OPTIONS] - < ids.txt",
                                     "--find VARIANT [OPTIONS] EXPERIMENT [SALT]", "--self-test", "--vectors [--count N] [--seed S]"],

@@ -27,6 +27,13 @@ public enum BundleExperiments {
         return located.node
     }
 
+    /// Every experiment of the map, in bundle order (entries that are not objects skipped, as
+    /// devices skip them); empty when the bundle has none.
+    public static func all(in root: JSONNode) -> [ExperimentDefinition] {
+        guard let map = map(in: root) else { return [] }
+        return map.members.filter { $0.value.kind == .object }.map { ExperimentDefinition(id: $0.key, node: $0.value) }
+    }
+
     /// The experiment called `id`, or a usage error listing the ones that exist.
     public static func experiment(_ id: String, in root: JSONNode, file: String) throws(Failure) -> ExperimentDefinition {
         guard let experiments = map(in: root) else {

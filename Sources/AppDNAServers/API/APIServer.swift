@@ -11,6 +11,8 @@ public struct APIServer: Sendable {
     /// The key every request must carry; nil when any non-empty key will do.
     let requiredKey: [UInt8]?
     let ingest: IngestEndpoint
+    /// The SDK's own calls beside ingest: bootstrap, identify, and those without config.
+    let sdk: SDKEndpoints
     /// The CLI's words for what names its settings.
     let words: ServeWords
     /// Where each outcome and each rejection go (the CLI renders them as lines and counts).
@@ -19,12 +21,13 @@ public struct APIServer: Sendable {
     /// The inspector's list of requests; nil without an inspector.
     let inspector: InspectorLog?
 
-    public init(bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?, ingest: IngestEndpoint, words: ServeWords,
-                report: any ServeReport, clock: any Clock, inspector: InspectorLog?) {
+    public init(bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?, ingest: IngestEndpoint, sdk: SDKEndpoints,
+                words: ServeWords, report: any ServeReport, clock: any Clock, inspector: InspectorLog?) {
         self.bundle = bundle
         self.faults = faults
         self.requiredKey = requiredKey
         self.ingest = ingest
+        self.sdk = sdk
         self.words = words
         self.report = report
         self.clock = clock
@@ -71,6 +74,13 @@ public struct APIServer: Sendable {
                 return refuse(endpoint, .batchOverLimit(bytes: request.body.count, limit: limit))
             }
             return ingest.receive(request)
+        case .bootstrap:
+            return sdk.bootstrap(words: words)
+        case .identify:
+            return sdk.identify(request, words: words)
+        case .ingestIdentify, .feedback, .billingVerify, .billingRestore, .billingEntitlements, .billingOffersSign,
+             .pushToken, .pushDelivered, .pushTapped, .geocode, .optionSets:
+            return sdk.other(endpoint, words: words)
         case .bundle, .version:
             do {
                 let answers = try bundle.answers()

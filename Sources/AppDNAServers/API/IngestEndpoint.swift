@@ -27,8 +27,11 @@ public final class IngestEndpoint: Sendable {
     /// The bundle being served at this moment, which new events' exposures are audited against
     /// (nil: no audit).
     private let servedBundle: (@Sendable () -> JSONDocument?)?
+    /// The bundles served or written, by version (what an event's bundle_version names).
+    private let history: BundleHistory?
 
-    public init(recorder: DeliveryRecorder?, budget: HTTPServer, servedBundle: (@Sendable () -> JSONDocument?)? = nil) {
+    public init(recorder: DeliveryRecorder?, budget: HTTPServer, servedBundle: (@Sendable () -> JSONDocument?)? = nil, history: BundleHistory? = nil) {
+        self.history = history
         self.recorder = recorder
         self.budget = budget
         self.servedBundle = servedBundle
@@ -124,7 +127,7 @@ public final class IngestEndpoint: Sendable {
         if let bundle = servedBundle?() {
             // New events only: a duplicate was audited when it first came.
             let events = zip(batch.elements, isNew).enumerated().compactMap { $0.element.1 ? ($0.offset, $0.element.0) : nil }
-            audit = BatchAudit(events, against: bundle)
+            audit = BatchAudit(events, against: bundle, history: history.map { history in { history.bundle($0) } })
         }
         let taken = ServeOutcome.AcceptedBatch(received: ids.count, accepted: accepted.count, sdk: platform + version,
                                                events: zip(lines, isNew).map { (bytes: $0, duplicate: !$1) }, audit: audit)

@@ -3,16 +3,22 @@ import AppDNACore
 /// `api serve`'s bundle and overrides on its inspector port (`InspectorServer.Site.bundle`):
 /// what each `BundleRequest` answers (docs/local-api.md; docs/schemas/api-bundle.schema.json
 /// and api-overrides.schema.json). Every change is noted (the CLI writes it on stderr); errors
-/// are in the CLI's words (`words`).
+/// are in the CLI's words (`words`). `identity` answers `POST /api/identity` (the CLI's id
+/// search, which checks each id through `bucket`'s own path; nil: 404).
 public enum OverrideAPI {
+    public typealias IdentitySearch = ([UInt8]) throws -> (status: Int, result: JSONValue)
+
     public static func answer(_ request: BundleRequest, bundle: ServedBundle, note: (String) -> Void,
-                              words: (any Error) -> String) -> (status: Int, result: JSONValue) {
+                              words: (any Error) -> String, identity: IdentitySearch? = nil) -> (status: Int, result: JSONValue) {
         do {
             switch request {
             case .show:
                 return (200, try show(bundle))
             case .list:
                 return (200, try list(bundle))
+            case .identity(let body):
+                guard let identity else { return (404, ["error": .string("no identity search here")]) }
+                return try identity(body)
             case .refetch:
                 guard try bundle.refetch() else {
                     return (409, ["error": .string("the source is the file \(bundle.name), not @remote: edit the file instead (it is read again when it changes)")])

@@ -28,6 +28,8 @@ public struct ServeOutcome {
         case batch(AcceptedBatch)
         /// Refused, and why.
         case refused(ServeRefusal)
+        /// One of the SDK's own calls, answered 200.
+        case sdk(SDKCall)
     }
 
     /// An event batch that was taken.
@@ -102,6 +104,7 @@ public struct ServeOutcome {
         case .batch(let batch):
             return "\(batch.received) event\(batch.received == 1 ? "" : "s"), \(batch.duplicates) duplicate\(batch.duplicates == 1 ? "" : "s")\(batch.sdk)"
         case .refused(let refusal): return refusal.note(words)
+        case .sdk(let call): return call.note
         }
     }
 

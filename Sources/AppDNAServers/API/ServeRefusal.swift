@@ -18,6 +18,15 @@ public enum ServeRefusal {
     case ingest(IngestRefusal)
     /// 500: the bundle cannot be served; why, in the CLI's words.
     case bundleUnreadable(String)
+    /// 403, `--bootstrap local`: the SDK stops retrying for the session and runs on its cache,
+    /// else its bundled appdna-config.json (platform facts §7).
+    case bootstrapLocal
+    /// `--bootstrap live`: the live bootstrap was not passed on.
+    case bootstrapLive(LiveBootstrapRefusal)
+    /// 400: an identify body that is not a JSON object.
+    case notAJSONObject
+    /// 404: an SDK call that carries no config, which this server does not serve.
+    case sdkCallNotServed(ServeEndpoint)
 
     public var status: Int {
         switch self {
@@ -27,6 +36,11 @@ public enum ServeRefusal {
         case .batchOverLimit: return 413
         case .ingest(let refusal): return refusal.status
         case .bundleUnreadable: return 500
+        case .bootstrapLocal: return 403
+        case .bootstrapLive(.refused(let status)): return status
+        case .bootstrapLive: return 502
+        case .notAJSONObject: return 400
+        case .sdkCallNotServed: return 404
         }
     }
 
@@ -56,6 +70,13 @@ public enum ServeRefusal {
         case .batchOverLimit(let bytes, let limit): return "the batch is \(bytes) bytes, over \(limit)"
         case .ingest(let refusal): return refusal.message
         case .bundleUnreadable(let message): return message
+        case .bootstrapLocal:
+            return "this appdna api serve answers no bootstrap (local mode), so the SDK stays on its cache and its bundled appdna-config.json"
+        case .bootstrapLive(.failed(let why)): return "the live bootstrap failed: \(why)"
+        case .bootstrapLive(.refused(let status)): return "the live API answered \(status)"
+        case .bootstrapLive(.undecodable(let problems)): return "the live bootstrap would not decode on devices: " + problems.joined(separator: "; ")
+        case .notAJSONObject: return "the body is not a JSON object"
+        case .sdkCallNotServed(let endpoint): return "appdna api serve does not serve \(endpoint.rawValue)"
         }
     }
 
@@ -65,6 +86,9 @@ public enum ServeRefusal {
         case .route(let refusal) where refusal.status == 404: return "not an AppDNA API path"
         case .batchOverLimit(let bytes, _): return "\(NumberText.binarySize(bytes)) over \(words.batchLimit)"
         case .bundleUnreadable: return "cannot serve the bundle file"
+        case .bootstrapLocal: return "refused (local): the SDK stops retrying for this session and runs on its cache or bundled config"
+        case .notAJSONObject: return "not a JSON object"
+        case .sdkCallNotServed: return "an SDK call api serve does not serve (no config travels on it)"
         default: return message(words)
         }
     }

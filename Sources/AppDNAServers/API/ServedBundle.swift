@@ -74,6 +74,26 @@ public final class ServedBundle: Sendable {
                                  fetchedAt: clock.monotonicNanoseconds(), state: state, current: nil))
     }
 
+    /// The source as last read, without the overrides (what a device that does not load the
+    /// served bundle runs: the identity search looks there).
+    public func sourceDocument() throws -> JSONDocument {
+        try mutable.withLock { (held: inout Mutable) throws -> JSONDocument in
+            try refreshSource(&held)
+            return try Self.parse(held.sourceBytes, name: name).0
+        }
+    }
+
+    /// Called with the new answers after every change is committed (an override set or
+    /// cleared, the source edited or fetched again), under the lock, so calls come in order.
+    public let published = Locked<(@Sendable (Answers) -> Void)?>(nil)
+
+    private func publish(_ held: inout Mutable) throws {
+        guard let hook = published.withLock({ $0 }) else { return }
+        let fresh = try build(held)
+        held.current = fresh
+        hook(fresh)
+    }
+
     /// The overrides in force and the served version, as the API lists them.
     public var overrides: [BundleOverride] { mutable.withLock { $0.state.overrides.list } }
 
@@ -154,6 +174,7 @@ public final class ServedBundle: Sendable {
         if let statePath { try next.save(path: statePath) }
         held.state = next
         held.current = nil
+        try publish(&held)
     }
 
     /// Re-reads the file (or re-fetches the live bundle when `--refetch` says it is time).
@@ -176,6 +197,7 @@ public final class ServedBundle: Sendable {
         let (_, version) = try Self.parse(bytes, name: name)
         (held.sourceBytes, held.sourceVersion) = (bytes, version)
         held.current = nil
+        try publish(&held)
     }
 
     private func build(_ held: Mutable) throws -> Answers {

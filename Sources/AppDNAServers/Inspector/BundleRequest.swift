@@ -13,11 +13,13 @@ public enum BundleRequest: Sendable {
     case clear(kind: String, key: String)
     /// DELETE /api/overrides: every override, at once
     case clearAll
+    /// POST /api/identity, with its body as sent (IdentityAPI).
+    case identity(body: [UInt8])
 
     /// Whether it changes what devices are served (then it needs the page's token).
     public var changes: Bool {
         switch self {
-        case .show, .list: return false
+        case .show, .list, .identity: return false
         case .refetch, .set, .clear, .clearAll: return true
         }
     }

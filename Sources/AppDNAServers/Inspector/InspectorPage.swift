@@ -39,6 +39,14 @@ enum InspectorPage {
       <ul id="console-overrides" class="overrides"></ul>
       <p id="console-no-overrides" class="note">None: the bundle is served as its source has it.</p>
       <h3>Experiments</h3>
+      <div id="console-identity-context" class="controls" aria-label="the device's context, for User id">
+        <span class="muted">A user id for a variant, on any SDK version, for a device on</span>
+        <select id="identity-platform" aria-label="platform"><option value="ios">ios</option><option value="android">android</option></select>
+        <input id="identity-country" size="4" placeholder="country" aria-label="country">
+        <input id="identity-app-version" size="8" placeholder="app version" aria-label="app version">
+        <input id="identity-traits" size="16" placeholder="plan=pro, …" aria-label="traits">
+      </div>
+      <p id="console-identity" class="note mono" hidden></p>
       <div id="console-experiments"></div>
       <h3>Flags</h3>
       <table id="console-flags" class="values"><tbody></tbody></table>
@@ -394,6 +402,9 @@ enum InspectorPage {
     $("title").textContent = kind === "api" ? "appdna api serve: requests" : "appdna webhook listen: deliveries";
     let description = `listening on ${listener.address}`;
     if (kind === "webhook") description += listener.forward_to ? `, forwarding to ${listener.forward_to}` : ", not forwarding (no --forward-to)";
+    // api serve: what a device pointed here gets from its bootstrap (docs/device-variants.md).
+    if (kind === "api" && listener.bootstrap === "local") description += "; bootstrap: local (403: devices stay on their cache and bundled appdna-config.json; force a variant with a user id from POST /api/identity)";
+    if (kind === "api" && listener.bootstrap === "live") description += "; bootstrap: live (devices read their real config; force a variant with a user id from POST /api/identity)";
     $("listener").textContent = visible(description);
   }
 
@@ -789,7 +800,13 @@ enum InspectorPage {
     force.className = "set";
     force.textContent = "Force";
     force.addEventListener("click", () => change("PUT", "experiment", experiment.key, choice.value));
-    controls.append(choice, force);
+    // A user id that lands in the variant on the device's own config (POST /api/identity).
+    const identity = document.createElement("button");
+    identity.type = "button";
+    identity.className = "identity";
+    identity.textContent = "User id";
+    identity.addEventListener("click", () => findIdentity(experiment.key, choice.value));
+    controls.append(choice, force, identity);
     if (experiment.overridden !== null && experiment.overridden !== undefined) controls.appendChild(clearButton("experiment", experiment.key));
     // On the experiment's own line, so that each takes a line more than its variants.
     head.appendChild(controls);
@@ -880,6 +897,31 @@ enum InspectorPage {
     controls.append(input, set);
     if (onboarding.overridden) controls.appendChild(clearButton("onboarding", "flow"));
     block.appendChild(controls);
+  }
+
+  // POST /api/identity for one forced variant in the context typed above the experiments: the
+  // id and the identify() line of each SDK, shown as text; a refusal's reasons as the error.
+  async function findIdentity(key, variant) {
+    const context = { platform: $("identity-platform").value };
+    if ($("identity-country").value) context.country = $("identity-country").value;
+    if ($("identity-app-version").value) context.app_version = $("identity-app-version").value;
+    const traits = {};
+    for (const pair of $("identity-traits").value.split(",")) {
+      const equals = pair.indexOf("=");
+      if (equals > 0) traits[pair.slice(0, equals).trim()] = pair.slice(equals + 1).trim();
+    }
+    if (Object.keys(traits).length) context.traits = traits;
+    try {
+      const answer = await send("POST", "/api/identity", { force: { [key]: variant }, context });
+      consoleError("");
+      const lines = [`${key} = ${variant} for user id ${answer.user_id}; identify it before the first variant is read:`];
+      for (const [language, line] of Object.entries(answer.identify || {})) lines.push(`${language}: ${line}`);
+      $("console-identity").textContent = visible(lines.join("\n"), true);
+      $("console-identity").hidden = false;
+    } catch (error) {
+      $("console-identity").hidden = true;
+      consoleError(`no user id for ${key} = ${variant}: ${error.message}`);
+    }
   }
 
   // PUT (with a value) or DELETE one override, then the console drawn from the server's answer.
@@ -1197,6 +1239,7 @@ button.remove, button.clear { background: transparent; color: var(--accent); pad
 .experiment-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0 0.4em; margin: 0 0 0.2em; }
 .experiment-head .controls { margin: 0 0 0 auto; }
 .overrides .clear { margin-left: 0.6em; }
+#console-identity { white-space: pre-wrap; overflow-wrap: anywhere; }
 .variant { display: grid; grid-template-columns: minmax(0, 12em) minmax(0, 1fr) 4.5em; gap: 0.6em; align-items: center; font-size: 0.92em; }
 .variant-id { overflow-wrap: anywhere; }
 .bar { display: block; height: 0.7em; background: var(--panel); border: 1px solid var(--line); border-radius: 3px; overflow: hidden; }

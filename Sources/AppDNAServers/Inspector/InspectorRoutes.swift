@@ -21,11 +21,12 @@ import AppDNANet
 ///     PUT    /api/overrides/{kind}/{key}   set one: {"value": JSON} (token)
 ///     DELETE /api/overrides/{kind}/{key}   clear one (token)
 ///     DELETE /api/overrides                clear them all, as one change (token)
+///     POST   /api/identity                 a user id devices assign forced variants (changes nothing)
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
     case page, script, style, favicon, list, entry, record, replay
-    case bundle, refetch, overrides, setOverride, clearOverride, clearOverrides
+    case bundle, refetch, overrides, setOverride, clearOverride, clearOverrides, identity
 }
 
 enum InspectorRoutes {
@@ -76,6 +77,8 @@ enum InspectorRoutes {
                       "set an override: {\"value\": JSON} (token)"),
                 Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .clearOverride,
                       "clear an override (token)"),
+                Route(["POST"], [.literal("api"), .literal("identity")], .identity,
+                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}}"),
             ]
         }
         return RouteTable(routes)

@@ -142,13 +142,14 @@ public final class InspectorServer: Sendable {
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
             log.addReplay(outcome.result, to: id)
             return Self.json(200, ["id": .integer(id), "replay": outcome.result])
-        case .bundle, .refetch, .overrides, .setOverride, .clearOverride, .clearOverrides:
+        case .bundle, .refetch, .overrides, .setOverride, .clearOverride, .clearOverrides, .identity:
             guard let bundle = site.bundle else { return Self.error(404, "no bundle here") }
             let asked: BundleRequest
             switch match.endpoint {
             case .bundle: asked = .show
             case .overrides: asked = .list
             case .refetch: asked = .refetch
+            case .identity: asked = .identity(body: request.body)
             case .setOverride: asked = .set(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key], body: request.body)
             case .clearOverrides: asked = .clearAll
             default: asked = .clear(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key])

@@ -11,12 +11,18 @@ enum APIOverrideCommand {
     through the inspector's JSON API (PUT and DELETE /api/overrides/KIND/KEY, GET \
     /api/overrides; docs/device-variants.md). An override is kept in the server's state file \
     (what its flags forced at start included) and changes the \
-    served bundle at once: its bundle_version rises, so SDKs polling \
-    /config-bundle/version fetch it. set checks the override against the served bundle: an \
+    served bundle at once: its bundle_version rises, and a server that writes the app's \
+    bundled appdna-config.json writes it again (no SDK fetches a bundle over HTTP; \
+    docs/device-variants.md). set checks the override against the served bundle: an \
     experiment or variant it does not have, a flag it does not have or a flow its onboarding \
     does not list is refused (exit 64), as is clearing an override that is not set.
     Prints the overrides in force (one per line, KIND:KEY=VALUE) and the served \
     bundle_version. clear --all clears every override in one request (one change). \
+    identity experiment:KEY=VARIANT (with the device's context: --platform, \
+    --country, --app-version, --trait, --installed-at) asks POST /api/identity for a user id \
+    a device in that context assigns the variant, in the server's source bundle without the \
+    overrides, and prints it with the identify line for each SDK: it forces the variant on any \
+    SDK version (no token: it changes nothing). \
     The server is --server, else APPDNA_SERVER, else the one api serve with an inspector running for \
     this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
     (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
@@ -31,6 +37,8 @@ enum APIOverrideCommand {
                     "Back to the bundle's own weights."),
         ExampleSpec("appdna api override list --server http://127.0.0.1:8766 --json", "The overrides in force, as JSON."),
         ExampleSpec("appdna api override clear --all", "Clear every override of the api serve (with an inspector) running here."),
+        ExampleSpec("appdna api override identity experiment:onboarding-v2=streamlined --platform ios --country US --server http://127.0.0.1:8766",
+                    "A user id a device in that context assigns streamlined, and the identify line for each SDK."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
@@ -71,6 +79,10 @@ enum APIOverrideCommand {
         case "list":
             if operand != nil { throw Failure(.usage, "api override list takes no OVERRIDE") }
             answer = try send("GET", "/api/overrides")
+        case "identity":
+            guard let operand else { throw Failure(.usage, "api override identity needs experiment:KEY=VARIANT") }
+            return try APIOverrideIdentity.report(send("POST", "/api/identity", body: APIOverrideIdentity.body(operand, arguments)),
+                                                  json: arguments[APIOverrideFlags.json], invocation)
         case "set":
             guard let operand else { throw Failure(.usage, "api override set needs an OVERRIDE: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW") }
             let item = try BundleOverride(parsing: operand)

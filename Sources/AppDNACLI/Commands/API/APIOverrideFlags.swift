@@ -1,7 +1,7 @@
 /// The flags and operands of `appdna api override`.
 enum APIOverrideFlags {
-    static let action = OperandSpec("ACTION", "set, clear or list", completion: .choices(["set", "clear", "list"]))
-    static let override = OperandSpec("OVERRIDE", "For set: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW; for clear: KIND:KEY (onboarding alone for the flow), or --all",
+    static let action = OperandSpec("ACTION", "set, clear, list, or identity (a user id devices assign the variant)", completion: .choices(["set", "clear", "list", "identity"]))
+    static let override = OperandSpec("OVERRIDE", "For set: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW; for clear: KIND:KEY (onboarding alone for the flow); or --all; for identity: experiment:KEY=VARIANT",
                                       optional: true)
 
     static let server = Flag.optional("server", value: "URL",
@@ -12,5 +12,14 @@ enum APIOverrideFlags {
     static let timeout = APIFlags.timeout("Bound on each request to the server", default: "10", upTo: 600)
     static let json = OutputFlags.json("Print the server's answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)")
 
-    static let all: [FlagSpec] = [server.spec, clearAll.spec, timeout.spec, json.spec]
+    /// identity's device context, spelled as `bucket` spells it.
+    static let platform = Flag.optional("platform", value: "NAME", "For identity: the device platform (ios or android, any case)",
+                                        .choice(DevicePlatform.self, ignoringCase: true))
+    static let country = Flag.optional("country", value: "CODE", "For identity: the device's ISO 3166 alpha-2 country", .text)
+    static let appVersion = Flag.optional("app-version", value: "VERSION", "For identity: the app version", .text)
+    static let trait = Flag.repeated("trait", value: "KEY=VALUE", "For identity: a user trait", .keyValue)
+    static let installedAt = Flag.optional("installed-at", value: "TIME", "For identity: install time (ms since 1970, or ISO 8601)", .time)
+    static let context = [platform.spec, country.spec, appVersion.spec, trait.spec, installedAt.spec]
+
+    static let all: [FlagSpec] = [server.spec, clearAll.spec, timeout.spec, json.spec] + context
 }

@@ -9,10 +9,14 @@ import AppDNAServers
 /// the events, and flags inject the faults a client must survive.
 enum APIServeCommand {
     static let discussion = """
-    Serves GET /api/v1/sdk/config-bundle (the --bundle file as written, either shape) and \
-    GET /api/v1/sdk/config-bundle/version (bundle_version, sdk_min_version, size_bytes) from \
-    the file, read again whenever it changes (or from the live bundle with --bundle @remote), \
-    and POST /api/v1/ingest/events as the SDK sends \
+    Serves the calls an AppDNA SDK makes, for a test build pointed at it (iOS SDK 1.0.82+ and \
+    Android 1.0.54+ in sandbox test builds only; docs/device-variants.md): GET \
+    /api/v1/sdk/bootstrap by --bootstrap (local: 403, which stops the SDK's retries, so the \
+    device runs on its cache, else its bundled appdna-config.json; live: the live API's answer, \
+    fetched with APPDNA_SDK_KEY, passed on only when iOS 1.0.70 and Android 1.0.42 decode it, \
+    else 502), POST /api/v1/sdk/identify (accepted), the SDK's other calls (ingest/identify, \
+    feedback, billing, push, geocode, option sets: logged by name, answered 404), and POST \
+    /api/v1/ingest/events as the SDK sends \
     it: a raw DEFLATE body (RFC 1951; Content-Encoding: deflate) holding {"batch": [events]}, \
     each event checked against the event schema as queue inspect checks it. A body over 64 MiB, \
     or one that inflates to more than 64 MiB, is answered 413. Every byte a batch makes the \
@@ -24,6 +28,11 @@ enum APIServeCommand {
     recorded again) or 400 saying what is wrong; --record appends each new event to a file as \
     NDJSON. Every request must carry x-api-key: any non-empty key, or only the one in \
     --key-file / APPDNA_SDK_KEY with --key-from-env (401 otherwise).
+    No SDK fetches the config bundle over HTTP (devices read config from Firestore, their cache \
+    and their bundled file, and compute assignment themselves): GET /api/v1/sdk/config-bundle \
+    (the --bundle file as written, either shape) and GET /api/v1/sdk/config-bundle/version \
+    (bundle_version, sdk_min_version, size_bytes) are for CI and scripts (bundle fetch), served \
+    from the file, read again whenever it changes (or from the live bundle with --bundle @remote).
     With --inspect PORT, a page on http://127.0.0.1:PORT/ (loopback only) lists the last \
     --inspect-keep requests as they arrive: endpoint, status, injected fault and, for a batch, \
     each event and whether it was a duplicate; its JSON is under /api/requests (docs/local-api.md).
@@ -32,11 +41,18 @@ enum APIServeCommand {
     (the experiment running for everyone with the variant's weight 1 and the others 0; the \
     value raw in the section the SDK reads, remote_config else feature_flags; \
     onboarding.active_flow_id); it passes bundle validate, and its bundle_version is the \
-    source's plus one for every change, so SDKs polling /config-bundle/version fetch it. \
-    Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
+    source's plus one for every change. A device gets it only as its bundled file: with \
+    --bootstrap local, --write-bundled FILE writes it to the app's appdna-config.json at start \
+    and on every change (atomically, when it validates), loaded on a fresh install or with the \
+    config cache removed before configure. On any SDK version, identify with a user id \
+    that lands in the variant forces it: appdna bucket, appdna api override identity or POST \
+    /api/identity on the inspector finds one. At start it prints how to point a test build at the address it \
+    listens on. Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
     /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
-    listed at start. Every exposure a batch's new events carry is audited against the bundle \
-    served at that moment, as queue inspect --bundle audits a queue: a wrong variant, an \
+    listed at start. Every exposure a batch's new events carry is audited, as queue inspect \
+    --bundle audits a queue, against the bundle its event's bundle_version names (one this \
+    server served or wrote, or its source; none: the one served now; a version it never had is \
+    reported as unknown, not judged): a wrong variant, an \
     experiment not running or not for that user, an unknown experiment is flagged on stdout, \
     in --json (audit), in the inspector and in the summary (docs/device-variants.md).
     Faults for testing clients: --fail 503:3 answers the next three requests 503 (with \
@@ -56,8 +72,8 @@ enum APIServeCommand {
                     "Serve a bundle and record the events an app or queue replay sends."),
         ExampleSpec("appdna api serve --bundle appdna-config.json --fail 503:2 --retry-after 1",
                     "Check that a CI step survives two 503 answers."),
-        ExampleSpec("appdna api serve --bundle appdna-config.json --inspect 8766 --override experiment:onboarding-v2=streamlined",
-                    "Show variant streamlined on every device pointed at the server, and audit what they send."),
+        ExampleSpec("appdna api serve --bundle appdna-config.json --inspect 8766 --override experiment:onboarding-v2=streamlined --write-bundled MyApp/appdna-config.json",
+                    "Force variant streamlined in the app's bundled config, and audit what devices pointed here send."),
     ]
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
@@ -74,6 +90,9 @@ enum APIServeCommand {
         for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
+        let mode = arguments[APIServeFlags.bootstrap]
+        let sdk = SDKEndpoints(mode: mode, fetchLive: mode == .live ? try SDKBootstrapFetch.live(invocation) : nil)
+        let bundled = try BundledFile(arguments[APIServeFlags.writeBundled], mode: mode)
         let requiredKey = try requiredKey(invocation)
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
         let host = arguments[APIServeFlags.host]
@@ -81,10 +100,25 @@ enum APIServeCommand {
         limits.maxBufferedBytes = IngestEndpoint.heldBytes
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port], limits: limits)
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
-        let ingest = IngestEndpoint(recorder: recorder, budget: server, servedBundle: { try? bundle.answers().document() })
+        let history = BundleHistory()
+        // Every version served (each answer the audit or a bundle endpoint gets) or written.
+        let ingest = IngestEndpoint(recorder: recorder, budget: server, servedBundle: {
+            guard let answers = try? bundle.answers() else { return nil }
+            history.record(answers)
+            if let source = try? bundle.sourceDocument() { history.record(source: source) }
+            return try? answers.document()
+        }, history: history)
         let initial = try bundle.answers()
+        history.record(initial)
+        if let bundled {
+            bundled.write(initial, note: log.note)
+        }
+        bundle.published.withLock { $0 = { answers in
+            history.record(answers)
+            bundled?.write(answers, note: log.note)
+        } }
 
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle, bootstrap: mode)
         // `api override` finds this inspector without --server (InspectorDiscovery); a file that
         // cannot be written costs only that convenience.
         var discoveryFile: String?
@@ -93,11 +127,14 @@ enum APIServeCommand {
             do { discoveryFile = try found.write(in: directory) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
         }
         defer { if let discoveryFile { _ = FileSystem.removeFile(discoveryFile) } }
-        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, words: FlagWording.serve, report: log,
+        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, sdk: sdk, words: FlagWording.serve, report: log,
                             clock: invocation.io.clock, inspector: inspector?.log)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
+        for line in DeviceSetup.lines(mode: mode, address: server.baseURL, listensEverywhere: host == "0.0.0.0" || host == "::", bundled: bundled?.path) {
+            log.note(line)
+        }
         for item in bundle.overrides { log.note("override \(item.text)") }
         server.serve(handle: { api.handle($0) }, rejected: { api.reject($0) })
         inspector?.stop()

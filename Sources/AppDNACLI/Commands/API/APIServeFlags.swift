@@ -1,3 +1,5 @@
+import AppDNAServers
+
 /// The flags of `appdna api serve`.
 enum APIServeFlags {
     static let bundle = Flag.optional("bundle", value: "FILE|@remote", "Serve this bundle file (either shape; read again whenever it changes), or @remote: the live bundle",
@@ -7,6 +9,11 @@ enum APIServeFlags {
                                         "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW",
                                         details: "The served bundle is rewritten so that devices compute the forced answer themselves: the experiment running for everyone with the variant's weight 1 and the others 0; the value in the section the SDK reads (remote_config, else feature_flags), raw; onboarding.active_flow_id. Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
                                         .text)
+    static let bootstrap = Flag.defaulted("bootstrap", value: "MODE", "What a device pointed here gets from GET /api/v1/sdk/bootstrap: local (403: it stays on its cache and bundled appdna-config.json) or live (the live API's answer, with APPDNA_SDK_KEY)",
+                                          details: "local: the SDK stops retrying for the session on 403 (docs/device-variants.md) and runs on its cache, else its bundled appdna-config.json, which --write-bundled keeps equal to the served bundle. live: the device reads its real config from Firestore; the answer is passed on only when iOS 1.0.70 and Android 1.0.42 decode it (502 otherwise). Shown at start and on the inspector's page.",
+                                          default: "local", .choice(BootstrapMode.self))
+    static let writeBundled = Flag.optional("write-bundled", value: "FILE", "With --bootstrap local: write the served bundle (overrides and all) to the app's bundled appdna-config.json, atomically, at start and on every change, when it passes bundle validate",
+                                            completion: .file, .text)
     static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)",
                                       completion: .file, default: "appdna-overrides.json", .text)
     static let refetch = Flag.optional("refetch", value: "DURATION", "With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch",
@@ -33,6 +40,6 @@ enum APIServeFlags {
     static let inspectMaxBytes = InspectorFlags.maxBytes("requests")
     static let json = OutputFlags.json("Print one JSON object per request (NDJSON) instead of a text line")
 
-    static let all: [FlagSpec] = [bundle.spec, override.spec, state.spec, refetch.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
+    static let all: [FlagSpec] = [bundle.spec, override.spec, bootstrap.spec, writeBundled.spec, state.spec, refetch.spec, port.spec, host.spec, keyFile.spec, keyFromEnv.spec, record.spec, fail.spec, failAfter.spec, latency.spec,
                                   retryAfter.spec, status413Over.spec, inspect.spec, inspectKeep.spec, inspectMaxBytes.spec, json.spec]
 }

@@ -13,6 +13,7 @@ enum BucketCommand {
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
         if arguments[BucketFlags.selfTest] || arguments[BucketFlags.vectors] || RetiredSQLFlags.given(arguments, bucket: true) { return [] }
         if (arguments[BucketFlags.find] != nil) { return Array(operands.dropFirst()) }
+        if !arguments[BucketFlags.force].isEmpty { return [] }
         if (arguments[BucketFlags.bundle] != nil) {
             return [operands[0], OperandSpec(operands[1].name, operands[1].summary, optional: true), operands[2]]
         }
@@ -41,6 +42,7 @@ enum BucketCommand {
         case .vectors: return try BucketVectors.run(invocation, plan)
         case .allExperiments(let user): return try BucketAllExperiments.run(invocation, plan, user: user)
         case .allExperimentsBatch: return try BucketAllExperiments.run(invocation, plan, user: "-")
+        case .force: return try BucketForce.run(invocation, plan)
         case .find: return try BucketFind.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 0))
         case .batch(let summary): return try BucketBatch.run(invocation, plan, summary: summary, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1))
         case .single(let user): return BucketReport.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1), user: user)
@@ -59,6 +61,8 @@ struct BucketPlan {
     let count: Int?
     /// --find's variant and --prefix.
     let findVariant: String?
+    /// --force-variant's experiments and variants, in the order given.
+    let forced: [ForcedIdentity.Forced]
     let prefix: String
     /// --vectors' --seed.
     let seed: VectorSeed
@@ -71,6 +75,7 @@ struct BucketPlan {
         format = arguments[BucketFlags.format]
         count = arguments[BucketFlags.count]
         findVariant = arguments[BucketFlags.find]
+        forced = arguments[BucketFlags.force].map { ForcedIdentity.Forced(experiment: $0.key, variant: $0.value) }
         prefix = arguments[BucketFlags.prefix]
         seed = arguments[BucketFlags.seed]
         source = ExperimentSource(arguments)

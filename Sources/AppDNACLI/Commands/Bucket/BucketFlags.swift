@@ -25,20 +25,22 @@ enum BucketFlags {
     static let format = Flag.defaulted("format", value: "FORMAT", "Output format for a batch from stdin (in TSV and CSV a tab, CR, LF or backslash is written \\t, \\r, \\n, \\\\ and other control and bidi characters are escaped; CSV then quotes per RFC 4180)", default: "tsv", .choice(BucketBatch.Format.self))
     static let summary = Flag.switch("summary", "For a batch: per-variant counts against the expected split, with a sample-ratio-mismatch test")
     static let find = Flag.optional("find", value: "VARIANT", "Print user ids that land in VARIANT (for QA)", .text)
+    static let force = Flag.repeated("force-variant", value: "EXPERIMENT=VARIANT", "With --bundle: find one user id a device in the context (--platform, …) assigns every forced variant; identify with it forces them on any SDK version",
+                                     .keyValue)
 
     /// `--count` means two things, each with its own range and default, so its summary states them.
     static let findCount = (range: 1...1_000_000, default: 10)
     static let vectorsCount = (range: 0...100_000, default: 20)
     static let count = Flag.optional("count", value: "N", "With --find: how many ids (default \(findCount.default)); with --vectors: how many generated cases (default \(vectorsCount.default))",
                                      FlagValue<Int>.integer(0...max(findCount.range.upperBound, vectorsCount.range.upperBound)).rangeInSummary)
-    static let prefix = Flag.defaulted("prefix", value: "TEXT", "With --find: the ids' prefix", default: "qa-user-", .text)
+    static let prefix = Flag.defaulted("prefix", value: "TEXT", "With --find or --force-variant: the ids' prefix", default: "qa-user-", .text)
     static let json = OutputFlags.json()
     static let selfTest = Flag.switch("self-test", "Check the built-in MurmurHash3 and bucketing vectors")
     static let vectors = Flag.switch("vectors", "Print golden bucketing cases (hashed string, hash, bucket, variant; both schemes) as JSON")
     static let seed = Flag.defaulted("seed", value: "S", "With --vectors: the seed of the generated cases", default: "1", .seed)
 
     static let all: [FlagSpec] = [scheme.spec, variants.spec, bundle.spec, platform.spec, country.spec, appVersion.spec, trait.spec,
-                                  installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, count.spec, prefix.spec,
+                                  installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, force.spec, count.spec, prefix.spec,
                                   json.spec, selfTest.spec, vectors.spec, seed.spec] + APIFlags.wholeCommand + RetiredSQLFlags.bucketSpecs
 
     /// `--count` (as a plan holds it) for one mode: its own range (the same wording as every

@@ -9,6 +9,8 @@ enum BucketMode: Equatable {
     case vectors
     /// `--find VARIANT`: QA ids that land in a variant.
     case find
+    /// `--force-variant EXPERIMENT=VARIANT …`: one id a device assigns every forced variant.
+    case force
     /// `USER --bundle FILE` without EXPERIMENT: every experiment for one user.
     case allExperiments(user: String)
     /// `- --bundle FILE` without EXPERIMENT: every experiment for ids on stdin.
@@ -19,13 +21,14 @@ enum BucketMode: Equatable {
     case single(user: String)
 
     /// The modes without their values, for the tests that walk every mode (`ModeConflictTests`).
-    enum Kind: CaseIterable { case selfTest, vectors, find, allExperiments, allExperimentsBatch, batch, summary, single }
+    enum Kind: CaseIterable { case selfTest, vectors, find, force, allExperiments, allExperimentsBatch, batch, summary, single }
 
     var kind: Kind {
         switch self {
         case .selfTest: return .selfTest
         case .vectors: return .vectors
         case .find: return .find
+        case .force: return .force
         case .allExperiments: return .allExperiments
         case .allExperimentsBatch: return .allExperimentsBatch
         case .batch(summary: false): return .batch
@@ -52,6 +55,8 @@ enum BucketMode: Equatable {
             mode = .vectors
         } else if arguments[BucketFlags.find] != nil {
             mode = .find
+        } else if !arguments[BucketFlags.force].isEmpty {
+            mode = .force
         } else if arguments[BucketFlags.bundle] != nil && arguments.operand(1) == nil {
             mode = user == "-" ? .allExperimentsBatch : .allExperiments(user: user ?? "")
         } else if user == "-" {
@@ -80,6 +85,12 @@ enum BucketMode: Equatable {
         case .find:
             return ModeFlags("--find", reads: [BucketFlags.find.spec, BucketFlags.count.spec, BucketFlags.prefix.spec, BucketFlags.json.spec]
                                  + Self.experimentSource)
+        case .force:
+            return ModeFlags("--force-variant", reads: [BucketFlags.force.spec, BucketFlags.prefix.spec, BucketFlags.json.spec, BucketFlags.bundle.spec]
+                                 + Self.context + APIFlags.wholeCommand,
+                             instead: [(BucketFlags.variants.spec, "--force-variant reads the experiments (status, targeting, variants) from --bundle"),
+                                       (BucketFlags.scheme.spec, "devices compute the sdk scheme, which --force-variant searches"),
+                                       (BucketFlags.count.spec, "one id forces every variant; run again with another --prefix for more")])
         case .allExperiments:
             return ModeFlags("every experiment of a bundle (no EXPERIMENT)",
                              reads: Self.bundleSource + [BucketFlags.explain.spec, BucketFlags.json.spec],
