@@ -10,7 +10,7 @@ final class RouteTextParameterTests: XCTestCase {
     static let kind = RouteParameter<String>.pathChoice("kind", ["experiment", "flag"], "what")
     static let key = RouteParameter<String>.pathText("key", maxBytes: 8, "the key")
     let table = RouteTable<Endpoint>([
-        Route(["PUT"], [.literal("o"), .parameter(kind.spec), .parameter(key.spec)], .item, "one"),
+        Route(["PUT"], [.literal("o"), .parameter(kind.spec), .parameter(key.spec)], guard: .open, body: .empty, .item, "one", answers: []),
     ])
 
     func value(_ target: String) -> (kind: String, key: String)? {

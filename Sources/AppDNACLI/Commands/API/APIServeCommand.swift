@@ -81,8 +81,18 @@ enum APIServeCommand {
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
         for item in bundle.overrides { log.note("override \(item.text)") }
-        server.serve(handle: { request in
-            let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
+        let admission = ServeAdmission(requiredKey: requiredKey, serverLimit: server.limits.maxBodyBytes)
+        server.serve(admit: { request in
+            // Decided at the head: a refusal (no such path, no key, too large) is logged and answered before any body byte is read.
+            switch admission.decide(request.head) {
+            case .success(let admitted): return .admit(maxBodyBytes: admitted.maxBodyBytes)
+            case .failure(let refusal):
+                log.request(request, refusal.answer)
+                inspector?.log.record(RequestInspection.entry(request, refusal.answer, time: Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())))
+                return .refuse(refusal.answer.response)
+            }
+        }, handle: { request in
+            let answer = respond(to: request, bundle: bundle, faults: faults, admission: admission, ingest: ingest, log: log)
             faults.waitLatency()
             log.request(request, answer)
             inspector?.log.record(RequestInspection.entry(request, answer, time: Timestamp.iso8601(milliseconds: invocation.io.clock.wallMilliseconds())))
@@ -130,23 +140,14 @@ enum APIServeCommand {
         return nil
     }
 
-    static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?,
+    /// A request the head admitted (`ServeAdmission`): its endpoint is decided again from the
+    /// same head, which gives the same answer.
+    static func respond(to request: HTTPServer.Request, bundle: ServedBundle, faults: ServeFaults, admission: ServeAdmission,
                         ingest: IngestEndpoint, log: ServeLog) -> ServeAnswer {
         let endpoint: ServeEndpoint
-        switch ServeRoutes.table.resolve(method: request.head.method, target: request.head.target) {
-        case .success(let match):
-            endpoint = match.endpoint
-        case .failure(let refusal):
-            var response = ServeAnswer.jsonError(refusal.status, refusal.message)
-            response.headers += refusal.headers
-            return ServeAnswer(response: response, endpoint: "other", note: refusal.status == 404 ? "not an AppDNA API path" : refusal.message)
-        }
-        let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
-        if key.isEmpty || (requiredKey != nil && key != requiredKey!) {
-            let why = key.isEmpty ? "missing x-api-key" : "x-api-key is not the key this server was given"
-            var answer = ServeAnswer(response: ServeAnswer.jsonError(401, why), endpoint: endpoint.rawValue, note: why)
-            answer.refusedKey = true
-            return answer
+        switch admission.decide(request.head) {
+        case .success(let admitted): endpoint = admitted.0
+        case .failure(let refusal): return refusal.answer
         }
         if let status = faults.takeFailure() {
             var response = ServeAnswer.jsonError(status, "injected by --fail")

@@ -7,6 +7,7 @@ enum RequestInspection {
     static func start(_ invocation: Invocation, listener: HTTPServer, log: ServeLog, bundle: ServedBundle) throws -> InspectorServer? {
         var site = InspectorServer.Site(kind: "api", collection: "requests", listener: ["address": .string(listener.baseURL)])
         site.bundle = { request in OverrideAPI.answer(request, bundle: bundle, note: log.note) }
+        site.listenerDescription = ServerDescriptions.serve
         return try InspectorServer.launch(invocation.arguments, inspect: APIServeFlags.inspect, keep: APIServeFlags.inspectKeep, maxBytes: APIServeFlags.inspectMaxBytes,
                                           site: site, noun: "requests", note: log.note)
     }

@@ -27,6 +27,7 @@ enum DeliveryInspection {
                                 clock: clock, secrets: plan.secrets, maxBody: plan.maxBody)
         site.replay = { entry, edits in replayer.replay(entry, edits: edits) }
         site.requestBytes = ReplayModification.requestBytes(maxBody: plan.maxBody)
+        site.listenerDescription = ServerDescriptions.listen
         return try InspectorServer.launch(settings, site: site, noun: "deliveries", note: log.note)
     }
 
