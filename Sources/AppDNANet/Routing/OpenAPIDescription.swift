@@ -116,7 +116,8 @@ public struct OpenAPIDescription: Sendable {
         switch spec.kind {
         case .integer(let range): schema = ["type": "integer", "minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)]
         case .choice(let choices): schema = ["type": "string", "enum": .array(choices.map(JSONValue.string))]
-        case .text(let maxBytes): schema = ["type": "string", "minLength": 1, "maxLength": .integer(maxBytes)]
+        case .text(let maxCharacters):
+            schema = ["type": "string", "minLength": 1, "maxLength": .integer(maxCharacters), "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"]
         }
         return ["name": .string(spec.name), "in": spec.place == .path ? "path" : "query", "required": .bool(spec.place == .path),
                 "description": .string("\(spec.summary): \(spec.accepts)"), "schema": schema]

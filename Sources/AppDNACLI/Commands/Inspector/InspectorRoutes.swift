@@ -43,7 +43,7 @@ enum InspectorRoutes {
 
     static let kind = RouteParameter<String>.pathChoice("kind", BundleOverride.Kind.allCases.map(\.rawValue),
                                                         "what is overridden: experiment, flag, config or onboarding")
-    static let key = RouteParameter<String>.pathText("key", maxBytes: BundleOverride.maxKeyBytes,
+    static let key = RouteParameter<String>.pathText("key", maxCharacters: BundleOverride.maxKeyBytes / 4,
                                                      "the experiment id, flag or config key (percent-encoded), or flow for onboarding")
 
     /// The table of an inspector listing `collection`; `record` and `replay` only where the
@@ -107,7 +107,10 @@ enum InspectorRoutes {
                       guard: .inspectorToken, body: .upTo(overrideBytes, .json("api-override-value.schema.json")), .setOverride,
                       "set an override: {\"value\": JSON}",
                       answers: [RouteAnswer(200, "the overrides now in force", .json("api-overrides.schema.json")),
-                                RouteAnswer(400, "the value does not apply to the bundle", error)] + failed),
+                                RouteAnswer(400, "the body is not {\"value\": JSON}", error),
+                                RouteAnswer(404, "no such onboarding override (its key is flow)", error),
+                                RouteAnswer(409, "the override does not fit the bundle served (no such experiment, variant or key; a value of another kind)",
+                                            error)] + failed),
                 Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)],
                       guard: .inspectorToken, body: .empty, .clearOverride, "clear an override",
                       answers: [RouteAnswer(200, "the overrides now in force", .json("api-overrides.schema.json")),
