@@ -76,7 +76,15 @@ public struct OpenAPIDescription: Sendable {
         operation["security"] = route.guardedBy == .open ? [] : [.object([Self.schemeName(route.guardedBy): []])]
         var responses = JSONObject()
         for answer in route.answers {
-            responses[String(answer.status)] = response(answer.summary, method == "HEAD" ? nil : answer.content)
+            var described = response(answer.summary, method == "HEAD" ? nil : answer.content)
+            if !answer.links.isEmpty, method != "HEAD", case .object(var object) = described {
+                object["links"] = .object(JSONObject(answer.links.map { link in
+                    (link.name, ["operationId": .string(link.operation),
+                                 "parameters": .object(JSONObject(link.parameters.map { ($0.name, JSONValue.string($0.expression)) }))])
+                }))
+                described = .object(object)
+            }
+            responses[String(answer.status)] = described
         }
         let refusalContent = method == "HEAD" ? nil : refusal
         for (status, words) in derivedRefusals(route) where responses[String(status)] == nil {
@@ -119,8 +127,15 @@ public struct OpenAPIDescription: Sendable {
         case .text(let maxCharacters):
             schema = ["type": "string", "minLength": 1, "maxLength": .integer(maxCharacters), "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"]
         }
+        // One value it accepts, for schemathesis's examples phase (and readers).
+        let example: JSONValue
+        switch spec.kind {
+        case .integer(let range): example = .integer(range.lowerBound)
+        case .choice(let choices): example = .string(choices[0])
+        case .text: example = "x"
+        }
         return ["name": .string(spec.name), "in": spec.place == .path ? "path" : "query", "required": .bool(spec.place == .path),
-                "description": .string("\(spec.summary): \(spec.accepts)"), "schema": schema]
+                "description": .string("\(spec.summary): \(spec.accepts)"), "schema": schema, "example": example]
     }
 
     static func schemeName(_ guarded: RouteGuard) -> String {

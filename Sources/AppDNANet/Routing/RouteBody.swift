@@ -51,10 +51,27 @@ public struct RouteAnswer: Sendable {
     public let status: Int
     public let summary: String
     public let content: RouteContent?
+    /// Requests this answer leads to (OpenAPI links: what schemathesis's stateful phase follows).
+    public let links: [RouteLink]
 
-    public init(_ status: Int, _ summary: String, _ content: RouteContent? = nil) {
+    public init(_ status: Int, _ summary: String, _ content: RouteContent? = nil, links: [RouteLink] = []) {
         self.status = status
         self.summary = summary
         self.content = content
+        self.links = links
+    }
+}
+
+/// A request an answer leads to: the endpoint (its OpenAPI operationId is the endpoint's name)
+/// and where its parameters come from (`$request.path.kind`, `$response.body#/deliveries/0/id`).
+public struct RouteLink: Sendable {
+    public let name: String
+    public let operation: String
+    public let parameters: [(name: String, expression: String)]
+
+    public init(_ name: String, to endpoint: some Sendable, _ parameters: [(name: String, expression: String)]) {
+        self.name = name
+        operation = String(describing: endpoint)
+        self.parameters = parameters
     }
 }
