@@ -8,6 +8,7 @@ import AppDNACore
 struct AcceptLoop {
     let server: HTTPServer
     let limits: HTTPServer.Limits
+    let admit: HTTPServer.Admit
     let handle: @Sendable (HTTPServer.Request) -> HTTPServer.Response
     let rejected: @Sendable (HTTPServer.Rejection) -> Void
     var polled = PolledConnections()
@@ -18,10 +19,11 @@ struct AcceptLoop {
     /// counts as progress at this time, so order of arrival breaks the ties.
     private var turn = Deadline.now()
 
-    init(server: HTTPServer, handle: @escaping @Sendable (HTTPServer.Request) -> HTTPServer.Response,
+    init(server: HTTPServer, admit: @escaping HTTPServer.Admit, handle: @escaping @Sendable (HTTPServer.Request) -> HTTPServer.Response,
          rejected: @escaping @Sendable (HTTPServer.Rejection) -> Void) {
         self.server = server
         self.limits = server.limits
+        self.admit = admit
         self.handle = handle
         self.rejected = rejected
     }
@@ -146,6 +148,15 @@ struct AcceptLoop {
                 if polled[index].reader.isInBody && polled[index].bodyStarted == nil { polled[index].bodyStarted = Deadline.now() }
                 polled[index].deadline = readingDeadline(polled[index])
                 return true
+            case .head(let head):
+                // Decided now, before the body: a refusal is answered and nothing more is read.
+                switch admit(HTTPServer.Request(head: head, body: [], peer: polled[index].peer)) {
+                case .admit(let maxBodyBytes):
+                    polled[index].reader.admit(maxBodyBytes: maxBodyBytes)
+                case .refuse(let response):
+                    answer(at: index, response.with(("Connection", "close")), headOnly: head.method == "HEAD")
+                    return true
+                }
             case .sendContinue:
                 _ = ResponseWriter.sendAll(polled[index].fd, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8), dontWait: true)
                 polled[index].bodyStarted = Deadline.now()
@@ -203,8 +214,14 @@ struct AcceptLoop {
         rejected(HTTPServer.Rejection(status: status, reason: reason, peer: polled[index].peer))
         var answer = HTTPServer.Response.text(status, reason).with(("Connection", "close"))
         if let allow { answer.headers.append(("Allow", allow)) }
+        self.answer(at: index, answer, headOnly: false)
+    }
+
+    /// Sends `answer` to `polled[index]` (without blocking, the rest when the socket is
+    /// writable), then drains and closes the connection: nothing more of its request is kept.
+    private mutating func answer(at index: Int, _ answer: HTTPServer.Response, headOnly: Bool) {
         polled[index].reader = RequestReader(limits: limits)   // its bytes are not needed any more
-        polled[index].state = .answering(bytes: ResponseWriter.serialise(answer, headOnly: false), sent: 0)
+        polled[index].state = .answering(bytes: ResponseWriter.serialise(answer, headOnly: headOnly), sent: 0)
         polled[index].deadline = Deadline(secondsFromNow: limits.lingerSeconds)
     }
 

@@ -289,8 +289,11 @@ public final class HTTPServer: Sendable {
     /// once the requests being handled are answered; bodies still arriving and answers still
     /// being written get `limits.stopGraceSeconds`, connections without a request under way
     /// are closed at once.
-    public func serve(handle: @escaping @Sendable (Request) -> Response, rejected: @escaping @Sendable (Rejection) -> Void) {
-        var loop = AcceptLoop(server: self, handle: handle, rejected: rejected)
+    /// `admit` decides each request when its head is complete, before its body is read (see
+    /// `Admission`); a request it refuses reaches neither `handle` nor `rejected`.
+    public func serve(admit: @escaping Admit = HTTPServer.admitAll, handle: @escaping @Sendable (Request) -> Response,
+                      rejected: @escaping @Sendable (Rejection) -> Void) {
+        var loop = AcceptLoop(server: self, admit: admit, handle: handle, rejected: rejected)
         let graceEnds = loop.run()
         loop.closeAll()
         finishWorkers(graceEnds: graceEnds)

@@ -11,10 +11,18 @@ struct RequestReader {
     private(set) var buffer: [UInt8]
     private var start = 0
     private var phase = Phase.head(scannedTo: 0)
+    /// The body limit of the request being read: the server's until its head is admitted, then
+    /// what the route allows (`admit`).
+    private var bodyLimit: Int
 
     private enum Phase {
         /// Waiting for the blank line ending the head; bytes before `scannedTo` were looked at.
         case head(scannedTo: Int)
+        /// The head is complete and waits for the server's decision (`admit`): no body byte is
+        /// read for it before.
+        case admitting(RawHTTPRequest.Head)
+        /// Admitted: its framing decides what follows.
+        case admitted(RawHTTPRequest.Head)
         case body(RawHTTPRequest.Head, Body)
     }
 
@@ -28,6 +36,9 @@ struct RequestReader {
     enum Step {
         /// More bytes.
         case needMore
+        /// The head is complete: the server decides (route, method, guard, body limit) and calls
+        /// `admit`, or refuses it, before a byte of its body is read.
+        case head(RawHTTPRequest.Head)
         /// The head asked for `100 Continue` and the body has not started: send it, then more bytes.
         case sendContinue
         /// A whole request; the bytes after it stay in the reader (see `leftover`).
@@ -46,6 +57,21 @@ struct RequestReader {
     init(limits: HTTPServer.Limits, buffer: [UInt8] = []) {
         self.limits = limits
         self.buffer = buffer
+        bodyLimit = limits.maxBodyBytes
+    }
+
+    /// Lets the head `advance` returned go on to its body, of at most `maxBodyBytes` (within the
+    /// server's own limit); the next `advance` reads it (or refuses a Content-Length over it).
+    mutating func admit(maxBodyBytes: Int) {
+        guard case .admitting(let head) = phase else { return }
+        bodyLimit = max(0, min(maxBodyBytes, limits.maxBodyBytes))
+        phase = .admitted(head)
+    }
+
+    /// The words of a 413 for `limit`: the server's own limit names its flag.
+    private func limitText(_ limit: Int) -> String {
+        if limit == 0 { return "this endpoint's limit (it takes no body)" }
+        return limit == limits.maxBodyBytes ? limits.bodyLimitText(limit) : "this endpoint's \(NumberText.binarySize(limit)) limit"
     }
 
     /// Bytes held for this request (what a server-wide memory budget counts).
@@ -107,14 +133,21 @@ struct RequestReader {
                     return .refused(Refusal(status: 505, reason: "\(HeaderText.excerpt(head.version)) is not supported; send HTTP/1.1"))
                 }
                 if let refusal = OriginServerRules.refusal(head) { return .refused(refusal) }
+                bodyLimit = limits.maxBodyBytes
+                phase = .admitting(head)
+                return .head(head)
+            case .admitting(let head):
+                // Not admitted yet: nothing of the body is read.
+                return .head(head)
+            case .admitted(let head):
                 switch head.framing {
                 case .untilEnd:
                     // RFC 9112 §6.3: a request with neither Content-Length nor chunked has no body.
                     phase = .head(scannedTo: start)
                     return .request(head, body: [])
                 case .contentLength(let length):
-                    if length > limits.maxBodyBytes {
-                        return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than \(limits.bodyLimitText(limits.maxBodyBytes))"))
+                    if length > bodyLimit {
+                        return .refused(Refusal(status: 413, reason: "the body (\(length) bytes) is larger than \(limitText(bodyLimit))"))
                     }
                     phase = .body(head, .length(length))
                 case .chunked:
@@ -167,11 +200,11 @@ struct RequestReader {
     /// Decodes the complete chunks in the buffer, refusing a body over the limit before its
     /// data is read.
     private mutating func decodeChunks(into decoded: inout [UInt8]) -> ChunkStep {
-        let tooLarge = Refusal(status: 413, reason: "the chunked body is larger than \(limits.bodyLimitText(limits.maxBodyBytes))")
+        let tooLarge = Refusal(status: 413, reason: "the chunked body is larger than \(limitText(bodyLimit))")
         while true {
             switch ChunkedFraming.next(in: buffer, at: start, strict: true) {
             case .chunk(let data, let next):
-                guard decoded.count + data.count <= limits.maxBodyBytes else { return .refused(tooLarge) }
+                guard decoded.count + data.count <= bodyLimit else { return .refused(tooLarge) }
                 decoded.append(contentsOf: buffer[data])
                 start = next
             case .last(let next):
@@ -181,7 +214,7 @@ struct RequestReader {
                 if buffer.count - start > limits.maxHeaderBytes { return .refused(malformedChunks("a chunk-size line is too long")) }
                 return .needMore
             case .incomplete(.data(let size, _)):
-                guard decoded.count + size <= limits.maxBodyBytes else { return .refused(tooLarge) }
+                guard decoded.count + size <= bodyLimit else { return .refused(tooLarge) }
                 return .needMore
             case .incomplete(.lineEndAfterData):
                 return .needMore

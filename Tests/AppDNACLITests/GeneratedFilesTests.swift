@@ -1,9 +1,12 @@
 import Foundation
 import XCTest
 @testable import AppDNACLI
+import AppDNAServers
+import AppDNACore
 import TestSupport
 
-/// The committed man page and completion scripts must be exactly what the table generates.
+/// The committed man page, completion scripts and OpenAPI descriptions must be exactly what the
+/// command table and the route tables generate.
 /// Regenerate with: APPDNA_UPDATE_GENERATED=1 swift test --filter GeneratedFilesTests
 /// (this also re-records the --help golden files, see HelpGoldenTests.swift).
 final class GeneratedFilesTests: XCTestCase {
@@ -23,6 +26,13 @@ final class GeneratedFilesTests: XCTestCase {
     func testCompletionsAreUpToDate() throws {
         for shell in CompletionShell.allCases {
             try check(shell.committedPath, shell.script(for: .appdna))
+        }
+    }
+
+    /// docs/openapi/: each server's OpenAPI description, generated from its route table.
+    func testOpenAPIDescriptionsAreUpToDate() throws {
+        for (path, document) in ServerDescriptions.committed {
+            try check(path, String(decoding: JSONWriter(indent: 2).write(document) + [0x0A], as: UTF8.self))
         }
     }
 

@@ -35,7 +35,7 @@ final class ServeOutcomeTests: XCTestCase {
         let faults = try ServeFaults(fail: fail, retryAfter: 2, latency: 0, maxEventBody: maxEventBody)
         // Only its byte budget is used: the batches are handed to the handler directly.
         let budget = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServer.Limits(maxBodyBytes: 1 << 20, headerTimeout: 1, idleTimeout: 1, maxConnections: 1))
-        let server = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: IngestEndpoint(recorder: nil, budget: budget), sdk: SDKEndpoints(mode: .local, fetchLive: nil), words: FlagWording.serve,
+        let server = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, serverLimit: 1 << 20, ingest: IngestEndpoint(recorder: nil, budget: budget), sdk: SDKEndpoints(mode: .local, fetchLive: nil), words: FlagWording.serve,
                                report: reports, clock: SystemClock(), inspector: log)
         return (server, reports, log)
     }

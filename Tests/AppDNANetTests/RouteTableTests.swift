@@ -13,10 +13,10 @@ final class RouteTableTests: XCTestCase {
     static let sort = RouteParameter<String?>.choice("sort", ["asc", "desc"], "order")
 
     let table = RouteTable<Endpoint>([
-        Route(["GET"], [.literal("")], .page, "the page"),
-        Route(["GET"], [.literal("api"), .literal("items")], query: .declared([after.spec, limit.spec, sort.spec]), .list, "list"),
-        Route(["GET"], [.literal("api"), .literal("items"), .parameter(id.spec)], .entry, "one"),
-        Route(["POST", "DELETE"], [.literal("api"), .literal("items"), .parameter(id.spec), .literal("do")], .action, "act"),
+        Route(["GET"], [.literal("")], guard: .open, body: .empty, .page, "the page", answers: []),
+        Route(["GET"], [.literal("api"), .literal("items")], query: .declared([after.spec, limit.spec, sort.spec]), guard: .open, body: .empty, .list, "list", answers: []),
+        Route(["GET"], [.literal("api"), .literal("items"), .parameter(id.spec)], guard: .open, body: .empty, .entry, "one", answers: []),
+        Route(["POST", "DELETE"], [.literal("api"), .literal("items"), .parameter(id.spec), .literal("do")], guard: .open, body: .empty, .action, "act", answers: []),
     ])
 
     func resolved(_ method: String, _ target: String) -> RouteMatch<Endpoint>? {
@@ -94,7 +94,7 @@ final class RouteTableTests: XCTestCase {
     }
 
     func testRestMatchesAnyPathAndLeavesTheQueryAlone() throws {
-        let open = RouteTable<Endpoint>([Route(["POST"], [.rest], query: .notInterpreted, .anything, "any")])
+        let open = RouteTable<Endpoint>([Route(["POST"], [.rest], query: .notInterpreted, guard: .open, body: .empty, .anything, "any", answers: [])])
         for target in ["/", "/hooks", "/a/b/c?x=1&x=2&after=-1", "/%zz?%"] {
             if case .success(let match) = open.resolve(method: "POST", target: target) {
                 XCTAssertEqual(match.endpoint, .anything)

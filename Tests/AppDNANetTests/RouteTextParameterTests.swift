@@ -8,9 +8,9 @@ import XCTest
 final class RouteTextParameterTests: XCTestCase {
     enum Endpoint: Sendable, Equatable { case item }
     static let kind = RouteParameter<String>.pathChoice("kind", ["experiment", "flag"], "what")
-    static let key = RouteParameter<String>.pathText("key", maxBytes: 8, "the key")
+    static let key = RouteParameter<String>.pathText("key", maxCharacters: 8, "the key")
     let table = RouteTable<Endpoint>([
-        Route(["PUT"], [.literal("o"), .parameter(kind.spec), .parameter(key.spec)], .item, "one"),
+        Route(["PUT"], [.literal("o"), .parameter(kind.spec), .parameter(key.spec)], guard: .open, body: .empty, .item, "one", answers: []),
     ])
 
     func value(_ target: String) -> (kind: String, key: String)? {
@@ -28,12 +28,13 @@ final class RouteTextParameterTests: XCTestCase {
         XCTAssertEqual(value("/o/flag/a%2Fb")?.key, "a/b")
         XCTAssertEqual(value("/o/flag/caf%C3%A9")?.key, "café")
         XCTAssertEqual(value("/o/flag/12345678")?.key, "12345678", "exactly the bound")
+        XCTAssertEqual(value("/o/flag/%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9")?.key, "éééééééé", "8 characters, 16 bytes")
         XCTAssertEqual(value("/o/flag/x")?.kind, "flag")
     }
 
     func testHostileTextIsRefusedNamingTheParameter() {
         for target in ["/o/flag/", "/o/flag/123456789", "/o/flag/%00", "/o/flag/a%0Ab", "/o/flag/%7F", "/o/flag/%C2%85", "/o/flag/%FF",
-                       "/o/flag/%zz", "/o/flag/%"] {
+                       "/o/flag/%zz", "/o/flag/%", "/o/flag/%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9%C3%A9"] {
             let refused = refusal(target)
             XCTAssertEqual(refused?.status, 400, target)
         }

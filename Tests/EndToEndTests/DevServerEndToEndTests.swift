@@ -123,7 +123,7 @@ final class DevServerEndToEndTests: XCTestCase {
         let withToken = put + ["-H", "X-AppDNA-Inspector-Token: \(token)"]
         let unknown = try curl(server.inspector + "/api/overrides/experiment/paused-exp",
                                ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"value": "c"}"#], in: scratch.url)
-        XCTAssertEqual(unknown.status, 400)
+        XCTAssertEqual(unknown.status, 409, "a well-formed override that does not fit the bundle")
         XCTAssertTrue((unknown.json["error"] as? String ?? "").contains("no variant 'c'"), unknown.text)
         let set = try curl(server.inspector + "/api/overrides/experiment/paused-exp", withToken, in: scratch.url)
         XCTAssertEqual(set.status, 200, set.text)

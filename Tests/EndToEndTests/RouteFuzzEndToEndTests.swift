@@ -70,9 +70,9 @@ final class RouteFuzzEndToEndTests: XCTestCase {
             for spec in route.parameters {
                 if case .integer = spec.kind {
                     for value in hostileNumbers { cases.append((method, target(route, hostile: (spec.name, value)), .refused400)) }
-                } else if case .text(let maxBytes) = spec.kind {
+                } else if case .text(let maxCharacters) = spec.kind {
                     // Text is any UTF-8 but empty, too long, badly encoded or a control character.
-                    for value in ["", "%", "%zz", "%00", "%0A", "%7F", "%C2%85", "%FF", String(repeating: "a", count: maxBytes + 1)] {
+                    for value in ["", "%", "%zz", "%00", "%0A", "%7F", "%C2%85", "%FF", String(repeating: "a", count: maxCharacters + 1)] {
                         cases.append((method, target(route, hostile: (spec.name, value)), .refused400))
                     }
                 } else {

@@ -1,6 +1,7 @@
 /// One row of a server's route table: the methods, the path pattern with its typed segments,
-/// and the query parameters it takes. `Endpoint` is the server's own enum, so a handler
-/// switches over every endpoint and the compiler names a forgotten one.
+/// the query parameters it takes, its guard and its body limit (both required), and its
+/// answers. `Endpoint` is the server's own enum, so a handler switches over every endpoint and
+/// the compiler names a forgotten one.
 public struct Route<Endpoint: Sendable>: Sendable {
     public enum Segment: Sendable {
         /// This exact segment (compared by bytes, after percent-decoding).
@@ -25,10 +26,17 @@ public struct Route<Endpoint: Sendable>: Sendable {
     public let methods: [String]
     public let path: [Segment]
     public let query: Query
+    /// Who may use it, checked at the head (no default: a row without one does not compile).
+    public let guardedBy: RouteGuard
+    /// Its body and the body's limit, applied at the head (no default either).
+    public let body: RouteBody
     /// One line for the docs and the fuzzer's report.
     public let summary: String
+    /// What it answers when served (the OpenAPI descriptions list them, with the refusals).
+    public let answers: [RouteAnswer]
 
-    public init(_ methods: [String], _ path: [Segment], query: Query = .declared([]), _ endpoint: Endpoint, _ summary: String) {
+    public init(_ methods: [String], _ path: [Segment], query: Query = .declared([]), guard guardedBy: RouteGuard, body: RouteBody,
+                _ endpoint: Endpoint, _ summary: String, answers: [RouteAnswer]) {
         precondition(!methods.isEmpty, "a route takes at least one method")
         if let last = path.indices.last {
             precondition(!path[..<last].contains { if case .rest = $0 { true } else { false } }, ".rest is only the last segment")
@@ -36,8 +44,11 @@ public struct Route<Endpoint: Sendable>: Sendable {
         self.methods = methods
         self.path = path
         self.query = query
+        self.guardedBy = guardedBy
+        self.body = body
         self.endpoint = endpoint
         self.summary = summary
+        self.answers = answers
     }
 
     /// The segments of a fixed path (`/api/v1/sdk/config-bundle`), each a literal.

@@ -31,10 +31,12 @@ public struct RouteParameter<Value: Sendable>: Sendable {
     }
 
     /// A path segment holding text (an experiment id, a flag key): percent-decoded, UTF-8, 1 to
-    /// `maxBytes` bytes, no control characters. Ids are data: `/` and any other byte arrive
-    /// percent-encoded.
-    public static func pathText(_ name: String, maxBytes: Int, _ summary: String) -> RouteParameter<String> {
-        RouteParameter<String>(spec: RouteParameterSpec(name: name, place: .path, kind: .text(maxBytes: maxBytes), summary: summary),
+    /// `maxCharacters` Unicode scalars (so at most four times as many bytes), no control
+    /// characters. Counted in characters as JSON Schema's `maxLength` counts them, so the
+    /// OpenAPI description says exactly what is accepted. Ids are data: `/` and any other byte
+    /// arrive percent-encoded.
+    public static func pathText(_ name: String, maxCharacters: Int, _ summary: String) -> RouteParameter<String> {
+        RouteParameter<String>(spec: RouteParameterSpec(name: name, place: .path, kind: .text(maxCharacters: maxCharacters), summary: summary),
                                absent: "", read: { checked in checked.text ?? "" })
     }
 
@@ -59,8 +61,8 @@ public struct RouteParameterSpec: Sendable {
         case integer(ClosedRange<Int>)
         /// One of these words, compared by bytes.
         case choice([String])
-        /// UTF-8 text of 1 to `maxBytes` bytes without control characters (C0, DEL, C1).
-        case text(maxBytes: Int)
+        /// UTF-8 text of 1 to `maxCharacters` Unicode scalars without control characters (C0, DEL, C1).
+        case text(maxCharacters: Int)
     }
 
     public let name: String
@@ -89,8 +91,10 @@ public struct RouteParameterSpec: Sendable {
                 return .failure(RouteRefusal(status: 400, message: "\(name) takes one of \(choices.joined(separator: ", ")), not '\(shown)'", parameter: name))
             }
             return .success(Checked(integer: nil, text: choice))
-        case .text(let maxBytes):
-            guard !bytes.isEmpty, bytes.count <= maxBytes, let text = UTF8Validation.string(bytes),
+        case .text(let maxCharacters):
+            // Bytes bound the work before decoding: no text of more bytes has few enough scalars.
+            guard !bytes.isEmpty, bytes.count <= 4 * maxCharacters, let text = UTF8Validation.string(bytes),
+                  text.unicodeScalars.count <= maxCharacters,
                   !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
                 return .failure(RouteRefusal(status: 400, message: "\(name) takes \(accepts), not '\(shown)'", parameter: name))
             }
@@ -103,7 +107,7 @@ public struct RouteParameterSpec: Sendable {
         switch kind {
         case .integer(let range): return Self.words(range)
         case .choice(let choices): return "one of \(choices.joined(separator: ", "))"
-        case .text(let maxBytes): return "text of 1 to \(maxBytes) bytes (UTF-8, percent-encoded, no control characters)"
+        case .text(let maxCharacters): return "text of 1 to \(maxCharacters) characters (UTF-8, percent-encoded, no control characters)"
         }
     }
 

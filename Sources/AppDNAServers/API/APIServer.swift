@@ -8,8 +8,8 @@ import AppDNANet
 public struct APIServer: Sendable {
     let bundle: ServedBundle
     let faults: ServeFaults
-    /// The key every request must carry; nil when any non-empty key will do.
-    let requiredKey: [UInt8]?
+    /// The route, the key and the body limit, decided at each request's head.
+    let admission: ServeAdmission
     let ingest: IngestEndpoint
     /// The SDK's own calls beside ingest: bootstrap, identify, and those without config.
     let sdk: SDKEndpoints
@@ -21,17 +21,32 @@ public struct APIServer: Sendable {
     /// The inspector's list of requests; nil without an inspector.
     let inspector: InspectorLog?
 
-    public init(bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?, ingest: IngestEndpoint, sdk: SDKEndpoints,
+    public init(bundle: ServedBundle, faults: ServeFaults, requiredKey: [UInt8]?, serverLimit: Int, ingest: IngestEndpoint, sdk: SDKEndpoints,
                 words: ServeWords, report: any ServeReport, clock: any Clock, inspector: InspectorLog?) {
         self.bundle = bundle
         self.faults = faults
-        self.requiredKey = requiredKey
+        admission = ServeAdmission(requiredKey: requiredKey, serverLimit: serverLimit)
         self.ingest = ingest
         self.sdk = sdk
         self.words = words
         self.report = report
         self.clock = clock
         self.inspector = inspector
+    }
+
+    /// A request's head: admitted with its route's body limit, or refused before a byte of its
+    /// body is read (no such path or method, no key or the wrong one, a body over the limit),
+    /// that refusal reported and kept by the inspector as any other outcome.
+    public func admit(_ request: HTTPServer.Request) -> HTTPServer.Admission {
+        switch admission.decide(request.head) {
+        case .success(let admitted): return .admit(maxBodyBytes: admitted.maxBodyBytes)
+        case .failure(let refused):
+            let outcome = ServeOutcome(time: Timestamp.iso8601(milliseconds: clock.wallMilliseconds()), request: request,
+                                       refusal(refused.endpoint, refused.refusal), words: words)
+            report.served(outcome)
+            inspector?.record(outcome.inspectorEntry)
+            return .refuse(outcome.response)
+        }
     }
 
     /// One request: answered (after the injected latency), reported, kept by the inspector.
@@ -49,22 +64,24 @@ public struct APIServer: Sendable {
         report.rejected(RejectedRequest(time: Timestamp.iso8601(milliseconds: clock.wallMilliseconds()), rejection))
     }
 
+    func refusal(_ endpoint: ServeEndpoint?, _ refusal: ServeRefusal, headers: [(name: String, value: String)] = []) -> ServeOutcome.Answer {
+        var response = ServeOutcome.jsonError(refusal.status, refusal.message(words))
+        if case .route(let routeRefusal) = refusal { response.headers += routeRefusal.headers }
+        response.headers += headers
+        return ServeOutcome.Answer(endpoint: endpoint, response: response, result: .refused(refusal))
+    }
+
+    /// A request the head admitted: its endpoint is decided again from the same head, which
+    /// gives the same answer (and so refuses it if it was never admitted).
     func respond(to request: HTTPServer.Request) -> ServeOutcome.Answer {
         func refuse(_ endpoint: ServeEndpoint?, _ refusal: ServeRefusal, headers: [(name: String, value: String)] = []) -> ServeOutcome.Answer {
-            var response = ServeOutcome.jsonError(refusal.status, refusal.message(words))
-            response.headers += headers
-            return ServeOutcome.Answer(endpoint: endpoint, response: response, result: .refused(refusal))
+            self.refusal(endpoint, refusal, headers: headers)
         }
         let endpoint: ServeEndpoint
-        switch ServeRoutes.table.resolve(method: request.head.method, target: request.head.target) {
-        case .success(let match):
-            endpoint = match.endpoint
-        case .failure(let refusal):
-            return refuse(nil, .route(refusal), headers: refusal.headers)
+        switch admission.decide(request.head) {
+        case .success(let admitted): endpoint = admitted.endpoint
+        case .failure(let refused): return refuse(refused.endpoint, refused.refusal)
         }
-        let key = request.head.value(of: "x-api-key").map { Array($0.utf8) } ?? []
-        if key.isEmpty { return refuse(endpoint, .missingKey) }
-        if let requiredKey, key != requiredKey { return refuse(endpoint, .wrongKey) }
         if let status = faults.takeFailure() {
             return refuse(endpoint, .injectedFailure(status: status), headers: faults.retryAfterHeader)
         }

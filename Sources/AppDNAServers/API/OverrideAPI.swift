@@ -27,8 +27,24 @@ public enum OverrideAPI {
                 note("re-fetched the live bundle: serving bundle_version \(try bundle.answers().bundleVersion)")
                 return (200, shown)
             case .set(let kindText, let key, let body):
-                let item = try override(kind: kindText, key: key, body: body)
-                try bundle.set(item)
+                let kind = BundleOverride.Kind(rawValue: kindText)!  // the route accepts only these words
+                if kind == .onboarding && key != BundleOverride.onboardingKey {
+                    return (404, ["error": .string("no onboarding override '\(key)': its key is \(BundleOverride.onboardingKey) (PUT /api/overrides/onboarding/flow)")])
+                }
+                let value: JSONValue
+                switch Self.value(body) {
+                case .success(let found): value = found
+                case .failure(let refusal): return (400, ["error": .string(refusal.message)])
+                }
+                // A well-formed request whose override does not fit the bundle served (no such
+                // experiment or variant, a value of the wrong kind): a conflict with that bundle.
+                let item: BundleOverride
+                do {
+                    item = try BundleOverride(kind: kind, key: key, value: value)
+                    try bundle.set(item)
+                } catch let failure as Failure where failure.kind == .usage || failure.kind == .malformedInput {
+                    return (409, ["error": .string(words(failure))])
+                }
                 let listed = try list(bundle)
                 note("override set: \(item.text) (bundle_version \(try bundle.answers().bundleVersion))")
                 return (200, listed)
@@ -58,18 +74,16 @@ public enum OverrideAPI {
         }
     }
 
-    /// The override a PUT asks for: `{"value": JSON}`; onboarding's key is `flow`.
-    static func override(kind kindText: String, key: String, body: [UInt8]) throws(Failure) -> BundleOverride {
-        let kind = BundleOverride.Kind(rawValue: kindText)!  // the route accepts only these words
-        if kind == .onboarding && key != BundleOverride.onboardingKey {
-            throw Failure(.usage, "an onboarding override's key is \(BundleOverride.onboardingKey): PUT /api/overrides/onboarding/flow")
+    /// The value a PUT's body `{"value": JSON}` gives, or why it is not that shape (400).
+    static func value(_ body: [UInt8]) -> Result<JSONValue, Failure> {
+        let root: JSONValue
+        do { root = try JSONValue(parsing: body) } catch {
+            return .failure(Failure(.usage, "the body is not JSON: \(error.message); it is {\"value\": JSON}"))
         }
-        let value: JSONValue?
-        do { value = try JSONValue(parsing: body)["value"] } catch {
-            throw Failure(.usage, "the body is not JSON: \(error.message); it is {\"value\": JSON}")
-        }
-        guard let value else { throw Failure(.usage, "the body is {\"value\": JSON} (for an experiment, the variant id)") }
-        return try BundleOverride(kind: kind, key: key, value: value)
+        // Nothing beside "value": a member the server would ignore is a mistake to name.
+        guard case .object(let members) = root, members.keys.allSatisfy({ Array($0.utf8) == Array("value".utf8) }),
+              let value = root["value"] else { return .failure(Failure(.usage, "the body is {\"value\": JSON} (for an experiment, the variant id)")) }
+        return .success(value)
     }
 
     /// `{"overrides": [{kind, key, value}…], "bundle_version": N}`

@@ -60,12 +60,15 @@ public enum ServeRefusal {
         }
     }
 
+    static let missingKeyWords = "missing x-api-key"
+    static let wrongKeyWords = "x-api-key is not the key this server was given"
+
     /// What the answer says (`{"error": …}`): the refusal's reason.
     public func message(_ words: ServeWords) -> String {
         switch self {
         case .route(let refusal): return refusal.message
-        case .missingKey: return "missing x-api-key"
-        case .wrongKey: return "x-api-key is not the key this server was given"
+        case .missingKey: return Self.missingKeyWords
+        case .wrongKey: return Self.wrongKeyWords
         case .injectedFailure: return words.injectedFailure
         case .batchOverLimit(let bytes, let limit): return "the batch is \(bytes) bytes, over \(limit)"
         case .ingest(let refusal): return refusal.message

@@ -45,10 +45,19 @@ public struct InspectorGuard: Sendable {
 
     /// Why a request that changes something (a replay) is refused (nil: allowed).
     func actionRefusal(_ request: HTTPServer.Request) -> String? {
-        if let origin = request.head.value(of: "Origin"), !origins.contains(HeaderText.trimmed(origin)) {
-            return "a page from another origin (\(origin)) cannot use the inspector"
+        actionRefusal(request.head)
+    }
+
+    /// The guard of the rows that act (`RouteGuard.inspectorToken`), checked at the head: one
+    /// token, this run's, and at most one `Origin`, the inspector's own. A repeated `Origin` or
+    /// token is refused (403): a check of the first alone would let a second one through.
+    func actionRefusal(_ head: RawHTTPRequest.Head) -> String? {
+        if RouteGuards.isRepeated("Origin", in: head) { return "Origin is given more than once" }
+        if RouteGuards.isRepeated(Self.tokenHeader, in: head) { return "\(Self.tokenHeader) is given more than once" }
+        if let origin = head.value(of: "Origin"), !origins.contains(HeaderText.trimmed(origin)) {
+            return "a page from another origin (\(HeaderText.excerpt(origin))) cannot use the inspector"
         }
-        guard let given = request.head.value(of: Self.tokenHeader) else {
+        guard let given = head.value(of: Self.tokenHeader) else {
             return "\(Self.tokenHeader) is missing: it is in the page's appdna-inspector-token meta tag"
         }
         guard Self.sameInConstantTime(Array(HeaderText.trimmed(given).utf8), Array(token.utf8)) else {

@@ -6,6 +6,8 @@ import AppDNANet
 ///     GET  /                              the page (its token in a meta tag)
 ///     GET  /inspector.js, /inspector.css  the page's code and style
 ///     GET  /favicon.ico                   nothing (204), so that browsers stop asking
+///     GET  /api/openapi.json              this inspector's OpenAPI description (from this table)
+///     GET  /api/listener-openapi.json     the inspected server's (from its table)
 ///     GET  /api/COLLECTION                the entries kept, newest first: ?after=ID (only newer),
 ///                                         ?before=ID (only older: the next page), ?limit=N
 ///     GET  /api/COLLECTION/{id}           one entry: headers, body, answer…
@@ -25,7 +27,7 @@ import AppDNANet
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
-    case page, script, style, favicon, list, entry, record, replay
+    case page, script, style, favicon, description, listenerDescription, list, entry, record, replay
     case bundle, refetch, overrides, setOverride, clearOverride, clearOverrides, identity
 }
 
@@ -43,44 +45,100 @@ enum InspectorRoutes {
 
     static let kind = RouteParameter<String>.pathChoice("kind", BundleOverride.Kind.allCases.map(\.rawValue),
                                                         "what is overridden: experiment, flag, config or onboarding")
-    static let key = RouteParameter<String>.pathText("key", maxBytes: BundleOverride.maxKeyBytes,
+    static let key = RouteParameter<String>.pathText("key", maxCharacters: BundleOverride.maxKeyBytes / 4,
                                                      "the experiment id, flag or config key (percent-encoded), or flow for onboarding")
 
     /// The table of an inspector listing `collection`; `record` and `replay` only where the
     /// listener has them, the bundle and override routes only for `api serve` (`bundle`); a
-    /// path it lacks is 404, as any unknown path.
+    /// path it lacks is 404, as any unknown path. Every row names its guard and its body: an
+    /// action (replay, refetch, an override) takes the page's token, the rest is open to the
+    /// page (the Host check covers every row, `InspectorGuard`).
     static func table(collection: String, record: Bool, replay: Bool, bundle: Bool = false) -> RouteTable<InspectorEndpoint> {
+        let one = collection == "deliveries" ? "inspector-delivery.schema.json" : "inspector-request.schema.json"
+        let gone = RouteAnswer(404, "no such entry (the inspector keeps only the newest)", error)
         var routes: [Route<InspectorEndpoint>] = [
-            Route(["GET"], [.literal("")], .page, "the page"),
-            Route(["GET"], [.literal("inspector.js")], .script, "the page's script"),
-            Route(["GET"], [.literal("inspector.css")], .style, "the page's style"),
-            Route(["GET"], [.literal("favicon.ico")], .favicon, "no icon (204)"),
-            Route(["GET"], [.literal("api"), .literal(collection)], query: .declared([after.spec, before.spec, limit.spec]), .list,
-                  "the entries kept, newest first"),
-            Route(["GET"], [.literal("api"), .literal(collection), .parameter(id.spec)], .entry, "one entry in full"),
+            Route(["GET"], [.literal("")], guard: .open, body: .empty, .page, "the page",
+                  answers: [RouteAnswer(200, "the page, its token in a meta tag", RouteContent("text/html", schema: nil))]),
+            Route(["GET"], [.literal("inspector.js")], guard: .open, body: .empty, .script, "the page's script",
+                  answers: [RouteAnswer(200, "the script", RouteContent("text/javascript", schema: nil))]),
+            Route(["GET"], [.literal("inspector.css")], guard: .open, body: .empty, .style, "the page's style",
+                  answers: [RouteAnswer(200, "the style", RouteContent("text/css", schema: nil))]),
+            Route(["GET"], [.literal("favicon.ico")], guard: .open, body: .empty, .favicon, "no icon (204)",
+                  answers: [RouteAnswer(204, "no icon")]),
+            Route(["GET"], [.literal("api"), .literal("openapi.json")], guard: .open, body: .empty, .description,
+                  "this inspector's OpenAPI description, generated from its route table",
+                  answers: [RouteAnswer(200, "the description (OpenAPI 3.1)", RouteContent("application/json", schema: nil))]),
+            Route(["GET"], [.literal("api"), .literal("listener-openapi.json")], guard: .open, body: .empty, .listenerDescription,
+                  "the inspected server's OpenAPI description, generated from its route table",
+                  answers: [RouteAnswer(200, "the description (OpenAPI 3.1)", RouteContent("application/json", schema: nil))]),
+            Route(["GET"], [.literal("api"), .literal(collection)], query: .declared([after.spec, before.spec, limit.spec]),
+                  guard: .open, body: .empty, .list, "the entries kept, newest first",
+                  answers: [RouteAnswer(200, "a page of entries", .json("inspector-\(collection).schema.json"),
+                                        links: [RouteLink("newest", to: InspectorEndpoint.entry, [("id", "$response.body#/\(collection)/0/id")])])]),
+            Route(["GET"], [.literal("api"), .literal(collection), .parameter(id.spec)], guard: .open, body: .empty, .entry,
+                  "one entry in full", answers: [RouteAnswer(200, "the entry", .json(one)), gone]),
         ]
         if record {
-            routes.append(Route(["GET"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("record")], .record,
-                                "the entry as a record line"))
+            routes.append(Route(["GET"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("record")],
+                                guard: .open, body: .empty, .record, "the entry as a record line",
+                                answers: [RouteAnswer(200, "one NDJSON line", RouteContent("application/x-ndjson", schema: nil)), gone,
+                                          RouteAnswer(409, "the body is larger than the inspector keeps", error)]))
         }
         if replay {
-            routes.append(Route(["POST"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("replay")], .replay,
-                                "forward the entry to the handler again, edited as an optional JSON body says (token)"))
+            routes.append(Route(["POST"], [.literal("api"), .literal(collection), .parameter(id.spec), .literal("replay")],
+                                guard: .inspectorToken, body: .serverLimit(RouteContent("application/json", schema: "inspector-replay-edits.schema.json", required: false)), .replay,
+                                "forward the entry to the handler again, edited as an optional JSON body says",
+                                answers: [RouteAnswer(200, "what the handler answered", .json("inspector-replay.schema.json")), gone,
+                                          RouteAnswer(400, "the edits are not valid", error),
+                                          RouteAnswer(409, "the entry cannot be replayed as it is kept", error),
+                                          RouteAnswer(502, "the handler could not be reached", .json("inspector-replay.schema.json")),
+                                          RouteAnswer(504, "the handler did not answer in time", .json("inspector-replay.schema.json"))]))
         }
         if bundle {
+            let failed = [RouteAnswer(500, "the bundle cannot be served", error), RouteAnswer(502, "the live bundle cannot be fetched", error)]
             routes += [
-                Route(["GET"], [.literal("api"), .literal("bundle")], .bundle, "the served bundle, its overrides marked"),
-                Route(["POST"], [.literal("api"), .literal("bundle"), .literal("refetch")], .refetch, "fetch the live bundle again (token)"),
-                Route(["GET"], [.literal("api"), .literal("overrides")], .overrides, "the overrides in force"),
-                Route(["DELETE"], [.literal("api"), .literal("overrides")], .clearOverrides, "clear every override, as one change (token)"),
-                Route(["PUT"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .setOverride,
-                      "set an override: {\"value\": JSON} (token)"),
-                Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)], .clearOverride,
-                      "clear an override (token)"),
-                Route(["POST"], [.literal("api"), .literal("identity")], .identity,
-                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}}"),
+                Route(["GET"], [.literal("api"), .literal("bundle")], guard: .open, body: .empty, .bundle,
+                      "the served bundle, its overrides marked",
+                      answers: [RouteAnswer(200, "the served bundle", .json("api-bundle.schema.json"))] + failed),
+                Route(["POST"], [.literal("api"), .literal("bundle"), .literal("refetch")], guard: .inspectorToken, body: .empty, .refetch,
+                      "fetch the live bundle again",
+                      answers: [RouteAnswer(200, "the bundle now served", .json("api-bundle.schema.json")),
+                                RouteAnswer(409, "the source is a file, not @remote", error)] + failed),
+                Route(["GET"], [.literal("api"), .literal("overrides")], guard: .open, body: .empty, .overrides, "the overrides in force",
+                      answers: [RouteAnswer(200, "the overrides", .json("api-overrides.schema.json"))] + failed),
+                Route(["PUT"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)],
+                      guard: .inspectorToken, body: .upTo(overrideBytes, .json("api-override-value.schema.json")), .setOverride,
+                      "set an override: {\"value\": JSON}",
+                      answers: [RouteAnswer(200, "the overrides now in force", .json("api-overrides.schema.json"),
+                                            links: [RouteLink("clear", to: InspectorEndpoint.clearOverride,
+                                                              [("kind", "$request.path.kind"), ("key", "$request.path.key")])]),
+                                RouteAnswer(400, "the body is not {\"value\": JSON}", error),
+                                RouteAnswer(404, "no such onboarding override (its key is flow)", error),
+                                RouteAnswer(409, "the override does not fit the bundle served (no such experiment, variant or key; a value of another kind)",
+                                            error)] + failed),
+                Route(["DELETE"], [.literal("api"), .literal("overrides"), .parameter(kind.spec), .parameter(key.spec)],
+                      guard: .inspectorToken, body: .empty, .clearOverride, "clear an override",
+                      answers: [RouteAnswer(200, "the overrides now in force", .json("api-overrides.schema.json")),
+                                RouteAnswer(404, "no such override", error)] + failed),
+                Route(["DELETE"], [.literal("api"), .literal("overrides")], guard: .inspectorToken, body: .empty, .clearOverrides,
+                      "clear every override, as one change",
+                      answers: [RouteAnswer(200, "the overrides now in force (none)", .json("api-overrides.schema.json"))] + failed),
+                Route(["POST"], [.literal("api"), .literal("identity")], guard: .open, body: .upTo(identityBytes, RouteContent("application/json", schema: nil)), .identity,
+                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}} (changes nothing)",
+                      answers: [RouteAnswer(200, "the id, checked, and the identify line for each SDK", .json("bucket-force.schema.json")),
+                                RouteAnswer(400, "the request is not valid", error),
+                                RouteAnswer(422, "no id can meet every forced variant: each requirement that fails", .json("api-identity-refusal.schema.json"))] + failed),
             ]
         }
         return RouteTable(routes)
     }
+
+    /// The largest override value a PUT sends (an edited replay's limit is the inspector's
+    /// own, `Site.requestBytes`, which follows the listener's --max-body).
+    static let overrideBytes = 64 << 10
+    /// An identity request: at most 64 forced experiments and 256 traits (`IdentityAPI`).
+    static let identityBytes = 256 << 10
+
+    /// `{"error": MESSAGE}`: how the inspector says no.
+    static let error = RouteContent.json("http-error.schema.json")
 }

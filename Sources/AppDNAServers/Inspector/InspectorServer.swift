@@ -29,6 +29,10 @@ public final class InspectorServer: Sendable {
         /// listener serves no bundle (`webhook listen`), and those paths are 404.
         public var bundle: (@Sendable (BundleRequest) -> (status: Int, result: JSONValue))? = nil
 
+        /// The inspected server's OpenAPI description (from its route table), served at
+        /// /api/listener-openapi.json.
+        public var listenerDescription: JSONValue = .null
+
         public init(kind: String, collection: String, listener: JSONObject) {
             self.kind = kind
             self.collection = collection
@@ -40,6 +44,8 @@ public final class InspectorServer: Sendable {
     let site: Site
     let guardian: InspectorGuard
     let routes: RouteTable<InspectorEndpoint>
+    /// This inspector's OpenAPI description, generated from `routes`.
+    let description: JSONValue
     private let server: HTTPServer
     /// The thread serving, from `start` until `stop` joins it.
     private let thread = Locked<SpawnedThread?>(nil)
@@ -54,6 +60,7 @@ public final class InspectorServer: Sendable {
         self.log = log
         guardian = InspectorGuard(port: server.port)
         routes = InspectorRoutes.table(collection: site.collection, record: site.record != nil, replay: site.replay != nil, bundle: site.bundle != nil)
+        description = ServerDescriptions.inspector(routes, kind: site.kind)
     }
 
     public var url: String { "http://127.0.0.1:\(server.port)/" }
@@ -82,7 +89,7 @@ public final class InspectorServer: Sendable {
     /// Serves on a thread of its own until `stop`.
     public func start() {
         let serving = ThreadSpawner.spawn { [self] in
-            server.serve(handle: { [self] request in respond(to: request) }, rejected: { _ in })
+            server.serve(admit: { [self] request in admission(request) }, handle: { [self] request in answer(admitted: request) }, rejected: { _ in })
         }
         thread.withLock { $0 = serving }
     }
@@ -94,15 +101,40 @@ public final class InspectorServer: Sendable {
         serving?.join()
     }
 
-    /// The answer to one request, with the guard's headers.
+    /// The answer to one request, as the server gives it: decided at the head, then served.
     public func respond(to request: HTTPServer.Request) -> HTTPServer.Response {
+        if case .refuse(let response) = admission(request) { return response }
+        return answer(admitted: request)
+    }
+
+    /// The decision at the head, before a byte of the body is read: the Host (every row), then
+    /// the row's route, method, guard (the token and Origin of an action) and body limit.
+    func admission(_ request: HTTPServer.Request) -> HTTPServer.Admission {
+        if let refusal = guardian.hostRefusal(request) {
+            var response = Self.error(403, refusal)
+            response.headers += InspectorGuard.headers
+            return .refuse(response)
+        }
+        let guards = RouteGuards(inspectorToken: { [guardian] head in guardian.actionRefusal(head) })
+        switch routes.decide(request.head, guards: guards, serverLimit: server.limits.maxBodyBytes) {
+        case .admit(_, let maxBodyBytes):
+            return .admit(maxBodyBytes: maxBodyBytes)
+        case .refuse(let refusal, _):
+            var response = Self.refused(refusal)
+            response.headers += InspectorGuard.headers
+            return .refuse(response)
+        }
+    }
+
+    /// The answer to a request its head admitted, with the guard's headers.
+    private func answer(admitted request: HTTPServer.Request) -> HTTPServer.Response {
         var response = route(request)
         response.headers += InspectorGuard.headers
         return response
     }
 
+    /// A request admitted at its head (its guard passed): the row's handler.
     private func route(_ request: HTTPServer.Request) -> HTTPServer.Response {
-        if let refusal = guardian.hostRefusal(request) { return Self.error(403, refusal) }
         let match: RouteMatch<InspectorEndpoint>
         switch routes.resolve(method: request.head.method, target: request.head.target) {
         case .success(let found): match = found
@@ -119,6 +151,10 @@ public final class InspectorServer: Sendable {
             return Self.file(InspectorPage.style, "text/css; charset=utf-8")
         case .favicon:
             return HTTPServer.Response(status: 204)
+        case .description:
+            return Self.json(200, description)
+        case .listenerDescription:
+            return Self.json(200, site.listenerDescription)
         case .list:
             return list(after: match[InspectorRoutes.after], before: match[InspectorRoutes.before], limit: match[InspectorRoutes.limit])
         case .entry:
@@ -136,7 +172,6 @@ public final class InspectorServer: Sendable {
                                        body: line)
         case .replay:
             let id = match[InspectorRoutes.id]
-            if let refusal = guardian.actionRefusal(request) { return Self.error(403, refusal) }
             guard let replay = site.replay, let entry = log.entry(id) else { return gone(id) }
             let outcome = replay(entry, request.body)
             guard outcome.status == 200 else { return Self.json(outcome.status, outcome.result) }
@@ -154,8 +189,7 @@ public final class InspectorServer: Sendable {
             case .clearOverrides: asked = .clearAll
             default: asked = .clear(kind: match[InspectorRoutes.kind], key: match[InspectorRoutes.key])
             }
-            // Changing what devices are served is an action, guarded as a replay is.
-            if asked.changes, let refusal = guardian.actionRefusal(request) { return Self.error(403, refusal) }
+            // Changing what devices are served is an action: its rows take the token, as a replay's does.
             let outcome = bundle(asked)
             return Self.json(outcome.status, outcome.result)
         }

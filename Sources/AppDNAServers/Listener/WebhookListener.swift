@@ -23,15 +23,24 @@ public struct WebhookListener: Sendable {
         self.budget = budget
     }
 
-    /// One request: a delivery unless the route table refuses it (another method is 405, never
-    /// checked or forwarded).
-    public func handle(_ request: HTTPServer.Request) -> HTTPServer.Response {
-        if case .failure(let refusal) = ListenRoutes.table.resolve(method: request.head.method, target: request.head.target) {
+    /// The server's decision at the head (`HTTPServer.Admission`): the row's route, method
+    /// and body limit (--max-body); a refusal is logged as a rejection and answered at once.
+    public func admit(_ request: HTTPServer.Request) -> HTTPServer.Admission {
+        switch ListenRoutes.table.decide(request.head, guards: RouteGuards(), serverLimit: budget.limits.maxBodyBytes) {
+        case .admit(_, let maxBodyBytes):
+            return .admit(maxBodyBytes: maxBodyBytes)
+        case .refuse(let refusal, _):
             reject(HTTPServer.Rejection(status: refusal.status, reason: refusal.message, peer: request.peer))
             var response = HTTPServer.Response.text(refusal.status, refusal.message)
             response.headers += refusal.headers
-            return response
+            return .refuse(response)
         }
+    }
+
+    /// One complete request the head admitted: a delivery. (Decided again when called on its
+    /// own, by a test: the same answer the server gave at the head.)
+    public func handle(_ request: HTTPServer.Request) -> HTTPServer.Response {
+        if case .refuse(let response) = admit(request) { return response }
         return deliver(request)
     }
 

@@ -163,7 +163,8 @@ enum APIOverrideCommand {
         if answer.status == 200, let document, document.root["overrides"] != nil { return document }
         let message = document?.root["error"]?.string ?? "answer \(answer.status) without an error message"
         switch answer.status {
-        case 400, 404: throw Failure(.usage, message)
+        // 409: the override does not fit the served bundle (no such experiment or variant): refused, 64.
+        case 400, 404, 409: throw Failure(.usage, message)
         case 403: throw Failure(.permissionDenied, message)
         default:
             throw Failure(.unavailable, answer.status == 200 ? "the server has no overrides API (is it appdna api serve --inspect?)" : message)

@@ -127,7 +127,7 @@ enum APIServeCommand {
             do { discoveryFile = try found.write(in: directory) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
         }
         defer { if let discoveryFile { _ = FileSystem.removeFile(discoveryFile) } }
-        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, sdk: sdk, words: FlagWording.serve, report: log,
+        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, serverLimit: server.limits.maxBodyBytes, ingest: ingest, sdk: sdk, words: FlagWording.serve, report: log,
                             clock: invocation.io.clock, inspector: inspector?.log)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
@@ -136,7 +136,8 @@ enum APIServeCommand {
             log.note(line)
         }
         for item in bundle.overrides { log.note("override \(item.text)") }
-        server.serve(handle: { api.handle($0) }, rejected: { api.reject($0) })
+        // Decided at the head: a refusal (no such path, no key, too large) is reported and answered before any body byte is read.
+        server.serve(admit: { api.admit($0) }, handle: { api.handle($0) }, rejected: { api.reject($0) })
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success

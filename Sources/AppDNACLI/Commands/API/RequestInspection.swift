@@ -10,6 +10,7 @@ enum RequestInspection {
                                         listener: ["address": .string(listener.baseURL), "bootstrap": .string(bootstrap.rawValue)])
         site.bundle = { request in OverrideAPI.answer(request, bundle: bundle, note: log.note, words: { FlagWording.message(for: $0) },
                                                       identity: { body in try IdentityAPI.answer(body: body, bundle: bundle) }) }
+        site.listenerDescription = ServerDescriptions.serve
         return try InspectorLaunch.start(invocation.arguments, inspect: APIServeFlags.inspect, keep: APIServeFlags.inspectKeep, maxBytes: APIServeFlags.inspectMaxBytes,
                                          site: site, noun: "requests", note: log.note)
     }

@@ -28,6 +28,7 @@ enum DeliveryInspection {
                                 clock: clock, secrets: plan.secrets, maxBody: plan.maxBody)
         site.replay = { entry, edits in replayer.replay(entry, edits: edits) }
         site.requestBytes = ReplayModification.requestBytes(maxBody: plan.maxBody)
+        site.listenerDescription = ServerDescriptions.listen
         return try InspectorLaunch.start(settings, site: site, noun: "deliveries", note: log.note)
     }
 
@@ -46,7 +47,7 @@ enum DeliveryInspection {
         let maxBody: Int
 
         /// 200 and what the handler answered (noted on stderr too), 400 for edits that are not
-        /// well formed, or 409 and why the listener will not forward it. `edits` is the
+        /// well formed, or 409 and why the listener will not forward it (or the edits do not fit the entry). `edits` is the
         /// request's body: empty for a replay of the delivery as received.
         func replay(_ entry: InspectorEntry, edits: [UInt8] = []) -> (status: Int, result: JSONValue) {
             guard let target else { return (409, ["error": "the listener has no --forward-to: there is no handler to replay to"]) }
@@ -59,7 +60,9 @@ enum DeliveryInspection {
             if let modification {
                 switch modification.applied(to: entry, secrets: secrets) {
                 case .failure(let refusal):
-                    return (400, ["error": .string(refusal.message)])
+                    // Well-formed edits that do not fit this entry (a null for a credential it
+                    // did not carry, no body where the kept one was cut): a conflict with it.
+                    return (409, ["error": .string(refusal.message)])
                 case .success(let edited):
                     // The listener's rule, on what is sent now: an invalid signature only under --forward-invalid.
                     if !edited.valid && !forwardInvalid {

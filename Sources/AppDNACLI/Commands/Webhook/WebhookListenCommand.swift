@@ -67,7 +67,7 @@ enum WebhookListenCommand {
         let forwarding = plan.target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
         let listener = WebhookListener(settings: plan.settings, report: log, clock: invocation.io.clock, inspector: inspector?.log, budget: server)
-        server.serve(handle: { listener.handle($0) }, rejected: { listener.reject($0) })
+        server.serve(admit: { listener.admit($0) }, handle: { listener.handle($0) }, rejected: { listener.reject($0) })
         inspector?.stop()
         log.note(log.summary())
         return .success

@@ -169,7 +169,7 @@ public struct EventFields {
 
     private mutating func integer(_ node: JSONNode, _ pointer: @autoclosure () -> String) -> Int64? {
         guard kind(node, .number, pointer()) else { return nil }
-        if let value = node.int64 { return value }
+        if let value = node.int64 ?? node.numberText.flatMap(JSONNumber.integralInt64) { return value }
         let pointer = pointer()
         let field = pointer.dropFirst().replacingSlashes()
         findings.append(SchemaFinding(code: "wrong-type", pointer: pointer,
