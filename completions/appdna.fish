@@ -178,7 +178,7 @@ complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcom
 complete -c appdna -n '__fish_seen_subcommand_from queue; and __fish_seen_subcommand_from replay' -F
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l bundle -r -F -d 'Serve this bundle file (either shape; read again whenever it changes), or @remote: the live bundle'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l override -x -d 'Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW'
-complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l state -r -F -d 'Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l state -r -F -d 'Keep the overrides in FILE across restarts (JSON, at most 1 MiB, replaced atomically; written at the first change)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l refetch -x -d 'With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l port -x -d 'The port to listen on (0 picks a free one, printed on stderr)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from serve' -l host -x -d 'The IPv4 or IPv6 address to listen on (0.0.0.0 or :: for every interface)'

@@ -30,7 +30,9 @@ enum APIServeCommand {
     source's plus one for every change, so SDKs polling /config-bundle/version fetch it. \
     Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
     /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
-    listed at start. Every exposure a batch's new events carry is audited against the bundle \
+    listed at start. Every change is proven before it is kept (built, validated, bucketed, \
+    the state loaded back, then written and served); an override the bundle no longer has is \
+    stale: kept, not applied, marked. Every exposure a batch's new events carry is audited against the bundle \
     served at that moment, as queue inspect --bundle audits a queue: a wrong variant, an \
     experiment not running or not for that user, an unknown experiment is flagged on stdout, \
     in --json (audit), in the inspector and in the summary (docs/device-variants.md).
@@ -40,7 +42,8 @@ enum APIServeCommand {
     Listens on 127.0.0.1:8765 unless told otherwise: point clients at it with \
     APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
     or SIGTERM stops it and prints a summary on stderr. Exit status: 0 after a stop, 64 usage \
-    error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 the record \
+    error, 65 the bundle is not a bundle (or the --state file not a state file), 66 no bundle \
+    file, 69 cannot listen or another api serve holds the --state file, 73 the record \
     or --state file cannot be opened or is not a regular file, 78 the key file is unreadable. Requests are \
     read as webhook listen reads them (strictly, a polling thread until complete, 64 KiB of \
     head); a HEAD request gets no body.
@@ -60,19 +63,26 @@ enum APIServeCommand {
         guard let bundlePath = arguments[APIServeFlags.bundle] else {
             throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
         }
+        // Every flag is checked, and the start's change proven, before anything is written or
+        // bound: a refused start leaves no state file, no lock and no port behind.
         let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
-        let bundle = try served(bundlePath, invocation)
-        // Before listening: a state file that no longer fits the bundle is named, a bad --override refused (64).
-        for (item, why) in bundle.stale() { invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(why)") }
-        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let requiredKey = try requiredKey(invocation)
+        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
+        let bundle = try served(bundlePath, invocation, overrides: overrides, warn: { log.warn($0) })
+        // Then the state is this server's (a second one on it is refused, naming the first),
+        // a crash's leftovers go, and the start's change is written.
+        let statePath = arguments[APIServeFlags.state]
+        let lock = try OverrideStateLock.acquire(statePath: statePath)
+        for leftover in lock.removeLeftovers(of: statePath) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
+        try bundle.keep()
+        for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }
         let host = arguments[APIServeFlags.host]
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
-        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
+        lock.record(port: server.port)
         let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document() })
         let initial = try bundle.answers()
 
@@ -80,7 +90,8 @@ enum APIServeCommand {
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
-        for item in bundle.overrides { log.note("override \(item.text)") }
+        let stale = bundle.stale()
+        for item in bundle.overrides { log.note("override \(item.text)" + (stale.contains { $0.item == item } ? " (stale)" : "")) }
         server.serve(handle: { request in
             let answer = respond(to: request, bundle: bundle, faults: faults, requiredKey: requiredKey, ingest: ingest, log: log)
             faults.waitLatency()
@@ -91,12 +102,14 @@ enum APIServeCommand {
             log.rejection(rejection)
         })
         inspector?.stop()
+        withExtendedLifetime(lock) {}
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
     }
 
     /// The bundle `--bundle` names, with the overrides of `--state`.
-    static func served(_ path: String, _ invocation: Invocation) throws -> ServedBundle {
+    static func served(_ path: String, _ invocation: Invocation, overrides: [BundleOverride],
+                       warn: @escaping @Sendable (String) -> Void) throws -> ServedBundle {
         let arguments = invocation.arguments
         try BundleArgument.checkSpelling(path)
         let source: ServedBundle.Source
@@ -108,8 +121,8 @@ enum APIServeCommand {
             if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
             source = .file(path: path)
         }
-        return try ServedBundle(source: source, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
-                                warn: { message in invocation.warn(message) })
+        return try ServedBundle(source: source, statePath: arguments[APIServeFlags.state], overrides: overrides, clock: invocation.io.clock,
+                                warn: warn)
     }
 
     /// The key every request must carry; nil when any non-empty key will do.

@@ -7,7 +7,8 @@ enum APIServeFlags {
                                         "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW",
                                         details: "The served bundle is rewritten so that devices compute the forced answer themselves: the experiment running for everyone with the variant's weight 1 and the others 0; the value in the section the SDK reads (remote_config, else feature_flags), raw; onboarding.active_flow_id. Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
                                         .text)
-    static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, replaced atomically; written at the first change)",
+    static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, at most 1 MiB, replaced atomically; written at the first change)",
+                                      details: "Locked while the server runs (FILE.lock, naming its pid and port): a second api serve on the same FILE is refused (69). Temporary files a crash left beside it are removed at start.",
                                       completion: .file, default: "appdna-overrides.json", .text)
     static let refetch = Flag.optional("refetch", value: "DURATION", "With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch",
                                        .duration(1...86_400))

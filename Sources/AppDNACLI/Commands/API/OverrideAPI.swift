@@ -33,9 +33,14 @@ enum OverrideAPI {
                 note("override cleared: \(kindText):\(key) (bundle_version \(try bundle.answers().bundleVersion))")
                 return (200, listed)
             }
+        } catch let refusal as OverrideTransaction.Refusal {
+            // The step that failed, and whose fault: the request's (400), this server's (500)
+            // or the live bundle's (502). Nothing was changed.
+            let status = refusal.fault == .request ? 400 : refusal.fault == .upstream ? 502 : 500
+            return (status, ["error": .string(refusal.description), "step": .string(refusal.step.rawValue)])
         } catch {
             // A wrong override is the caller's (400); a live bundle that cannot be fetched is
-            // upstream's (502); a state file that cannot be written is this server's (500).
+            // upstream's (502); anything else is this server's (500).
             let status: Int
             switch (error as? Failure)?.kind {
             case .usage?, .malformedInput?: status = 400
@@ -53,16 +58,32 @@ enum OverrideAPI {
             throw Failure(.usage, "an onboarding override's key is \(BundleOverride.onboardingKey): PUT /api/overrides/onboarding/flow")
         }
         let value: JSONValue?
-        do { value = try JSONValue(parsing: body)["value"] } catch {
+        // Parsed no deeper than a value may nest (`OverrideKeyRule`): a deeper one is refused
+        // while parsing, never built (and freed, level by level, on this thread's small stack).
+        do { value = try JSONValue(parsing: body, options: JSONParseOptions(maxDepth: OverrideKeyRule.maxValueDepth + 2))["value"] } catch {
             throw Failure(.usage, "the body is not JSON: \(error.message); it is {\"value\": JSON}")
         }
         guard let value else { throw Failure(.usage, "the body is {\"value\": JSON} (for an experiment, the variant id)") }
         return try BundleOverride(kind: kind, key: key, value: value)
     }
 
-    /// `{"overrides": [{kind, key, value}…], "bundle_version": N}`
+    /// `{"overrides": [{kind, key, value, value_json, stale, stale_reason?}…], "bundle_version": N}`
     static func list(_ bundle: ServedBundle) throws -> JSONValue {
-        ["overrides": .array(bundle.overrides.map(\.json)), "bundle_version": .integer(try bundle.answers().bundleVersion)]
+        let answers = try bundle.answers()
+        return ["overrides": .array(answers.overrides.map { entry($0, answers.staleness) }), "bundle_version": .integer(answers.bundleVersion)]
+    }
+
+    /// One override as the API lists it: the value also as its exact JSON text (a browser's
+    /// JSON.parse rounds 12345678901234567890123456789 and turns 1e999 into null), and
+    /// whether it is stale (kept, not applied: the source has no such experiment, variant,
+    /// flag or flow now), with why.
+    static func entry(_ item: BundleOverride, _ staleness: OverrideStaleness) -> JSONValue {
+        guard case .object(var object) = item.json else { return item.json }
+        object["value_json"] = .string(JSONWriter().writeString(item.value))
+        let reason = staleness.reason(for: item)
+        object["stale"] = .bool(reason != nil)
+        if let reason { object["stale_reason"] = .string(reason) }
+        return .object(object)
     }
 
     /// The served bundle as the console shows it: each experiment's variants with the share of
@@ -70,7 +91,7 @@ enum OverrideAPI {
     /// the active onboarding flow, and which are overridden.
     static func show(_ bundle: ServedBundle) throws -> JSONValue {
         let answers = try bundle.answers()
-        let overrides = BundleOverrides(bundle.overrides)
+        let overrides = answers.staleness.applied
         let document = try answers.document()
         let root = document.root
         let model = BundleModel(root: root)
@@ -95,7 +116,8 @@ enum OverrideAPI {
             for member in section.members {
                 let flagOverride = overrides.value(kind: .flag, key: member.key)
                 let overridden = flagOverride != nil || overrides.value(kind: .config, key: member.key) != nil
-                let entry: JSONValue = ["key": .string(member.key), "value": member.value.value, "overridden": .bool(overridden)]
+                let entry: JSONValue = ["key": .string(member.key), "value": member.value.value,
+                                        "value_json": .string(JSONWriter().writeString(member.value.value)), "overridden": .bool(overridden)]
                 if member.value.kind == .bool || flagOverride != nil { flags.append(entry) } else { config.append(entry) }
             }
         }
@@ -108,6 +130,7 @@ enum OverrideAPI {
             "config": .array(config),
             "onboarding": ["flow": onboarding?["active_flow_id"]?.string.map(JSONValue.string) ?? .null,
                            "overridden": .bool(overrides.value(kind: .onboarding, key: BundleOverride.onboardingKey) != nil)],
+            "stale": .array(answers.staleness.stale.map { entry($0.item, answers.staleness) }),
         ]
     }
 }
