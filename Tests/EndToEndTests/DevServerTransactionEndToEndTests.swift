@@ -146,8 +146,11 @@ final class DevServerTransactionEndToEndTests: XCTestCase {
         var first = try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", state, "--override", "experiment:other=x"], in: scratch.url)
         defer { first.stop() }
         let before = try Data(contentsOf: URL(fileURLWithPath: state))
-        XCTAssertThrowsError(try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", state, "--override", "experiment:other=y"],
-                                                  in: scratch.url)) { error in
+        do {
+            let second = try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", state, "--override", "experiment:other=y"], in: scratch.url)
+            second.stop()
+            XCTFail("a second server started on the same state")
+        } catch {
             let message = String(describing: error)
             XCTAssertTrue(message.contains("pid \(first.process.processIdentifier), port \(first.listenerPort)"), message)
         }
@@ -166,14 +169,22 @@ final class DevServerTransactionEndToEndTests: XCTestCase {
     /// from --override (64) and from a hand-edited state (65).
     func testAKeyTheRoutesRefuseIsRefusedByTheStore() throws {
         let bundle = try scratch.file("bundle.json", Array(source.utf8))
-        XCTAssertThrowsError(try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", scratch.path + "/a.json",
-                                                   "--override", "config:a\u{1}b=1"], in: scratch.url)) { error in
+        do {
+            let server = try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", scratch.path + "/a.json",
+                                               "--override", "config:a\u{1}b=1"], in: scratch.url)
+            server.stop()
+            XCTFail("a key the routes refuse was accepted")
+        } catch {
             XCTAssertTrue(String(describing: error).contains("control characters"), String(describing: error))
         }
         let state = try scratch.file("b.json", Array(#"{"format": 1, "changes": 1, "overrides": [{"kind": "config", "key": "a\u0007b", "value": 1}]}"#.utf8))
-        let result = try Binary.run(["api", "serve", "--bundle", bundle, "--port", "0", "--state", state])
-        XCTAssertEqual(result.status, 65, result.stderr)
-        XCTAssertTrue(result.stderr.contains("control characters"), result.stderr)
+        do {
+            let server = try InspectedProcess(["api", "serve", "--bundle", bundle, "--state", state], in: scratch.url)
+            let status = server.stop()
+            XCTFail("a state with a key the routes refuse was served (stopped with \(status))")
+        } catch {
+            XCTAssertTrue(String(describing: error).contains("control characters"), String(describing: error))
+        }
     }
 
     /// The console reads values as their exact JSON text.
