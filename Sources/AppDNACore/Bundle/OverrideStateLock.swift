@@ -47,6 +47,12 @@ public final class OverrideStateLock: Sendable {
         try? SystemFile.writeAll(fd, Array(text.utf8), at: 0)
     }
 
+    /// At a clean stop: removes the lock file while still holding it (a killed server leaves
+    /// it, unlocked, and the next one takes it), so a folder served once is left as it was.
+    public func removeFile() {
+        _ = FileSystem.removeFile(path)
+    }
+
     /// Removes the temporary files a crash left beside `statePath` (`AtomicFile.replace`
     /// writes `.NAME.appdna-PID-RANDOM.tmp` and renames it over the file): with the lock
     /// held, no other server is writing one. The names removed.

@@ -51,16 +51,19 @@ public enum OverrideTransaction {
     }
 
     /// Builds, validates, buckets, encodes and loads back the bundle served from `source`
-    /// (its bytes, parsed, and its `bundle_version`) with `state`'s overrides.
+    /// (its bytes, parsed, and its `bundle_version`) with `state`'s overrides. With
+    /// `remembersServed` the served version is the server's own (`ServedVersion`: never back,
+    /// new bytes a new version), kept in the state; without, the source is served with its own
+    /// version (a file nothing was ever changed on is served as written).
     public static func prepare(source: JSONDocument, sourceBytes: [UInt8], sourceVersion: Int64,
-                               state: OverrideState, name: String) throws(Refusal) -> Prepared {
+                               state: OverrideState, name: String, remembersServed: Bool = true) throws(Refusal) -> Prepared {
         let staleness = OverrideStaleness(state.overrides, against: source.root, name: name)
         let applied = staleness.applied
         // Build: the source as written while nothing was ever changed, else rewritten.
         let chosen: (version: Int64, bytes: [UInt8], mark: OverrideState.ServedMark)
         do {
             let candidate = try BundleOverrides.servedVersion(source: sourceVersion, changes: state.changes)
-            chosen = try ServedVersion.choose(candidate: candidate, last: state.served) { version throws(Failure) in
+            chosen = try ServedVersion.choose(candidate: candidate, last: remembersServed ? state.served : nil) { version throws(Failure) in
                 if applied.isEmpty && state.changes == 0 && version == sourceVersion { return sourceBytes }
                 return JSONWriter(indent: 2).write(applied.apply(to: source.root, version: version)) + [0x0A]
             }
@@ -75,7 +78,7 @@ public enum OverrideTransaction {
         try bucket(served, applied)
         // Encode and load back: what is written is what the next start reads.
         var kept = state
-        kept.served = chosen.mark
+        kept.served = remembersServed ? chosen.mark : nil
         let bytes = kept.encoded
         guard bytes.count <= OverrideState.maxBytes else {
             throw Refusal(.encode, .request, "the overrides would take \(NumberText.binarySize(bytes.count)), over the \(NumberText.binarySize(OverrideState.maxBytes)) the state file may take: clear some first")

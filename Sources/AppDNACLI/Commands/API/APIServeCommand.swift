@@ -75,6 +75,7 @@ enum APIServeCommand {
         // a crash's leftovers go, and the start's change is written.
         let statePath = arguments[APIServeFlags.state]
         let lock = try OverrideStateLock.acquire(statePath: statePath)
+        defer { lock.removeFile() }
         for leftover in lock.removeLeftovers(of: statePath) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
         try bundle.keep()
@@ -102,7 +103,6 @@ enum APIServeCommand {
             log.rejection(rejection)
         })
         inspector?.stop()
-        withExtendedLifetime(lock) {}
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
     }

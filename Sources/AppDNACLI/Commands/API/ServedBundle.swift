@@ -88,7 +88,7 @@ final class ServedBundle: Sendable {
         let (document, version) = try Self.parse(sourceBytes, name: name)
         let loaded = try statePath.map { try OverrideState.load(path: $0) } ?? OverrideState()
         let state = try Self.starting(loaded, with: overrides, against: document, name: name)
-        let prepared = try Self.startPrepared(document, sourceBytes, version, state, name: name)
+        let prepared = try Self.startPrepared(document, sourceBytes, version, state, name: name, remembersServed: Self.remembersServed(source, state))
         mutable = Locked(Mutable(sourceBytes: sourceBytes, sourceVersion: version, fetchedAt: clock.monotonicNanoseconds(),
                                  state: loaded, current: Self.answers(prepared), refused: nil))
     }
@@ -102,7 +102,8 @@ final class ServedBundle: Sendable {
             let (document, _) = try Self.parse(held.sourceBytes, name: name)
             let loaded = try statePath.map { try OverrideState.load(path: $0) } ?? OverrideState()
             let state = try Self.starting(loaded, with: startOverrides, against: document, name: name)
-            let prepared = try Self.startPrepared(document, held.sourceBytes, held.sourceVersion, state, name: name)
+            let prepared = try Self.startPrepared(document, held.sourceBytes, held.sourceVersion, state, name: name,
+                                                  remembersServed: Self.remembersServed(source, state))
             held.state = loaded
             try write(prepared, over: &held)
             return held.current
@@ -206,7 +207,7 @@ final class ServedBundle: Sendable {
             do { try next.countChange() } catch { throw OverrideTransaction.Refusal(.encode, .request, FlagWording.message(for: error)) }
             let (document, _) = try Self.parse(held.sourceBytes, name: name)
             let prepared = try OverrideTransaction.prepare(source: document, sourceBytes: held.sourceBytes, sourceVersion: held.sourceVersion,
-                                                          state: next, name: name)
+                                                          state: next, name: name, remembersServed: Self.remembersServed(source, next))
             try write(prepared, over: &held)
             return held.current
         }
@@ -235,7 +236,8 @@ final class ServedBundle: Sendable {
             if case .remote = source { fault = .upstream } else { fault = .server }
             throw OverrideTransaction.Refusal(.parse, fault, FlagWording.message(for: error))
         }
-        let prepared = try OverrideTransaction.prepare(source: parsed.0, sourceBytes: bytes, sourceVersion: parsed.1, state: held.state, name: name)
+        let prepared = try OverrideTransaction.prepare(source: parsed.0, sourceBytes: bytes, sourceVersion: parsed.1, state: held.state, name: name,
+                                                      remembersServed: Self.remembersServed(source, held.state))
         let before = held.current.staleness
         try write(prepared, over: &held)
         (held.sourceBytes, held.sourceVersion, held.refused) = (bytes, parsed.1, nil)
@@ -285,6 +287,14 @@ final class ServedBundle: Sendable {
 
     // MARK: - Building
 
+    /// Whether the served version is the server's own (see `OverrideTransaction.prepare`): for
+    /// the live bundle always (it can go back or change under one version), for a file once
+    /// something was changed (until then it is served as written, its version its own).
+    private static func remembersServed(_ source: Source, _ state: OverrideState) -> Bool {
+        if case .remote = source { return true }
+        return !state.overrides.isEmpty || state.changes > 0
+    }
+
     private static func answers(_ prepared: OverrideTransaction.Prepared) -> Answers {
         Answers(bundle: prepared.served, version: summary(prepared.served, version: prepared.version), bundleVersion: prepared.version,
                 overrides: prepared.state.overrides.list, staleness: prepared.staleness)
@@ -316,9 +326,10 @@ final class ServedBundle: Sendable {
     /// The start's transaction, its refusal worded for an exit status: the flags' fault 64,
     /// a bundle that cannot be served with them 65, upstream 69.
     private static func startPrepared(_ document: JSONDocument, _ bytes: [UInt8], _ version: Int64, _ state: OverrideState,
-                                      name: String) throws -> OverrideTransaction.Prepared {
+                                      name: String, remembersServed: Bool) throws -> OverrideTransaction.Prepared {
         do {
-            return try OverrideTransaction.prepare(source: document, sourceBytes: bytes, sourceVersion: version, state: state, name: name)
+            return try OverrideTransaction.prepare(source: document, sourceBytes: bytes, sourceVersion: version, state: state, name: name,
+                                                   remembersServed: remembersServed)
         } catch {
             let kind: FailureKind = error.fault == .request ? .usage : error.fault == .upstream ? .unavailable : .malformedInput
             throw Failure(kind, error.description)
