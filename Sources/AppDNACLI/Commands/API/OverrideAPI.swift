@@ -12,8 +12,13 @@ enum OverrideAPI {
             case .list:
                 return (200, try list(bundle))
             case .refetch:
-                guard try bundle.refetch() else {
+                switch try bundle.refetch() {
+                case .notRemote:
                     return (409, ["error": .string("the source is the file \(bundle.name), not @remote: edit the file instead (it is read again when it changes)")])
+                case .running:
+                    return (409, ["error": .string("a fetch of the live bundle asked for earlier is still running: what it fetches is served when it is in")])
+                case .done:
+                    break
                 }
                 let shown = try show(bundle)
                 note("re-fetched the live bundle: serving bundle_version \(try bundle.answers().bundleVersion)")

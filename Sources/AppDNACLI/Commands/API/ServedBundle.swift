@@ -47,8 +47,21 @@ final class ServedBundle: Sendable {
     private let clock: any Clock
     private let warn: @Sendable (String) -> Void
     private let mutable: Locked<Mutable>
-    /// Whether a fetch of the live bundle is running: one at a time, outside `mutable`'s lock.
-    private let fetching = Locked(false)
+    /// The fetch of the live bundle running, if any: one at a time, outside `mutable`'s lock.
+    private let fetching = Locked(Fetching.idle)
+
+    private enum Fetching: Sendable {
+        case idle, due, asked
+    }
+
+    /// What `refetch` did.
+    enum Refetch {
+        case done
+        /// The source is a file: nothing to fetch.
+        case notRemote
+        /// A fetch asked for is already running (its answer is served when it is in).
+        case running
+    }
     private let subscribers = Locked<[@Sendable (Answers) -> Void]>([])
 
     /// What changes, under one lock: the source as last read (its bytes: a file's, to notice an
@@ -148,7 +161,7 @@ final class ServedBundle: Sendable {
             return (held.current, false)
         }
         if changed { publish(answers) }
-        if startFetch, claimFetch(wait: false) {
+        if startFetch, claimDueFetch() {
             ThreadSpawner.spawnDetached { [self] in
                 defer { releaseFetch() }
                 do { try fetchAndAdopt() } catch {
@@ -183,15 +196,17 @@ final class ServedBundle: Sendable {
         return found
     }
 
-    /// Fetches the live bundle again (`@remote` only: false for a file), outside the lock:
-    /// requests meanwhile are answered from the last good bundle. A fetch already running is
-    /// waited for, then this one runs. A failure is upstream's (502) and changes nothing.
-    func refetch() throws -> Bool {
-        guard case .remote = source else { return false }
-        _ = claimFetch(wait: true)
+    /// Fetches the live bundle again (`@remote` only), outside the lock: requests meanwhile
+    /// are answered from the last good bundle. A `--refetch` fetch running is waited for, then
+    /// this one runs; another asked-for fetch running is not joined (`.running`, at once: a
+    /// slow live API must not hold every connection of the inspector). A failure is
+    /// upstream's (502) and changes nothing.
+    func refetch() throws -> Refetch {
+        guard case .remote = source else { return .notRemote }
+        guard claimAskedFetch() else { return .running }
         defer { releaseFetch() }
         try fetchAndAdopt()
-        return true
+        return .done
     }
 
     // MARK: - The transaction's last steps: write, swap, publish
@@ -268,20 +283,27 @@ final class ServedBundle: Sendable {
         for body in subscribers.withLock({ $0 }) { body(answers) }
     }
 
-    private func claimFetch(wait: Bool) -> Bool {
-        if wait {
-            fetching.withLock(until: { !$0 }) { $0 = true }
+    /// A `--refetch` fetch starts only when none is running.
+    private func claimDueFetch() -> Bool {
+        fetching.withLock { running in
+            guard case .idle = running else { return false }
+            running = .due
             return true
         }
-        return fetching.withLock { running in
-            if running { return false }
-            running = true
+    }
+
+    /// An asked-for fetch waits for a `--refetch` one (at most one, bounded by its timeout)
+    /// and is refused while another asked-for one runs.
+    private func claimAskedFetch() -> Bool {
+        fetching.withLock(until: { if case .due = $0 { return false } else { return true } }) { running in
+            if case .asked = running { return false }
+            running = .asked
             return true
         }
     }
 
     private func releaseFetch() {
-        fetching.withLock { $0 = false }
+        fetching.withLock { $0 = .idle }
         fetching.broadcast()
     }
 
