@@ -85,6 +85,13 @@ final class DevServerTransactionEndToEndTests: XCTestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: state), "\(arguments) wrote the state")
             XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".lock"), "\(arguments) made a lock")
         }
+        // A port in use (69): the start's override is not written either.
+        let taken = try LoopbackHTTPServer { _, _ in .init(status: 404) }
+        defer { taken.stop() }
+        let busy = try Binary.run(["api", "serve", "--bundle", bundle, "--port", String(taken.port), "--state", state, "--override", "experiment:other=x"])
+        XCTAssertEqual(busy.status, 69, busy.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state), "a start that cannot listen wrote the state")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".lock"), "a start that cannot listen left its lock")
     }
 
     /// Force other=y, then edit the bundle so that `other` has x and z: the override is stale

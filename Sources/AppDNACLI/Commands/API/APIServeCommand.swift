@@ -72,22 +72,23 @@ enum APIServeCommand {
         let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
         let bundle = try served(bundlePath, invocation, overrides: overrides, warn: { log.warn($0) })
         // Then the state is this server's (a second one on it is refused, naming the first),
-        // a crash's leftovers go, and the start's change is written.
+        // a crash's leftovers go, and, once listening, the start's change is written.
         let statePath = arguments[APIServeFlags.state]
         let lock = try OverrideStateLock.acquire(statePath: statePath)
         defer { lock.removeFile() }
         for leftover in lock.removeLeftovers(of: statePath) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
-        try bundle.keep()
-        for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }
         let host = arguments[APIServeFlags.host]
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port],
                                     limits: HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64))
         lock.record(port: server.port)
         let ingest = IngestEndpoint(recorder: recorder, servedBundle: { try? bundle.answers().document() })
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
+        // Written once both ports are bound (nothing is served before `serve`): a port in use leaves the state as it was.
+        try bundle.keep()
+        for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }
         let initial = try bundle.answers()
 
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle)
         server.stopOnInterrupt()
         log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
