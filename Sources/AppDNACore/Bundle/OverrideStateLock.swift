@@ -33,7 +33,7 @@ public final class OverrideStateLock: Sendable {
             let holder = [lines.first.flatMap { Int32($0) }.map { "pid \($0)" },
                           lines.dropFirst().first.flatMap { Int($0) }.map { "port \($0)" }].compactMap { $0 }
             throw Failure(.unavailable, "another appdna api serve\(holder.isEmpty ? "" : " (" + holder.joined(separator: ", ") + ")") keeps its overrides in \(statePath) (lock \(path))",
-                          hint: "stop it, or give this server a state file of its own: --state FILE")
+                          hint: "stop it, or give this server a state file of its own")
         }
         let lock = OverrideStateLock(path: path, fd: fd)
         lock.record(port: nil)
