@@ -29,7 +29,7 @@ final class ServeOutcomeTests: XCTestCase {
 
     func server(fail: String? = nil, maxEventBody: Int? = nil, requiredKey: [UInt8]? = nil) throws -> (APIServer, Reports, InspectorLog) {
         let path = try scratch.file("bundle.json", Array(#"{"bundle_version": 7, "experiments": {}}"#.utf8))
-        let bundle = try ServedBundle(source: .file(path: path), name: path, statePath: nil, clock: SystemClock(), refetchFailed: { _, _ in })
+        let bundle = try ServedBundle(source: .file(path: path), name: path, statePath: nil, clock: SystemClock(), words: { "\($0)" }, warn: { _ in }, refetchFailed: { _, _ in })
         let reports = Reports()
         let log = InspectorLog(keep: 10)
         let faults = try ServeFaults(fail: fail, retryAfter: 2, latency: 0, maxEventBody: maxEventBody)

@@ -97,7 +97,8 @@ final class APIOverrideDiscoveryEndToEndTests: XCTestCase {
         servers.append(first)
         XCTAssertTrue(FileManager.default.fileExists(atPath: "\(runtime)/appdna/api-serve-\(first.process.processIdentifier).json"))
         XCTAssertEqual(try Binary.run(["api", "override", "list"], environment: environment).status, 0, "the live one, the stale one ignored")
-        let second = try InspectedProcess(["api", "serve", "--bundle", try bundle()], in: scratch, environment: environment)
+        // A state file of its own: one server per state file (issue 50).
+        let second = try InspectedProcess(["api", "serve", "--bundle", try bundle(), "--state", scratch.appendingPathComponent("second-overrides.json").path], in: scratch, environment: environment)
         servers.append(second)
         let two = try Binary.run(["api", "override", "list"], environment: environment)
         XCTAssertEqual(two.status, 64)

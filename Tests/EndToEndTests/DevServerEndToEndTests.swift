@@ -268,7 +268,16 @@ final class DevServerEndToEndTests: XCTestCase {
 
         // --refetch 1s: a request a second after the last fetch fetches again.
         _ = try scratch.file("live.json", Array(Self.source.replacingOccurrences(of: #""bundle_version": 7"#, with: #""bundle_version": 30"#).utf8))
+        // The fetch runs on a thread of its own (the request that makes it due is answered from
+        // the last good bundle): the new version is served once it is in.
         usleep(1_200_000)
+        var polled = 0
+        for _ in 0..<100 {
+            polled = try curl(server.listener + "/api/v1/sdk/config-bundle/version", ["-H", "x-api-key: k"], in: scratch.url).json["bundle_version"] as? Int ?? 0
+            if polled == 31 { break }
+            usleep(100_000)
+        }
+        XCTAssertEqual(polled, 31)
         XCTAssertEqual(try served(server).version, 31)
 
         // A file is read again whenever it changes: nothing to fetch.
@@ -280,13 +289,18 @@ final class DevServerEndToEndTests: XCTestCase {
     /// override is refused (500) and neither the bundle nor its version changes.
     func testAnOverrideThatCannotBeKeptIsNotServed() throws {
         let source = try scratch.file("bundle.json", Array(Self.source.utf8))
-        let notADirectory = try scratch.file("plain-file", [0x78])
-        let server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", notADirectory + "/state.json"], in: scratch.url)
+        let directory = scratch.path + "/state-directory"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let server = try InspectedProcess(["api", "serve", "--bundle", source, "--state", directory + "/state.json"], in: scratch.url)
         defer { server.stop() }
+        // The state's directory turns into a plain file while the server runs (the lock stays held).
+        try FileManager.default.moveItem(atPath: directory, toPath: directory + "-moved")
+        _ = try scratch.file("state-directory", [0x78])
         let token = try inspectorToken(server.inspector, in: scratch.url)
         let put = try curl(server.inspector + "/api/overrides/experiment/other",
                            ["-X", "PUT", "-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"value": "y"}"#], in: scratch.url)
         XCTAssertEqual(put.status, 500, put.text)
+        XCTAssertEqual(put.json["step"] as? String, "write", put.text)
         let listed = try curl(server.inspector + "/api/overrides", in: scratch.url).json
         XCTAssertEqual((listed["overrides"] as? [Any])?.count, 0)
         XCTAssertEqual(listed["bundle_version"] as? Int, 7)

@@ -31,11 +31,16 @@ final class DevServerWordingEndToEndTests: XCTestCase {
                                                                          "--data-binary", "@" + batch], in: scratch)
         XCTAssertEqual(posted.status, 200, posted.text)
         let entries = try curl(server.inspector + "/api/requests", in: scratch).json["requests"] as? [[String: Any]] ?? []
-        let mismatch = ((entries.first?["audit"] as? [String: Any])?["mismatches"] as? [[String: Any]])?.first
-        XCTAssertEqual(mismatch?["cause"] as? String, "bundle-version")
-        XCTAssertEqual(mismatch?["detail"] as? String, "the event's bundle_version is 3, the served bundle_version 7")
+        // A version this server never served is not judged against the one it serves (issue
+        // 51.4): it is named as unknown, and never as "the file's" version.
+        let audit = entries.first?["audit"] as? [String: Any]
+        XCTAssertEqual((audit?["mismatches"] as? [[String: Any]])?.count, 0)
+        let unknown = (audit?["unknown_versions"] as? [[String: Any]])?.first
+        XCTAssertEqual(unknown?["bundle_version"] as? Int, 3)
+        XCTAssertEqual(unknown?["exposures"] as? Int, 1)
         XCTAssertEqual(server.stop(), 0)
-        XCTAssertTrue(server.stdout.contains("the served bundle_version 7"), server.stdout)
+        XCTAssertTrue(server.stdout.contains("checked against bundle_version 7"), server.stdout)
+        XCTAssertTrue(server.stdout.contains("1 from bundle_version 3, which this server never served or wrote: not judged"), server.stdout)
         XCTAssertFalse(server.stdout.contains("the file's"), server.stdout)
         // queue inspect --bundle FILE still names the file's.
         let console = try InspectedProcess(["api", "serve", "--bundle", source], in: scratch)

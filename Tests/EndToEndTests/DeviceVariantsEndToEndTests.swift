@@ -147,7 +147,7 @@ final class DeviceVariantsEndToEndTests: XCTestCase {
         XCTAssertTrue(cliRefused.stderr.contains("owns no bucket"), cliRefused.stderr)
         let refused = try curl(server.inspector + "/api/identity",
                                ["--data-binary", #"{"force": {"zero": "b"}, "context": {"platform": "ios"}}"#], in: scratch.url)
-        XCTAssertEqual(refused.status, 422, refused.text)
+        XCTAssertEqual(refused.status, 409, refused.text)
         XCTAssertEqual((refused.json["obstacles"] as? [[String: Any]])?.first?["requirement"] as? String, "variant-weight")
         let bad = try curl(server.inspector + "/api/identity", ["--data-binary", #"{"force": {"onboarding": 3}}"#], in: scratch.url)
         XCTAssertEqual(bad.status, 400, bad.text)

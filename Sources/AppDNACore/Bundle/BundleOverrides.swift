@@ -28,14 +28,13 @@ public struct BundleOverride: Sendable, Equatable {
     /// The key of the onboarding override: there is one active flow.
     public static let onboardingKey = "flow"
     /// The longest key or variant accepted (bundle ids are short; this bounds what a request can make us keep).
-    public static let maxKeyBytes = 1024
+    public static let maxKeyBytes = OverrideKeyRule.maxKeyBytes
 
     /// An override with its value checked for its kind (a usage error otherwise).
     public init(kind: Kind, key: String, value: JSONValue) throws(Failure) {
         let key = kind == .onboarding ? Self.onboardingKey : key
-        guard !key.isEmpty, key.utf8.count <= Self.maxKeyBytes else {
-            throw Failure(.usage, "an override's key must be 1 to \(Self.maxKeyBytes) bytes")
-        }
+        // One rule for the store and the routes (`/api/overrides/KIND/KEY`): what is kept can be cleared.
+        guard OverrideKeyRule.accepts(key) else { throw Failure(.usage, OverrideKeyRule.refusal(key)) }
         switch kind {
         case .experiment, .onboarding:
             guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= Self.maxKeyBytes else {
@@ -43,7 +42,10 @@ public struct BundleOverride: Sendable, Equatable {
                                                           : "an onboarding override's value is the flow id, a non-empty string")
             }
         case .flag, .config:
-            break
+            // The state file nests a value 3 deep and the served bundle 2: a bound far inside the parser's.
+            guard OverrideKeyRule.depth(of: value) <= OverrideKeyRule.maxValueDepth else {
+                throw Failure(.usage, "\(kind.rawValue):\(VisibleText.escaped(key)): the value is nested deeper than \(OverrideKeyRule.maxValueDepth) levels")
+            }
         }
         self.kind = kind
         self.key = key
@@ -72,7 +74,7 @@ public struct BundleOverride: Sendable, Equatable {
         }
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: Array(valueText.utf8))
+            value = try JSONValue(parsing: Array(valueText.utf8), options: JSONParseOptions(maxDepth: OverrideKeyRule.maxValueDepth + 1))
         } catch {
             throw Failure(.usage, "\(kind.rawValue):\(key): '\(valueText)' is not a JSON value (a string needs its quotes: '\"text\"')")
         }
@@ -146,10 +148,15 @@ public struct BundleOverrides: Sendable, Equatable {
             guard let node = experiments?[item.key], node.kind == .object else {
                 throw BundleExperiments.notFound(item.key, among: experiments?.members.map(\.key) ?? [], file: name)
             }
-            let variants = ExperimentDefinition(id: item.key, node: node).variants.map(\.variant)
+            // Only a variant with a string id can be forced: the one without is "#N" to the
+            // tool, an id no device computes, and forcing it would give every variant weight 0.
+            let list = node["variants"].map { $0.kind == .array ? Array($0.elements) : [] } ?? []
+            let variants = list.compactMap { $0["id"]?.string }
+            let unnamed = list.count - variants.count
             let variant = item.value.stringValue ?? ""
             guard variants.contains(where: { ByteIdentity.same($0, variant) }) else {
-                let listing = variants.isEmpty ? "it has none" : "it has " + ByteIdentity.labelled(variants).joined(separator: ", ")
+                var listing = variants.isEmpty ? "it has none with a string id" : "it has " + ByteIdentity.labelled(variants).joined(separator: ", ")
+                if unnamed > 0 && !variants.isEmpty { listing += " (and \(unnamed) without a string id, which cannot be forced)" }
                 throw Failure(.usage, "\(name): experiment '\(item.key)' has no variant '\(variant)'; \(listing)")
             }
         case .flag:
@@ -163,9 +170,12 @@ public struct BundleOverrides: Sendable, Equatable {
             break
         case .onboarding:
             let flow = item.value.stringValue ?? ""
+            // active_flow_id must name one of onboarding.flows (E016): no flows, nothing to activate.
             let onboarding = BundleFileShape.section("onboarding", in: root)
-            if let flows = onboarding?["flows"], flows.kind == .object, flows.count > 0,
-               !flows.members.contains(where: { ByteIdentity.same($0.key, flow) }) {
+            guard let flows = onboarding?["flows"], flows.kind == .object, flows.count > 0 else {
+                throw Failure(.usage, "\(name): no onboarding flow '\(flow)' in the bundle; it has no onboarding.flows")
+            }
+            if !flows.members.contains(where: { ByteIdentity.same($0.key, flow) }) {
                 throw Failure(.usage, "\(name): no onboarding flow '\(flow)' in the bundle; it has " + ByteIdentity.labelled(flows.members.map(\.key)).joined(separator: ", "))
             }
         }

@@ -62,7 +62,11 @@ public struct OpenAPIDescription: Sendable {
     }
 
     private func operation<Endpoint>(_ route: Route<Endpoint>, method: String) -> JSONObject {
-        var operation: JSONObject = ["operationId": .string("\(String(describing: route.endpoint))\(method == "HEAD" ? "Head" : "")"),
+        // One id per operation: a row of several methods (GET and POST) names each after the
+        // first by its method; HEAD, which every GET row also answers, is the GET's id + Head.
+        let firstMethod = route.methods.first ?? method
+        let suffix = method == "HEAD" ? "Head" : method == firstMethod ? "" : method.prefix(1) + method.dropFirst().lowercased()
+        var operation: JSONObject = ["operationId": .string("\(String(describing: route.endpoint))\(suffix)"),
                                      "summary": .string(route.summary)]
         var parameters: [JSONValue] = route.parameters.map(Self.parameter)
         if case .rest? = route.path.last {

@@ -20,8 +20,13 @@ public enum OverrideAPI {
                 guard let identity else { return (404, ["error": .string("no identity search here")]) }
                 return try identity(body)
             case .refetch:
-                guard try bundle.refetch() else {
+                switch try bundle.refetch() {
+                case .notRemote:
                     return (409, ["error": .string("the source is the file \(bundle.name), not @remote: edit the file instead (it is read again when it changes)")])
+                case .running:
+                    return (409, ["error": .string("a fetch of the live bundle asked for earlier is still running: what it fetches is served when it is in")])
+                case .done:
+                    break
                 }
                 let shown = try show(bundle)
                 note("re-fetched the live bundle: serving bundle_version \(try bundle.answers().bundleVersion)")
@@ -44,6 +49,8 @@ public enum OverrideAPI {
                     try bundle.set(item)
                 } catch let failure as Failure where failure.kind == .usage || failure.kind == .malformedInput {
                     return (409, ["error": .string(words(failure))])
+                } catch let refusal as OverrideTransaction.Refusal where refusal.step == .check {
+                    return (409, ["error": .string(refusal.description), "step": .string(refusal.step.rawValue)])
                 }
                 let listed = try list(bundle)
                 note("override set: \(item.text) (bundle_version \(try bundle.answers().bundleVersion))")
@@ -61,9 +68,14 @@ public enum OverrideAPI {
                 if count > 0 { note("overrides cleared: all \(count) (bundle_version \(try bundle.answers().bundleVersion))") }
                 return (200, try list(bundle))
             }
+        } catch let refusal as OverrideTransaction.Refusal {
+            // The step that failed, and whose fault: the request's (400), this server's (500)
+            // or the live bundle's (502). Nothing was changed.
+            let status = refusal.fault == .request ? 400 : refusal.fault == .upstream ? 502 : 500
+            return (status, ["error": .string(refusal.description), "step": .string(refusal.step.rawValue)])
         } catch {
             // A wrong override is the caller's (400); a live bundle that cannot be fetched is
-            // upstream's (502); a state file that cannot be written is this server's (500).
+            // upstream's (502); anything else is this server's (500).
             let status: Int
             switch (error as? Failure)?.kind {
             case .usage?, .malformedInput?: status = 400
@@ -77,7 +89,9 @@ public enum OverrideAPI {
     /// The value a PUT's body `{"value": JSON}` gives, or why it is not that shape (400).
     static func value(_ body: [UInt8]) -> Result<JSONValue, Failure> {
         let root: JSONValue
-        do { root = try JSONValue(parsing: body) } catch {
+        // Parsed no deeper than a value may nest (`OverrideKeyRule`): a deeper one is refused
+        // while parsing, never built (and freed, level by level, on this thread's small stack).
+        do { root = try JSONValue(parsing: body, options: JSONParseOptions(maxDepth: OverrideKeyRule.maxValueDepth + 2)) } catch {
             return .failure(Failure(.usage, "the body is not JSON: \(error.message); it is {\"value\": JSON}"))
         }
         // Nothing beside "value": a member the server would ignore is a mistake to name.
@@ -86,9 +100,23 @@ public enum OverrideAPI {
         return .success(value)
     }
 
-    /// `{"overrides": [{kind, key, value}…], "bundle_version": N}`
+    /// `{"overrides": [{kind, key, value, value_json, stale, stale_reason?}…], "bundle_version": N}`
     static func list(_ bundle: ServedBundle) throws -> JSONValue {
-        ["overrides": .array(bundle.overrides.map(\.json)), "bundle_version": .integer(try bundle.answers().bundleVersion)]
+        let answers = try bundle.answers()
+        return ["overrides": .array(answers.overrides.map { entry($0, answers.staleness) }), "bundle_version": .integer(answers.bundleVersion)]
+    }
+
+    /// One override as the API lists it: the value also as its exact JSON text (a browser's
+    /// JSON.parse rounds 12345678901234567890123456789 and turns 1e999 into null), and
+    /// whether it is stale (kept, not applied: the source has no such experiment, variant,
+    /// flag or flow now), with why.
+    static func entry(_ item: BundleOverride, _ staleness: OverrideStaleness) -> JSONValue {
+        guard case .object(var object) = item.json else { return item.json }
+        object["value_json"] = .string(JSONWriter().writeString(item.value))
+        let reason = staleness.reason(for: item)
+        object["stale"] = .bool(reason != nil)
+        if let reason { object["stale_reason"] = .string(reason) }
+        return .object(object)
     }
 
     /// The served bundle as the console shows it: each experiment's variants with the share of
@@ -96,7 +124,7 @@ public enum OverrideAPI {
     /// the active onboarding flow, and which are overridden.
     static func show(_ bundle: ServedBundle) throws -> JSONValue {
         let answers = try bundle.answers()
-        let overrides = BundleOverrides(bundle.overrides)
+        let overrides = answers.staleness.applied
         let document = try answers.document()
         let root = document.root
         let model = BundleModel(root: root)
@@ -121,7 +149,8 @@ public enum OverrideAPI {
             for member in section.members {
                 let flagOverride = overrides.value(kind: .flag, key: member.key)
                 let overridden = flagOverride != nil || overrides.value(kind: .config, key: member.key) != nil
-                let entry: JSONValue = ["key": .string(member.key), "value": member.value.value, "overridden": .bool(overridden)]
+                let entry: JSONValue = ["key": .string(member.key), "value": member.value.value,
+                                        "value_json": .string(JSONWriter().writeString(member.value.value)), "overridden": .bool(overridden)]
                 if member.value.kind == .bool || flagOverride != nil { flags.append(entry) } else { config.append(entry) }
             }
         }
@@ -137,6 +166,7 @@ public enum OverrideAPI {
                            // The flows the override may choose from (the console's list); none
                            // listed: any flow id is taken.
                            "flows": .array(onboarding?["flows"].flatMap { $0.kind == .object ? $0.members.map { JSONValue.string($0.key) } : nil } ?? [])],
+            "stale": .array(answers.staleness.stale.map { entry($0.item, answers.staleness) }),
         ]
     }
 }

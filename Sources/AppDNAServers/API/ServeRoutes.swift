@@ -46,7 +46,7 @@ public enum ServeRoutes {
               answers: [RouteAnswer(200, "live mode: the live bootstrap, as iOS 1.0.70 and Android 1.0.42 decode it", .json("sdk-bootstrap.schema.json")),
                         RouteAnswer(403, "local mode: no bootstrap (the SDK stops retrying for the session)", error),
                         RouteAnswer(502, "live mode: the live bootstrap failed or would not decode", error)] + faults),
-        Route(["POST"], Route.literals("/api/v1/sdk/identify"), query: .notInterpreted, guard: .sdkAPIKey, body: .upTo(sdkCallBytes, anyJSON), .identify,
+        Route(["POST"], Route.literals("/api/v1/sdk/identify"), query: .notInterpreted, guard: .sdkAPIKey, body: .upTo(sdkCallBytes, .json("api-sdk-identify.schema.json")), .identify,
               "identify(): accepted",
               answers: [RouteAnswer(200, "accepted: {}", RouteContent("application/json", schema: nil)),
                         RouteAnswer(400, "the body is not a JSON object", error)] + faults),

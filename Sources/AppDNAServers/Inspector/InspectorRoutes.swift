@@ -123,11 +123,11 @@ enum InspectorRoutes {
                 Route(["DELETE"], [.literal("api"), .literal("overrides")], guard: .inspectorToken, body: .empty, .clearOverrides,
                       "clear every override, as one change",
                       answers: [RouteAnswer(200, "the overrides now in force (none)", .json("api-overrides.schema.json"))] + failed),
-                Route(["POST"], [.literal("api"), .literal("identity")], guard: .open, body: .upTo(identityBytes, RouteContent("application/json", schema: nil)), .identity,
+                Route(["POST"], [.literal("api"), .literal("identity")], guard: .open, body: .upTo(identityBytes, .json("api-identity-request.schema.json")), .identity,
                       "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}} (changes nothing)",
                       answers: [RouteAnswer(200, "the id, checked, and the identify line for each SDK", .json("bucket-force.schema.json")),
                                 RouteAnswer(400, "the request is not valid", error),
-                                RouteAnswer(422, "no id can meet every forced variant: each requirement that fails", .json("api-identity-refusal.schema.json"))] + failed),
+                                RouteAnswer(409, "no id can meet every forced variant in the bundle served: each requirement that fails", .json("api-identity-refusal.schema.json"))] + failed),
             ]
         }
         return RouteTable(routes)

@@ -105,7 +105,10 @@ enum APIOverrideCommand {
         }
         let items = document.root["overrides"].map { Array($0.elements) } ?? []
         for element in items {
-            if let item = try? BundleOverride(json: element.value) { invocation.stdout.writeLine(item.text) }
+            // A stale override (kept, not applied: the served bundle has no such experiment, variant, flag or flow now) says so.
+            guard let item = try? BundleOverride(json: element.value) else { continue }
+            let stale = element["stale"]?.bool == true ? " (stale: \(element["stale_reason"]?.string ?? "not applied"))" : ""
+            invocation.stdout.writeLine(item.text + stale)
         }
         let version = document.root["bundle_version"]?.numberText ?? "-"
         invocation.note(items.isEmpty ? "no overrides; serving bundle_version \(version)" : "serving bundle_version \(version)")

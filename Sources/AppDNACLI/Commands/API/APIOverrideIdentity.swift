@@ -29,7 +29,7 @@ enum APIOverrideIdentity {
         guard answer.status == 200, let document, let user = document.root["user_id"]?.string else {
             let message = document?.root["error"]?.string ?? "answer \(answer.status) without an error message"
             switch answer.status {
-            case 400, 422: throw Failure(.usage, message)
+            case 400, 409: throw Failure(.usage, message)
             case 404: throw Failure(.unavailable, "the server has no POST /api/identity (is it an appdna api serve --inspect of this version?)")
             default: throw Failure(.unavailable, message)
             }

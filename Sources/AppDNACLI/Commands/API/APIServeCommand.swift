@@ -49,7 +49,9 @@ enum APIServeCommand {
     /api/identity on the inspector finds one. At start it prints how to point a test build at the address it \
     listens on. Overrides are set and cleared at run time with appdna api override (or PUT and DELETE \
     /api/overrides/KIND/KEY on the inspector, with its token), kept in the --state file and \
-    listed at start. Every exposure a batch's new events carry is audited, as queue inspect \
+    listed at start. Every change is proven before it is kept (built, validated, bucketed, \
+    the state loaded back, then written and served); an override the bundle no longer has is \
+    stale: kept, not applied, marked. Every exposure a batch's new events carry is audited, as queue inspect \
     --bundle audits a queue, against the bundle its event's bundle_version names (one this \
     server served or wrote, or its source; none: the one served now; a version it never had is \
     reported as unknown, not judged): a wrong variant, an \
@@ -61,7 +63,8 @@ enum APIServeCommand {
     Listens on 127.0.0.1:8765 unless told otherwise: point clients at it with \
     APPDNA_API_URL=http://127.0.0.1:8765. Prints one line per request on stdout; Ctrl-C (SIGINT) \
     or SIGTERM stops it and prints a summary on stderr. Exit status: 0 after a stop, 64 usage \
-    error, 65 the bundle is not a bundle, 66 no bundle file, 69 cannot listen, 73 the record \
+    error, 65 the bundle is not a bundle (or the --state file not a state file), 66 no bundle \
+    file, 69 cannot listen or another api serve holds the --state file, 73 the record \
     or --state file cannot be opened or is not a regular file, 78 the key file is unreadable. Requests are \
     read as webhook listen reads them (strictly, a polling thread until complete, 64 KiB of \
     head); a HEAD request gets no body.
@@ -81,25 +84,29 @@ enum APIServeCommand {
         guard let bundlePath = arguments[APIServeFlags.bundle] else {
             throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
         }
+        // Every flag is checked, and the start's change proven, before anything is written or
+        // bound: a refused start leaves no state file, no lock and no port behind.
         let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
-        let bundle = try served(bundlePath, invocation)
-        // Before listening: a state file that no longer fits the bundle is named, a bad --override refused (64).
-        for (item, why) in bundle.stale() {
-            invocation.warn("override \(item.text) from \(arguments[APIServeFlags.state]) does not apply: \(FlagWording.message(for: why))")
-        }
-        for item in overrides where !bundle.overrides.contains(item) { try bundle.set(item) }
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let mode = arguments[APIServeFlags.bootstrap]
         let sdk = SDKEndpoints(mode: mode, fetchLive: mode == .live ? try SDKBootstrapFetch.live(invocation) : nil)
         let bundled = try BundledFile(arguments[APIServeFlags.writeBundled], mode: mode)
         let requiredKey = try requiredKey(invocation)
+        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
+        let bundle = try served(bundlePath, invocation, overrides: overrides, warn: { log.warn($0) })
+        // Then the state is this server's (a second one on it is refused, naming the first),
+        // a crash's leftovers go, and, once listening, the start's change is written.
+        let statePath = arguments[APIServeFlags.state]
+        let lock = try OverrideStateLock.acquire(statePath: statePath)
+        defer { lock.removeFile() }
+        for leftover in lock.removeLeftovers(of: statePath) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
         let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
         let host = arguments[APIServeFlags.host]
         var limits = HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64)
         limits.maxBufferedBytes = IngestEndpoint.heldBytes
         let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port], limits: limits)
-        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
+        lock.record(port: server.port)
         let history = BundleHistory()
         // Every version served (each answer the audit or a bundle endpoint gets) or written.
         let ingest = IngestEndpoint(recorder: recorder, budget: server, servedBundle: {
@@ -108,17 +115,20 @@ enum APIServeCommand {
             if let source = try? bundle.sourceDocument() { history.record(source: source) }
             return try? answers.document()
         }, history: history)
+        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle, bootstrap: mode)
+        // Written once both ports are bound (nothing is served before `serve`): a port in use leaves the state as it was.
+        try bundle.keep()
+        for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }
         let initial = try bundle.answers()
         history.record(initial)
         if let bundled {
             bundled.write(initial, note: log.note)
         }
-        bundle.published.withLock { $0 = { answers in
+        bundle.onPublish { answers in
             history.record(answers)
             bundled?.write(answers, note: log.note)
-        } }
+        }
 
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle, bootstrap: mode)
         // `api override` finds this inspector without --server (InspectorDiscovery); a file that
         // cannot be written costs only that convenience.
         var discoveryFile: String?
@@ -135,7 +145,8 @@ enum APIServeCommand {
         for line in DeviceSetup.lines(mode: mode, address: server.baseURL, listensEverywhere: host == "0.0.0.0" || host == "::", bundled: bundled?.path) {
             log.note(line)
         }
-        for item in bundle.overrides { log.note("override \(item.text)") }
+        let stale = bundle.stale()
+        for item in bundle.overrides { log.note("override \(item.text)" + (stale.contains { $0.item == item } ? " (stale)" : "")) }
         // Decided at the head: a refusal (no such path, no key, too large) is reported and answered before any body byte is read.
         server.serve(admit: { api.admit($0) }, handle: { api.handle($0) }, rejected: { api.reject($0) })
         inspector?.stop()
@@ -144,7 +155,8 @@ enum APIServeCommand {
     }
 
     /// The bundle `--bundle` names, with the overrides of `--state`.
-    static func served(_ path: String, _ invocation: Invocation) throws -> ServedBundle {
+    static func served(_ path: String, _ invocation: Invocation, overrides: [BundleOverride],
+                       warn: @escaping @Sendable (String) -> Void) throws -> ServedBundle {
         let arguments = invocation.arguments
         try BundleArgument.checkSpelling(path)
         let source: ServedBundle.Source
@@ -159,7 +171,8 @@ enum APIServeCommand {
             if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
             source = .file(path: path)
         }
-        return try ServedBundle(source: source, name: path, statePath: arguments[APIServeFlags.state], clock: invocation.io.clock,
+        return try ServedBundle(source: source, name: path, statePath: arguments[APIServeFlags.state], overrides: overrides, clock: invocation.io.clock,
+                                words: { FlagWording.message(for: $0) }, warn: warn,
                                 refetchFailed: { error, version in
                                     invocation.warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(version)")
                                 })

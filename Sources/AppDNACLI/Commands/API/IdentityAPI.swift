@@ -22,11 +22,11 @@ enum IdentityAPI {
         let source = try bundle.sourceDocument()
         switch ForcedIdentity.plan(experiments: BundleExperiments.all(in: source.root), forced: forced, context: context) {
         case .refused(let obstacles):
-            return (422, ["error": .string(obstacles.map(\.description).joined(separator: "; ")),
+            return (409, ["error": .string(obstacles.map(\.description).joined(separator: "; ")),
                           "obstacles": .array(obstacles.map(obstacleJSON))])
         case .ready(let search):
             guard case (let user?, let tries) = search.search(prefix: prefix) else {
-                return (422, ["error": .string("no id among \(search.limit) tries (\(prefix)0 …) meets every forced variant; try another prefix"),
+                return (409, ["error": .string("no id among \(search.limit) tries (\(prefix)0 …) meets every forced variant; try another prefix"),
                               "obstacles": .array([])])
             }
             let rows = try BucketForce.verified(user, search: search, forced: forced)
@@ -81,7 +81,7 @@ enum IdentityAPI {
             forced.append(.init(experiment: member.key, variant: id))
         }
         var context = UserContext()
-        if let given = object["context"] {
+        if let given = object["context"], given != .null {
             guard case .object(let fields) = given else { throw Failure(.usage, "context is an object") }
             func text(_ name: String) throws(Failure) -> String? {
                 switch fields[name] {
@@ -101,7 +101,7 @@ enum IdentityAPI {
             switch fields["installed_at_ms"] {
             case nil, .null?: break
             case let value?:
-                guard case .number(let number) = value, let ms = number.int64, ms >= 0 else { throw Failure(.usage, "context.installed_at_ms is a whole number of ms since 1970, 0 or more") }
+                guard case .number(let number) = value, let ms = JSONNumber.integralInt64(number.text), ms >= 0 else { throw Failure(.usage, "context.installed_at_ms is a whole number of ms since 1970, 0 or more") }
                 context.installedAtMs = ms
             }
             switch fields["traits"] {

@@ -497,7 +497,9 @@
   async function send(method, path, body) {
     const headers = { "X-AppDNA-Inspector-Token": token };
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(path, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
+    // A body already JSON text (a value sent exactly as typed) goes as it is.
+    const sent = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+    const response = await fetch(path, { method, headers, cache: "no-store", body: sent });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) throw new Error(answer.error || `HTTP ${response.status}`);
     return answer;
@@ -586,6 +588,15 @@
                (character) => "\\u" + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
   }
 
+  // JSON text as the server wrote it (value_json: the exact number 12345678901234567890123456789,
+  // 1e999, which JSON.parse would round or make null), with the characters `json` escapes
+  // written as JSON escapes: the same value when sent back.
+  function jsonText(text, value) {
+    if (typeof text !== "string") return json(value);
+    return text.replace(/[\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029\uFDD0-\uFDEF]/g,
+                        (character) => "\\u" + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0"));
+  }
+
   function showConsole(bundle, overrides) {
     const state = json([bundle, overrides]);
     $("console").hidden = false;
@@ -600,7 +611,14 @@
       const item = document.createElement("li");
       item.dataset.kind = String(override.kind);
       item.dataset.key = String(override.key);
-      item.appendChild(element("span", `${override.kind} ${override.key} = ${json(override.value)}`, "mono"));
+      item.appendChild(element("span", `${override.kind} ${override.key} = ${jsonText(override.value_json, override.value)}`, "mono"));
+      // Stale: kept, not applied (the served bundle has no such experiment, variant, flag or flow now).
+      if (override.stale) {
+        const badge = element("span", "stale", "badge stale");
+        badge.title = visible(override.stale_reason || "");
+        item.appendChild(badge);
+        item.appendChild(element("span", ` ${override.stale_reason || ""}`, "muted stale-reason"));
+      }
       item.appendChild(clearButton(override.kind, override.key));
       list.appendChild(item);
     }
@@ -694,28 +712,28 @@
       name.appendChild(element("span", item.key, "mono"));
       if (item.overridden) name.appendChild(overriddenBadge());
       row.appendChild(name);
-      row.appendChild(element("td", json(item.value), "mono value"));
+      row.appendChild(element("td", jsonText(item.value_json, item.value), "mono value"));
       const cell = document.createElement("td");
       const controls = document.createElement("div");
       controls.className = "controls";
       cell.appendChild(controls);
       const input = document.createElement("input");
       input.className = "value-input";
-      input.value = json(item.value);
+      input.value = jsonText(item.value_json, item.value);
       input.setAttribute("aria-label", `new value of ${visible(item.key)} (JSON)`);
       const set = document.createElement("button");
       set.type = "button";
       set.className = "set";
       set.textContent = "Set";
       set.addEventListener("click", () => {
-        let value;
+        // Checked here, sent as typed: JSON.parse would round a long number or make 1e999 null.
         try {
-          value = JSON.parse(input.value);
+          JSON.parse(input.value);
         } catch (error) {
           consoleError(`the value of ${item.key} must be JSON (a string in double quotes): ${error.message}`);
           return;
         }
-        change("PUT", kind, item.key, value);
+        change("PUT", kind, item.key, undefined, `{"value": ${input.value}}`);
       });
       controls.append(input, set);
       if (item.overridden) controls.appendChild(clearButton(kind, item.key));
@@ -795,10 +813,10 @@
   }
 
   // PUT (with a value) or DELETE one override, then the console drawn from the server's answer.
-  async function change(method, kind, key, value) {
+  async function change(method, kind, key, value, bodyText) {
     const path = `/api/overrides/${encodeURIComponent(kind)}/${encodeURIComponent(key)}`;
     try {
-      await send(method, path, method === "PUT" ? { value } : undefined);
+      await send(method, path, method === "PUT" ? bodyText ?? { value } : undefined);
       consoleError("");
     } catch (error) {
       consoleError(`${method === "PUT" ? "setting" : "clearing"} the override of ${kind} ${key} failed: ${error.message}`);
