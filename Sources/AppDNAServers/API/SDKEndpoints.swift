@@ -66,7 +66,7 @@ public struct SDKEndpoints: Sendable {
 }
 
 /// An SDK call `api serve` answered 200.
-public enum SDKCall {
+public enum SDKCall: Sendable {
     /// `--bootstrap live`: the live bootstrap, passed on (its size).
     case bootstrapPassedOn(bytes: Int)
     /// `POST /api/v1/sdk/identify`, accepted (the body's size).
@@ -81,7 +81,7 @@ public enum SDKCall {
 }
 
 /// Why `--bootstrap live` did not pass the live bootstrap on.
-public enum LiveBootstrapRefusal {
+public enum LiveBootstrapRefusal: Sendable {
     /// 502: the live API could not be reached or answered badly (the CLI's words).
     case failed(String)
     /// The live API's own refusal, passed on with its status and body.

@@ -3,7 +3,7 @@ import AppDNANet
 
 /// Why `api serve` refused a request: the typed reason, its status, its words in the answer
 /// (`{"error": …}`, and `reason` in the `--json` line and the inspector entry) and its note.
-public enum ServeRefusal {
+public enum ServeRefusal: Sendable {
     /// No route: 404 for an unknown path, 405 (with `Allow`) for another method, 400 for a bad parameter.
     case route(RouteRefusal)
     /// 401: no `x-api-key`.
@@ -98,7 +98,7 @@ public enum ServeRefusal {
 }
 
 /// Why the ingest endpoint refused a batch (platform facts §4 say what it must be).
-public enum IngestRefusal {
+public enum IngestRefusal: Sendable {
     /// 413: it inflates to more than this many bytes.
     case inflatedOverLimit(Int)
     /// 400: not raw DEFLATE; `zlibHeader` when it starts as a zlib stream does (the usual mistake).
