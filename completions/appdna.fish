@@ -205,7 +205,7 @@ complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcomma
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l timeout -x -d 'Bound on each request to the server'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l json -d 'Print the server\'s answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l platform -x -a 'ios android web'
-complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l platform -x -d 'For identity: the device platform (ios or android, any case)'
+complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l platform -x -d 'For identity: the device platform (ios, android or web, any case)'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l country -x -d 'For identity: the device\'s ISO 3166 alpha-2 country'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l app-version -x -d 'For identity: the app version'
 complete -c appdna -n '__fish_seen_subcommand_from api; and __fish_seen_subcommand_from override' -l trait -x -d 'For identity: a user trait'

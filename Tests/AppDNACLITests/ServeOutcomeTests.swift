@@ -47,7 +47,10 @@ final class ServeOutcomeTests: XCTestCase {
     }
 
     static func object(_ line: String) throws -> JSONObject {
-        guard case .object(let object) = try JSONValue(parsing: Array(line.utf8)) else { throw XCTSkip("not an object") }
+        guard case .object(let object) = try JSONValue(parsing: Array(line.utf8)) else {
+            XCTFail("not a JSON object: \(line)")
+            return [:]
+        }
         return object
     }
 

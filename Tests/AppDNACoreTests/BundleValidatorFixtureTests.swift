@@ -27,6 +27,8 @@ final class BundleValidatorFixtureTests: XCTestCase {
         "root-array.json": ["E004  1:1"],
         "root-string.json": ["E004  1:1"],
         "salt-blank.json": ["W003 /experiments/e1/salt 6:15", "W003 /experiments/e2/salt 20:15", "W003 /experiments/e3 32:11"],
+        // ForcedIdentityTests' bundle: its blank salt is the point (old iOS hashes it literally).
+        "forced-identity.json": ["W003 /experiments/paywall/salt 15:15"],
         "section-experiments-array.json": ["E006 /experiments 3:18"],
         "section-remote-config-array.json": ["E006 /remote_config 3:20", "E006 /paywalls/paywalls 8:17"],
         "status-missing.json": ["W002 /experiments/e 4:10"],

@@ -22,7 +22,10 @@ final class APIServeProcess {
         _ = FileManager.default.createFile(atPath: stdoutPath.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath.path, contents: nil)
         process.executableURL = Binary.url
-        process.arguments = command + ["--port", "0"] + arguments
+        // A state file of its own unless the test names one: one api serve per state file
+        // (issue 50), and the tests run in parallel from one working directory.
+        let state = command == ["api", "serve"] && !arguments.contains("--state") ? ["--state", scratch.appendingPathComponent("overrides.json").path] : []
+        process.arguments = command + ["--port", "0"] + state + arguments
         process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = FileHandle.nullDevice

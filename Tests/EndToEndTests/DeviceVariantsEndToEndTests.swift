@@ -131,7 +131,11 @@ final class DeviceVariantsEndToEndTests: XCTestCase {
 
         // POST /api/identity searches the source bundle (not the overridden one).
         let body = #"{"force": {"onboarding": "streamlined", "paywall": "annual_first"}, "context": {"platform": "ios", "country": "US", "app_version": "2.4", "traits": {"plan": "pro"}}}"#
-        let found = try curl(server.inspector + "/api/identity", ["-H", "Content-Type: application/json", "--data-binary", body], in: scratch.url)
+        // It takes the page's token: a search costs the server CPU (another web page cannot start one).
+        let token = try inspectorToken(server.inspector, in: scratch.url)
+        XCTAssertEqual(try curl(server.inspector + "/api/identity", ["-H", "Content-Type: application/json", "--data-binary", body], in: scratch.url).status, 403)
+        let found = try curl(server.inspector + "/api/identity", ["-H", "Content-Type: application/json", "-H", "X-AppDNA-Inspector-Token: \(token)",
+                                                                  "--data-binary", body], in: scratch.url)
         XCTAssertEqual(found.status, 200, found.text)
         let user = try XCTUnwrap(found.json["user_id"] as? String)
         XCTAssertEqual(try bucketSays(user, "onboarding", Self.contexts[0].flags).variant, "streamlined")
@@ -146,10 +150,10 @@ final class DeviceVariantsEndToEndTests: XCTestCase {
         XCTAssertEqual(cliRefused.status, 64, cliRefused.stderr)
         XCTAssertTrue(cliRefused.stderr.contains("owns no bucket"), cliRefused.stderr)
         let refused = try curl(server.inspector + "/api/identity",
-                               ["--data-binary", #"{"force": {"zero": "b"}, "context": {"platform": "ios"}}"#], in: scratch.url)
+                               ["-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"force": {"zero": "b"}, "context": {"platform": "ios"}}"#], in: scratch.url)
         XCTAssertEqual(refused.status, 409, refused.text)
         XCTAssertEqual((refused.json["obstacles"] as? [[String: Any]])?.first?["requirement"] as? String, "variant-weight")
-        let bad = try curl(server.inspector + "/api/identity", ["--data-binary", #"{"force": {"onboarding": 3}}"#], in: scratch.url)
+        let bad = try curl(server.inspector + "/api/identity", ["-H", "X-AppDNA-Inspector-Token: \(token)", "--data-binary", #"{"force": {"onboarding": 3}}"#], in: scratch.url)
         XCTAssertEqual(bad.status, 400, bad.text)
     }
 

@@ -37,9 +37,9 @@ public struct BundleOverride: Sendable, Equatable {
         guard OverrideKeyRule.accepts(key) else { throw Failure(.usage, OverrideKeyRule.refusal(key)) }
         switch kind {
         case .experiment, .onboarding:
-            guard case .string(let text) = value, !text.isEmpty, text.utf8.count <= Self.maxKeyBytes else {
-                throw Failure(.usage, kind == .experiment ? "an experiment override's value is the variant id, a non-empty string"
-                                                          : "an onboarding override's value is the flow id, a non-empty string")
+            guard case .string(let text) = value, OverrideKeyRule.accepts(text) else {
+                throw Failure(.usage, kind == .experiment ? "an experiment override's value is the variant id, a string of 1 to \(OverrideKeyRule.maxKeyCharacters) characters without control characters"
+                                                          : "an onboarding override's value is the flow id, a string of 1 to \(OverrideKeyRule.maxKeyCharacters) characters without control characters")
             }
         case .flag, .config:
             // The state file nests a value 3 deep and the served bundle 2: a bound far inside the parser's.

@@ -36,16 +36,22 @@ public enum OverrideAPI {
                 if kind == .onboarding && key != BundleOverride.onboardingKey {
                     return (404, ["error": .string("no onboarding override '\(key)': its key is \(BundleOverride.onboardingKey) (PUT /api/overrides/onboarding/flow)")])
                 }
+                // The request itself (its body, the key, the value's kind and depth): 400 at the
+                // parse step when it is not one an override can be.
+                func malformed(_ message: String) -> (status: Int, result: JSONValue) {
+                    let refusal = OverrideTransaction.Refusal(.parse, .request, message)
+                    return (400, ["error": .string(refusal.description), "step": .string(refusal.step.rawValue)])
+                }
                 let value: JSONValue
                 switch Self.value(body) {
                 case .success(let found): value = found
-                case .failure(let refusal): return (400, ["error": .string(refusal.message)])
+                case .failure(let refusal): return malformed(refusal.message)
                 }
-                // A well-formed request whose override does not fit the bundle served (no such
-                // experiment or variant, a value of the wrong kind): a conflict with that bundle.
                 let item: BundleOverride
+                do { item = try BundleOverride(kind: kind, key: key, value: value) } catch { return malformed(words(error)) }
+                // A well-formed request whose override does not fit the bundle served (no such
+                // experiment or variant): a conflict with that bundle.
                 do {
-                    item = try BundleOverride(kind: kind, key: key, value: value)
                     try bundle.set(item)
                 } catch let failure as Failure where failure.kind == .usage || failure.kind == .malformedInput {
                     return (409, ["error": .string(words(failure))])

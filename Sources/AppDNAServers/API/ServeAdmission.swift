@@ -59,8 +59,11 @@ struct ServeAdmission: Sendable {
     }
 
     /// A request refused at its head: the row it asked for (nil: none) and why.
-    struct Refused: Error {
+    struct Refused: Error, CustomStringConvertible {
         let endpoint: ServeEndpoint?
         let refusal: ServeRefusal
+
+        /// Never shown to a user (the outcome words the refusal): what a log of the error says.
+        var description: String { "refused at the head with \(refusal.status)" }
     }
 }

@@ -294,7 +294,10 @@ enum InspectorPage {
   function auditWords(audit) {
     const version = audit.bundle_version === null ? "-" : String(audit.bundle_version);
     return `${audit.checked} exposure${audit.checked === 1 ? "" : "s"} checked against bundle_version ${version}: `
-      + `${audit.agreeing} agree, ${audit.disagreeing} disagree` + (audit.skipped > 0 ? `, ${audit.skipped} skipped` : "");
+      + `${audit.agreeing} agree, ${audit.disagreeing} disagree` + (audit.skipped > 0 ? `, ${audit.skipped} skipped` : "")
+      // Exposures from a bundle_version the server never served or wrote are not judged (issue 51.4).
+      + (audit.unknown_versions || []).map((unknown) =>
+        `; ${unknown.exposures} from bundle_version ${unknown.bundle_version}, which this server never served or wrote: not judged`).join("");
   }
 
   // The selected batch's audit: the counts, then each disagreeing exposure with its cause.

@@ -23,7 +23,7 @@ import AppDNANet
 ///     PUT    /api/overrides/{kind}/{key}   set one: {"value": JSON} (token)
 ///     DELETE /api/overrides/{kind}/{key}   clear one (token)
 ///     DELETE /api/overrides                clear them all, as one change (token)
-///     POST   /api/identity                 a user id devices assign forced variants (changes nothing)
+///     POST   /api/identity                 a user id devices assign forced variants (changes nothing; token)
 ///
 /// COLLECTION is `deliveries` for `webhook listen`, `requests` for `api serve`.
 enum InspectorEndpoint: Sendable, CaseIterable {
@@ -45,7 +45,7 @@ enum InspectorRoutes {
 
     static let kind = RouteParameter<String>.pathChoice("kind", BundleOverride.Kind.allCases.map(\.rawValue),
                                                         "what is overridden: experiment, flag, config or onboarding")
-    static let key = RouteParameter<String>.pathText("key", maxCharacters: BundleOverride.maxKeyBytes / 4,
+    static let key = RouteParameter<String>.pathText("key", maxCharacters: OverrideKeyRule.maxKeyCharacters,
                                                      "the experiment id, flag or config key (percent-encoded), or flow for onboarding")
 
     /// The table of an inspector listing `collection`; `record` and `replay` only where the
@@ -123,10 +123,11 @@ enum InspectorRoutes {
                 Route(["DELETE"], [.literal("api"), .literal("overrides")], guard: .inspectorToken, body: .empty, .clearOverrides,
                       "clear every override, as one change",
                       answers: [RouteAnswer(200, "the overrides now in force (none)", .json("api-overrides.schema.json"))] + failed),
-                Route(["POST"], [.literal("api"), .literal("identity")], guard: .open, body: .upTo(identityBytes, .json("api-identity-request.schema.json")), .identity,
-                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}} (changes nothing)",
+                Route(["POST"], [.literal("api"), .literal("identity")], guard: .inspectorToken, body: .upTo(identityBytes, .json("api-identity-request.schema.json")), .identity,
+                      "a user id a device in a context assigns forced variants: {\"force\": {…}, \"context\": {…}} (changes nothing; one search at a time, each bounded)",
                       answers: [RouteAnswer(200, "the id, checked, and the identify line for each SDK", .json("bucket-force.schema.json")),
                                 RouteAnswer(400, "the request is not valid", error),
+                                RouteAnswer(503, "another search is running: try again when it is done", error),
                                 RouteAnswer(409, "no id can meet every forced variant in the bundle served: each requirement that fails", .json("api-identity-refusal.schema.json"))] + failed),
             ]
         }

@@ -22,7 +22,8 @@ enum APIOverrideCommand {
     --country, --app-version, --trait, --installed-at) asks POST /api/identity for a user id \
     a device in that context assigns the variant, in the server's source bundle without the \
     overrides, and prints it with the identify line for each SDK: it forces the variant on any \
-    SDK version (no token: it changes nothing). \
+    SDK version (it changes nothing; it takes the page's token, as a search costs the server \
+    CPU). \
     The server is --server, else APPDNA_SERVER, else the one api serve with an inspector running for \
     this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
     (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
@@ -81,7 +82,10 @@ enum APIOverrideCommand {
             answer = try send("GET", "/api/overrides")
         case "identity":
             guard let operand else { throw Failure(.usage, "api override identity needs experiment:KEY=VARIANT") }
-            return try APIOverrideIdentity.report(send("POST", "/api/identity", body: APIOverrideIdentity.body(operand, arguments)),
+            // The search costs the server CPU: it takes the page's token, as a change does.
+            let body = try APIOverrideIdentity.body(operand, arguments)
+            let token = try pageToken(send("GET", "/"), server: base)
+            return try APIOverrideIdentity.report(send("POST", "/api/identity", body: body, token: token),
                                                   json: arguments[APIOverrideFlags.json], invocation)
         case "set":
             guard let operand else { throw Failure(.usage, "api override set needs an OVERRIDE: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW") }

@@ -13,7 +13,7 @@ enum APIOverrideFlags {
     static let json = OutputFlags.json("Print the server's answer: the overrides in force and the served bundle_version (docs/schemas/api-overrides.schema.json)")
 
     /// identity's device context, spelled as `bucket` spells it.
-    static let platform = Flag.optional("platform", value: "NAME", "For identity: the device platform (ios or android, any case)",
+    static let platform = Flag.optional("platform", value: "NAME", "For identity: the device platform (ios, android or web, any case)",
                                         .choice(DevicePlatform.self, ignoringCase: true))
     static let country = Flag.optional("country", value: "CODE", "For identity: the device's ISO 3166 alpha-2 country", .text)
     static let appVersion = Flag.optional("app-version", value: "VERSION", "For identity: the app version", .text)

@@ -17,8 +17,16 @@ enum IdentityAPI {
     static let maxTraits = 256
     static let maxPrefixBytes = 256
 
+    /// One search at a time: each may take up to `ForcedIdentity`'s budget of tries on the
+    /// inspector's thread, and several at once would starve the console's own requests.
+    private static let searching = Locked(false)
+
     static func answer(body: [UInt8], bundle: ServedBundle) throws -> (status: Int, result: JSONValue) {
         let (forced, context, prefix) = try request(body)
+        guard searching.withLock({ busy in defer { busy = true }; return !busy }) else {
+            return (503, ["error": .string("another user id search is running on this server; try again when it is done")])
+        }
+        defer { searching.withLock { $0 = false } }
         let source = try bundle.sourceDocument()
         switch ForcedIdentity.plan(experiments: BundleExperiments.all(in: source.root), forced: forced, context: context) {
         case .refused(let obstacles):
@@ -92,7 +100,7 @@ enum IdentityAPI {
             }
             if let platform = try text("platform") {
                 guard DevicePlatform(rawValue: platform.lowercased()) != nil else {
-                    throw Failure(.usage, "context.platform is ios or android, not '\(platform)'")
+                    throw Failure(.usage, "context.platform is ios, android or web, not '\(platform)'")
                 }
                 context.platform = platform.lowercased()
             }
