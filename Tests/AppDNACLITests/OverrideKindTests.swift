@@ -46,7 +46,7 @@ final class OverrideKindTests: XCTestCase {
     /// A kind the places were not generated from: every place is named as missing it.
     func testAPlantedKindIsMissingFromEveryPlace() throws {
         let places = try Self.places()
-        XCTAssertEqual(Self.missing("segment", in: places), places.map(\.name))
+        XCTAssertEqual(Self.missing("planted-kind", in: places), places.map(\.name))
     }
 
     /// The JSON schemas of the overrides in force (api override --json, GET /api/overrides, the
