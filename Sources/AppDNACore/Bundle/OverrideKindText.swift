@@ -57,7 +57,7 @@ extension BundleOverride.Kind {
 
     /// The table in docs/local-api.md (Markdown), between its markers.
     public static var markdownTable: String {
-        var lines = ["| Kind | `--override` | KEY | The served bundle |", "|---|---|---|---|"]
+        var lines = ["| Kind | As typed (KIND:KEY=VALUE) | KEY | The served bundle |", "|---|---|---|---|"]
         for kind in allCases {
             lines.append("| `\(kind.rawValue)` | `\(kind.syntax.replacingBars)` | \(kind.keyMeaning) | \(kind.effect) |")
         }
