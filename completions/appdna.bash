@@ -270,7 +270,7 @@ _appdna() {
         "api serve")
             case "$prev" in
                 --bundle) _appdna_files; return 0 ;;
-                --override) COMPREPLY=(); return 0 ;;
+                --override) _appdna_reply < <(compgen -W "experiment: flag: config: onboarding:" -- "$cur"); return 0 ;;
                 --bootstrap) _appdna_reply < <(compgen -W "local live" -- "$cur"); return 0 ;;
                 --write-bundled) _appdna_files; return 0 ;;
                 --state) _appdna_files; return 0 ;;

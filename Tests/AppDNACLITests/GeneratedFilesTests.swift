@@ -36,6 +36,17 @@ final class GeneratedFilesTests: XCTestCase {
         }
     }
 
+    /// docs/local-api.md's table of override kinds, between its markers, from `BundleOverride.Kind`.
+    func testOverrideKindsTableIsUpToDate() throws {
+        let path = "docs/local-api.md"
+        let committed = try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        let begin = "<!-- override-kinds:begin -->\n", end = "<!-- override-kinds:end -->"
+        guard let start = committed.range(of: begin), let stop = committed.range(of: end, range: start.upperBound..<committed.endIndex) else {
+            return XCTFail("\(path) has no override-kinds markers")
+        }
+        try check(path, String(committed[..<start.upperBound]) + BundleOverride.Kind.markdownTable + String(committed[stop.lowerBound...]))
+    }
+
     func testInspectorPageIsUpToDate() throws {
         try check(InspectorPageEmbedding.generated, try InspectorPageEmbedding.render())
     }

@@ -1,3 +1,5 @@
+import AppDNACore
+
 /// THE table: every command and flag of `appdna`, in the order help and the man page show them.
 /// Parsing, help, the man page and the shell completions are generated from it.
 extension CommandTable {
@@ -220,7 +222,7 @@ extension CommandTable {
                 run: APIServeCommand.run),
             CommandSpec(
                 ["api", "override"],
-                summary: "Set, clear or list the overrides of a running api serve (a variant, flag, config value or flow forced on devices)",
+                summary: "Set, clear or list the overrides of a running api serve (a \(BundleOverride.Kind.listed(BundleOverride.Kind.allCases.map(\.forces))) forced on devices)",
                 discussion: APIOverrideCommand.discussion,
                 operands: [APIOverrideFlags.action, APIOverrideFlags.override],
                 flags: APIOverrideFlags.all,

@@ -58,6 +58,14 @@ public struct ParsedArguments: Sendable {
     /// What was read after `close()`, as "--name" or "operands" (empty when the run kept to its plan).
     var lateReads: [String] { reads.late }
 
+    /// Every declaration read since the last `forgetReads()`, in the order first read: what a
+    /// plan builder reads, for the test that checks it against the mode's `reads`
+    /// (`BucketPlanReadsTests`).
+    var flagsRead: [FlagID] { reads.flagsRead }
+
+    /// Starts `flagsRead` afresh (the parser's own reads, such as the operands a mode takes, are not the builder's).
+    func forgetReads() { reads.forgetFlagsRead() }
+
     /// Validates `value` with the flag's own step and stores both the text and the typed
     /// value, under the flag's identity.
     mutating func record(_ flag: FlagSpec, value: String?) throws(Failure) {
@@ -83,6 +91,7 @@ public struct ParsedArguments: Sendable {
             reads.addUndeclared("--" + flag.long + (namesake ? " (another declaration of that name than the command's)" : ""))
         }
         reads.noteRead("--" + flag.long)
+        reads.noteFlagRead(flag.id)
     }
 
     /// The typed value of `flag`: its default (or nil, false, []) when not given.
@@ -157,6 +166,7 @@ final class ArgumentReads: Sendable {
         var mistyped: [String] = []  // not an id: flag names and types
         var closed = false
         var late: [String] = []  // not an id: flag names and "operands"
+        var flagsRead: [FlagID] = []
     }
     private let state = Locked(State())
 
@@ -177,6 +187,13 @@ final class ArgumentReads: Sendable {
         }
     }
 
+    func noteFlagRead(_ id: FlagID) {
+        state.withLock { state in if !state.flagsRead.contains(id) { state.flagsRead.append(id) } }
+    }
+
+    func forgetFlagsRead() { state.withLock { $0.flagsRead = [] } }
+
+    var flagsRead: [FlagID] { state.withLock { $0.flagsRead } }
     var isClosed: Bool { state.withLock { $0.closed } }
     var undeclared: [String] { state.withLock { $0.undeclared } }
     var mistyped: [String] { state.withLock { $0.mistyped } }

@@ -56,7 +56,7 @@ public struct BundleOverride: Sendable, Equatable {
     /// `3`, `{"a":1}`; a flag also takes `true`/`false`, which are JSON) or `onboarding:FLOW`.
     /// The key ends at the first `=`.
     public init(parsing text: String) throws(Failure) {
-        let usage = "an override is experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON or onboarding:FLOW, not '\(text)'"
+        let usage = "an override is \(Kind.syntaxes), not '\(text)'"
         guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: String(text[..<colon])) else {
             throw Failure(.usage, usage)
         }

@@ -44,9 +44,9 @@ enum InspectorRoutes {
     static let id = RouteParameter<Int>.pathInteger("id", 1...largestID, "the entry's id")
 
     static let kind = RouteParameter<String>.pathChoice("kind", BundleOverride.Kind.allCases.map(\.rawValue),
-                                                        "what is overridden: experiment, flag, config or onboarding")
+                                                        "what is overridden: \(BundleOverride.Kind.names)")
     static let key = RouteParameter<String>.pathText("key", maxCharacters: OverrideKeyRule.maxKeyCharacters,
-                                                     "the experiment id, flag or config key (percent-encoded), or flow for onboarding")
+                                                     "the key (percent-encoded): " + BundleOverride.Kind.allCases.map { "\($0.keyMeaning) for \($0.rawValue)" }.joined(separator: ", "))
 
     /// The table of an inspector listing `collection`; `record` and `replay` only where the
     /// listener has them, the bundle and override routes only for `api serve` (`bundle`); a

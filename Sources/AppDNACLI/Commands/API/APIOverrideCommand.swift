@@ -135,7 +135,8 @@ enum APIOverrideCommand {
         if text == "onboarding" || text.hasPrefix("onboarding:") { return (.onboarding, BundleOverride.onboardingKey) }
         guard let colon = text.firstIndex(of: ":"), let kind = BundleOverride.Kind(rawValue: String(text[..<colon])),
               text.index(after: colon) < text.endIndex else {
-            throw Failure(.usage, "api override clear takes KIND:KEY (experiment:KEY, flag:KEY, config:KEY) or onboarding, not '\(text)'")
+            throw Failure(.usage, "api override clear takes KIND:KEY ("
+                          + BundleOverride.Kind.listed(BundleOverride.Kind.allCases.map { $0 == .onboarding ? $0.rawValue : $0.rawValue + ":KEY" }) + "), not '\(text)'")
         }
         return (kind, String(text[text.index(after: colon)...]))
     }

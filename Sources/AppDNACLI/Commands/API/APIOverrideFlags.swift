@@ -1,7 +1,9 @@
+import AppDNACore
+
 /// The flags and operands of `appdna api override`.
 enum APIOverrideFlags {
     static let action = OperandSpec("ACTION", "set, clear, list, or identity (a user id devices assign the variant)", completion: .choices(["set", "clear", "list", "identity"]))
-    static let override = OperandSpec("OVERRIDE", "For set: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW; for clear: KIND:KEY (onboarding alone for the flow); or --all; for identity: experiment:KEY=VARIANT",
+    static let override = OperandSpec("OVERRIDE", "For set: \(BundleOverride.Kind.syntaxes); for clear: KIND:KEY (KIND \(BundleOverride.Kind.names); onboarding alone for the flow); or --all; for identity: \(BundleOverride.Kind.experiment.syntax)",
                                       optional: true)
 
     static let server = Flag.optional("server", value: "URL",

@@ -1,3 +1,4 @@
+import AppDNACore
 import AppDNAServers
 
 /// The flags of `appdna api serve`.
@@ -6,9 +7,11 @@ enum APIServeFlags {
                                       details: "@remote fetches the live bundle as bundle fetch does, with APPDNA_SDK_KEY (or --key-file) and APPDNA_API_URL, each fetch bounded by 60 s with 3 retries; again on POST /api/bundle/refetch of the inspector, and with --refetch.",
                                       completion: .file, .text)
     static let override = Flag.repeated("override", value: "KIND:KEY=VALUE",
-                                        "Force a variant, flag, config value or onboarding flow on every device: experiment:KEY=VARIANT, flag:KEY=true|false|JSON, config:KEY=JSON, onboarding:FLOW",
-                                        details: "The served bundle is rewritten so that devices compute the forced answer themselves: the experiment running for everyone with the variant's weight 1 and the others 0; the value in the section the SDK reads (remote_config, else feature_flags), raw; onboarding.active_flow_id. Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
-                                        .text)
+                                        "Force a \(BundleOverride.Kind.listed(BundleOverride.Kind.allCases.map(\.forces))) on every device: \(BundleOverride.Kind.syntaxes)",
+                                        details: "The served bundle is rewritten so that devices compute the forced answer themselves: "
+                                            + BundleOverride.Kind.allCases.map { "\($0.rawValue), \($0.effect)" }.joined(separator: "; ")
+                                            + ". Its bundle_version rises with every change. Kept in the --state file with those set at run time (appdna api override).",
+                                        completion: .choices(BundleOverride.Kind.allCases.map { $0.rawValue + ":" }), .text)
     static let bootstrap = Flag.defaulted("bootstrap", value: "MODE", "What a device pointed here gets from GET /api/v1/sdk/bootstrap: local (403: it stays on its cache and bundled appdna-config.json) or live (the live API's answer, with APPDNA_SDK_KEY)",
                                           details: "local: the SDK stops retrying for the session on 403 (docs/device-variants.md) and runs on its cache, else its bundled appdna-config.json, which --write-bundled keeps equal to the served bundle. live: the device reads its real config from Firestore; the answer is passed on only when iOS 1.0.70 and Android 1.0.42 decode it (502 otherwise). Shown at start and on the inspector's page.",
                                           default: "local", .choice(BootstrapMode.self))

@@ -8,16 +8,11 @@ enum BucketCommand {
         OperandSpec("SALT", "The experiment's salt; taken from the bundle with --bundle", optional: true),
     ]
 
-    /// `--self-test` and `--vectors` need no operands; `--find` needs no user; with `--bundle`
-    /// the experiment may be left out (then every experiment in the bundle is shown).
+    /// The operands the parser counts: the mode's selector decides them (`BucketMode.Selector`),
+    /// the retired `--sql` spellings none (they are refused before any mode).
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {
-        if arguments[BucketFlags.selfTest] || arguments[BucketFlags.vectors] || RetiredSQLFlags.given(arguments, bucket: true) { return [] }
-        if (arguments[BucketFlags.find] != nil) { return Array(operands.dropFirst()) }
-        if !arguments[BucketFlags.force].isEmpty { return [] }
-        if (arguments[BucketFlags.bundle] != nil) {
-            return [operands[0], OperandSpec(operands[1].name, operands[1].summary, optional: true), operands[2]]
-        }
-        return operands
+        if RetiredSQLFlags.given(arguments, bucket: true) { return [] }
+        return BucketMode.Selector(arguments).operands
     }
 
     @Sendable static func plan(_ invocation: Invocation) throws -> BucketPlan {
@@ -42,43 +37,67 @@ enum BucketCommand {
         case .vectors: return try BucketVectors.run(invocation, plan)
         case .allExperiments(let user): return try BucketAllExperiments.run(invocation, plan, user: user)
         case .allExperimentsBatch: return try BucketAllExperiments.run(invocation, plan, user: "-")
-        case .force: return try BucketForce.run(invocation, plan)
-        case .find: return try BucketFind.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 0))
+        case .force(let forced): return try BucketForce.run(invocation, plan, forced: forced)
+        case .find(let variant): return try BucketFind.run(invocation, plan, variant: variant, setup: try BucketSetup(invocation, plan.source, experimentOperand: 0))
         case .batch(let summary): return try BucketBatch.run(invocation, plan, summary: summary, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1))
         case .single(let user): return BucketReport.run(invocation, plan, setup: try BucketSetup(invocation, plan.source, experimentOperand: 1), user: user)
         }
     }
 }
 
-/// Everything one `bucket` run needs, read from the arguments once: the mode, how it
-/// writes, and where its experiments come from. The run reads this, never the arguments.
+/// Everything one `bucket` run needs, read from the arguments once: the mode (with what
+/// selects it), how it writes, and where its experiments come from. The run reads this, never
+/// the arguments. Each mode's builder reads exactly the flags its `BucketMode.flags` lists
+/// (`BucketPlanReadsTests` checks the two against each other); a field a mode does not read
+/// keeps its default.
 struct BucketPlan {
     let mode: BucketMode
-    let json: Bool
-    let explain: Bool
-    let format: BucketBatch.Format
+    var json = false
+    var explain = false
+    var format = BucketBatch.Format.tsv
     /// --count as given: --find and --vectors each check it against a range of their own.
-    let count: Int?
-    /// --find's variant and --prefix.
-    let findVariant: String?
-    /// --force-variant's experiments and variants, in the order given.
-    let forced: [ForcedIdentity.Forced]
-    let prefix: String
+    var count: Int? = nil
+    /// --find's and --force-variant's --prefix.
+    var prefix = ""
     /// --vectors' --seed.
-    let seed: VectorSeed
-    let source: ExperimentSource
+    var seed = VectorSeed(text: "1", value: 1)
+    var source = ExperimentSource()
 
     init(mode: BucketMode, _ arguments: ParsedArguments) {
         self.mode = mode
-        json = arguments[BucketFlags.json]
-        explain = arguments[BucketFlags.explain]
-        format = arguments[BucketFlags.format]
-        count = arguments[BucketFlags.count]
-        findVariant = arguments[BucketFlags.find]
-        forced = arguments[BucketFlags.force].map { ForcedIdentity.Forced(experiment: $0.key, variant: $0.value) }
-        prefix = arguments[BucketFlags.prefix]
-        seed = arguments[BucketFlags.seed]
-        source = ExperimentSource(arguments)
+        switch mode {
+        case .selfTest:
+            json = arguments[BucketFlags.json]
+        case .vectors:
+            count = arguments[BucketFlags.count]
+            seed = arguments[BucketFlags.seed]
+        case .find:
+            count = arguments[BucketFlags.count]
+            prefix = arguments[BucketFlags.prefix]
+            json = arguments[BucketFlags.json]
+            source = ExperimentSource(arguments, scheme: true, variants: true)
+        case .force:
+            prefix = arguments[BucketFlags.prefix]
+            json = arguments[BucketFlags.json]
+            source = ExperimentSource(arguments, scheme: false, variants: false)
+        case .allExperiments:
+            explain = arguments[BucketFlags.explain]
+            json = arguments[BucketFlags.json]
+            source = ExperimentSource(arguments, scheme: true, variants: false)
+        case .allExperimentsBatch:
+            format = arguments[BucketFlags.format]
+            source = ExperimentSource(arguments, scheme: true, variants: false)
+        case .batch(summary: false):
+            format = arguments[BucketFlags.format]
+            source = ExperimentSource(arguments, scheme: true, variants: true)
+        case .batch(summary: true):
+            json = arguments[BucketFlags.json]
+            source = ExperimentSource(arguments, scheme: true, variants: true)
+        case .single:
+            explain = arguments[BucketFlags.explain]
+            json = arguments[BucketFlags.json]
+            source = ExperimentSource(arguments, scheme: true, variants: true)
+        }
     }
 }
 
@@ -86,18 +105,23 @@ struct BucketPlan {
 /// operands (EXPERIMENT and SALT after USER), the variants typed or a bundle (read with the
 /// API flags when it is `@remote`), the scheme and the user context.
 struct ExperimentSource {
-    let operands: [String]
-    let scheme: BucketingScheme
-    let bundle: String?
-    let variants: String?
-    let context: UserContext
-    let api: APISettings
+    var operands: [String] = []
+    var scheme = BucketingScheme.sdk
+    var bundle: String? = nil
+    var variants: String? = nil
+    var context = UserContext()
+    var api = APISettings()
 
-    init(_ arguments: ParsedArguments) {
+    /// No experiments (the modes that read none).
+    init() {}
+
+    /// `scheme` and `variants`: whether the mode reads `--scheme` and `--variants` (the modes
+    /// that take every experiment from the bundle do not; --force-variant searches the sdk scheme).
+    init(_ arguments: ParsedArguments, scheme readsScheme: Bool, variants readsVariants: Bool) {
         operands = arguments.operands
-        scheme = arguments[BucketFlags.scheme]
+        if readsScheme { scheme = arguments[BucketFlags.scheme] }
         bundle = arguments[BucketFlags.bundle]
-        variants = arguments[BucketFlags.variants]
+        if readsVariants { variants = arguments[BucketFlags.variants] }
         context = BucketSetup.userContext(arguments)
         api = APISettings(arguments)
     }
@@ -135,7 +159,9 @@ struct BucketSetup {
 
     init(_ invocation: Invocation, _ source: ExperimentSource, experimentOperand: Int) throws {
         let scheme = source.scheme
-        let experiment = source.operand(experimentOperand)!
+        guard let experiment = source.operand(experimentOperand) else {
+            throw Failure(.usage, "'appdna bucket' needs EXPERIMENT (or --bundle FILE alone for every experiment)")
+        }
         let saltOperand = source.operand(experimentOperand + 1)
         if let path = source.bundle {
             let document = try BundleArgument.document(path, invocation, api: source.api)

@@ -6,8 +6,7 @@ enum BucketFind {
     /// Searches expected to take at least this many tries show progress on a terminal.
     static let progressThreshold = 1_000_000
 
-    static func run(_ invocation: Invocation, _ plan: BucketPlan, setup: BucketSetup) throws -> ExitStatus {
-        let target = plan.findVariant!
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, variant target: String, setup: BucketSetup) throws -> ExitStatus {
         let wanted = try BucketFlags.modeCount(plan.count, BucketFlags.findCount)
         let prefix = plan.prefix
         guard let allocation = setup.allocation else {

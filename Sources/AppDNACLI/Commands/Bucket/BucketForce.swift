@@ -5,7 +5,7 @@ import AppDNACore
 /// `bucket USER --bundle` reports with, and the `identify` line for each SDK; or every
 /// requirement no id can meet. The JSON is docs/schemas/bucket-force.schema.json.
 enum BucketForce {
-    static func run(_ invocation: Invocation, _ plan: BucketPlan) throws -> ExitStatus {
+    static func run(_ invocation: Invocation, _ plan: BucketPlan, forced: [ForcedIdentity.Forced]) throws -> ExitStatus {
         let source = plan.source
         guard let path = source.bundle else {
             throw Failure(.usage, "--force-variant needs --bundle FILE: the experiments the device runs (status, platforms, targeting, variants)")
@@ -13,11 +13,11 @@ enum BucketForce {
         let bundleDocument = try BundleArgument.document(path, invocation, api: source.api)
         let experiments = BundleExperiments.all(in: bundleDocument.root)
         let search: ForcedIdentity
-        switch ForcedIdentity.plan(experiments: experiments, forced: plan.forced, context: source.context) {
+        switch ForcedIdentity.plan(experiments: experiments, forced: forced, context: source.context) {
         case .ready(let planned): search = planned
         case .refused(let obstacles):
             for obstacle in obstacles.dropLast() { invocation.io.stderr.writeLine("appdna: --force-variant: " + wording(obstacle)) }
-            throw Failure(.usage, "--force-variant: " + wording(obstacles.last!), hint: obstacles.count > 1 ? "\(obstacles.count) requirements cannot be met; each is named above" : nil)
+            throw Failure(.usage, "--force-variant: " + (obstacles.last.map(wording) ?? "no requirement named"), hint: obstacles.count > 1 ? "\(obstacles.count) requirements cannot be met; each is named above" : nil)
         }
         let progress = ProgressBar(total: search.expectedTries, enabled: invocation.io.stderr.isTerminal && !invocation.options.quiet
                                        && search.expectedTries >= BucketFind.progressThreshold,
@@ -28,7 +28,7 @@ enum BucketForce {
             invocation.io.stderr.writeLine("appdna: --force-variant: no id among \(tries) tries (\(plan.prefix)0 …) meets every forced variant, about \(search.expectedTries) expected; try another --prefix")
             return .negative
         }
-        let rows = try verified(user, search: search, forced: plan.forced)
+        let rows = try verified(user, search: search, forced: forced)
         if plan.json {
             invocation.stdout.write(JSONWriter(indent: 2).write(document(user: user, tries: tries, search: search, rows: rows)))
             invocation.stdout.writeLine()
@@ -65,7 +65,9 @@ enum BucketForce {
             let bucket = setup.scheme.assign(user: user, experiment: definition.id, salt: definition.salt).bucket
             let verdict = setup.rules(for: user).verdict
             let variant = BucketReport.variant(setup: setup, bucket: bucket, verdict: verdict)
-            let wanted = forced.first { ByteIdentity.same($0.experiment, definition.id) }!.variant
+            guard let wanted = forced.first(where: { ByteIdentity.same($0.experiment, definition.id) })?.variant else {
+                throw Failure(.internalError, "--force-variant searched \(definition.id), which was not forced")
+            }
             guard verdict == .eligible, let variant, ByteIdentity.same(variant, wanted) else {
                 throw Failure(.internalError, "--force-variant found \(user), but bucket computes \(variant ?? "no variant") for \(definition.id), not \(wanted)")
             }

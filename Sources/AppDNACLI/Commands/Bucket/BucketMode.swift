@@ -7,10 +7,11 @@ enum BucketMode: Equatable {
     case selfTest
     /// `--vectors`: golden cases as JSON.
     case vectors
-    /// `--find VARIANT`: QA ids that land in a variant.
-    case find
-    /// `--force-variant EXPERIMENT=VARIANT …`: one id a device assigns every forced variant.
-    case force
+    /// `--find VARIANT`: QA ids that land in `variant`.
+    case find(variant: String)
+    /// `--force-variant EXPERIMENT=VARIANT …`: one id a device assigns every forced variant
+    /// (at least one, in the order given).
+    case force(forced: [ForcedIdentity.Forced])
     /// `USER --bundle FILE` without EXPERIMENT: every experiment for one user.
     case allExperiments(user: String)
     /// `- --bundle FILE` without EXPERIMENT: every experiment for ids on stdin.
@@ -45,30 +46,83 @@ enum BucketMode: Equatable {
     static let experimentSource = [BucketFlags.scheme.spec, BucketFlags.variants.spec, BucketFlags.bundle.spec] + context + APIFlags.wholeCommand
     static let bundleSource = [BucketFlags.scheme.spec, BucketFlags.bundle.spec] + context + APIFlags.wholeCommand
 
-    /// The mode of `arguments` (operands already counted by the parser), its conflicts refused.
+    /// What picks the mode from the flags alone, decided once: the parser asks it which
+    /// operands to count (`BucketCommand.operandsGiven`), and `decide` takes the mode from it and
+    /// the operands counted, so the two can never disagree.
+    enum Selector {
+        case selfTest, vectors
+        case find(variant: String)
+        case force(forced: [ForcedIdentity.Forced])
+        /// `--bundle` without a selector: EXPERIMENT may be left out (every experiment).
+        case bundle
+        /// The experiment typed: USER EXPERIMENT SALT.
+        case typed
+
+        init(_ arguments: ParsedArguments) {
+            let forced = arguments[BucketFlags.force]
+            if arguments[BucketFlags.selfTest] {
+                self = .selfTest
+            } else if arguments[BucketFlags.vectors] {
+                self = .vectors
+            } else if let variant = arguments[BucketFlags.find] {
+                self = .find(variant: variant)
+            } else if !forced.isEmpty {
+                self = .force(forced: forced.map { ForcedIdentity.Forced(experiment: $0.key, variant: $0.value) })
+            } else if arguments[BucketFlags.bundle] != nil {
+                self = .bundle
+            } else {
+                self = .typed
+            }
+        }
+
+        /// The operands this selector takes: `--self-test`, `--vectors` and `--force-variant`
+        /// none; `--find` no user; with `--bundle` the experiment may be left out.
+        var operands: [OperandSpec] {
+            let all = BucketCommand.operands
+            switch self {
+            case .selfTest, .vectors, .force: return []
+            case .find: return Array(all.dropFirst())
+            case .bundle: return [all[0], OperandSpec(all[1].name, all[1].summary, optional: true), all[2]]
+            case .typed: return all
+            }
+        }
+    }
+
+    /// The mode of `arguments` (operands already counted by the parser with
+    /// `Selector.operands`), its conflicts refused.
     static func decide(_ arguments: ParsedArguments) throws(Failure) -> BucketMode {
         let mode: BucketMode
         let user = arguments.operand(0)
-        if arguments[BucketFlags.selfTest] {
-            mode = .selfTest
-        } else if arguments[BucketFlags.vectors] {
-            mode = .vectors
-        } else if arguments[BucketFlags.find] != nil {
-            mode = .find
-        } else if !arguments[BucketFlags.force].isEmpty {
-            mode = .force
-        } else if arguments[BucketFlags.bundle] != nil && arguments.operand(1) == nil {
+        switch Selector(arguments) {
+        case .selfTest: mode = .selfTest
+        case .vectors: mode = .vectors
+        case .find(let variant): mode = .find(variant: variant)
+        case .force(let forced): mode = .force(forced: forced)
+        case .bundle where arguments.operand(1) == nil:
             mode = user == "-" ? .allExperimentsBatch : .allExperiments(user: user ?? "")
-        } else if user == "-" {
-            mode = .batch(summary: arguments[BucketFlags.summary])
-        } else {
-            mode = .single(user: user ?? "")
+        case .bundle, .typed:
+            mode = user == "-" ? .batch(summary: arguments[BucketFlags.summary]) : .single(user: user ?? "")
         }
         try mode.flags.check(arguments, declared: BucketFlags.all)
         if arguments[BucketFlags.variants] != nil && arguments[BucketFlags.bundle] != nil {
             throw ModeFlags.conflict("--variants", "--bundle", instead: "both give the variants: use one")
         }
         return mode
+    }
+
+    /// The flags of `reads` that the mode's decision consumes and its plan builder does not
+    /// read again: the selector (`--self-test`), or a flag accepted and meaning nothing more
+    /// (`--vectors --json`). `BucketPlanReadsTests` checks that `BucketPlan(mode:)` reads
+    /// exactly `flags.reads` without these.
+    var decidedBy: [FlagSpec] {
+        switch self {
+        case .selfTest: return [BucketFlags.selfTest.spec]
+        case .vectors: return [BucketFlags.vectors.spec, BucketFlags.json.spec]
+        case .find: return [BucketFlags.find.spec]
+        case .force: return [BucketFlags.force.spec]
+        case .allExperiments, .allExperimentsBatch, .single: return []
+        case .batch: return [BucketFlags.summary.spec]
+        }
     }
 
     /// What the mode reads; for a flag it does not, what to use instead.

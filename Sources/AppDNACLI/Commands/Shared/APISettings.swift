@@ -9,6 +9,14 @@ struct APISettings: Sendable, Equatable {
     /// The flags as given, as words to repeat in a "run …" hint (`APIFlags.givenWords`).
     let givenWords: [String]
 
+    /// The flags' defaults: a plan whose mode reads no API flag.
+    init() {
+        keyFile = APIFlags.keyFile.absent()
+        timeout = APIFlags.timeout.absent()
+        retries = APIFlags.retries.absent()
+        givenWords = []
+    }
+
     init(_ arguments: ParsedArguments) {
         keyFile = arguments[APIFlags.keyFile]
         timeout = arguments[APIFlags.timeout]
