@@ -1,5 +1,6 @@
 /// The `bundle_version` `api serve` gives the bundle it serves: the source's plus the changes
-/// made (so an override raises it and SDKs polling `/config-bundle/version` fetch again), but
+/// made (so an override raises it and a client comparing `/config-bundle/version`, such as
+/// `bundle fetch --check` in CI, fetches again; no SDK calls it: platform facts §7), but
 /// never lower than one already served, and never one already served with other bytes. The
 /// source can go back (a live bundle rolled back from 10 to 5, a file edited) or change
 /// without a new version; the state's `served` mark (version and digest of the last bundle

@@ -298,7 +298,10 @@ public final class ServedBundle: Sendable {
     private func write(_ prepared: OverrideTransaction.Prepared, over held: inout Mutable) throws {
         // A state never changed, serving the source as it is, stays unwritten (no file appears
         // in the folder until something is overridden, or the served version must be remembered).
+        // The live bundle's served version is always remembered, from the first one served: a
+        // restart that fetches a live bundle rolled back must not serve a lower version.
         let fresh = held.state.overrides.isEmpty && held.state.changes == 0 && held.state.served == nil && prepared.servesSourceAsIs
+            && !Self.remembersServed(source, prepared.state)
         if let statePath, prepared.state != held.state, !fresh {
             do { try AtomicFile.replace(path: statePath, with: prepared.stateBytes) } catch {
                 throw OverrideTransaction.Refusal(.write, .server, error.message)

@@ -17,7 +17,7 @@ enum APIServeFlags {
                                           default: "local", .choice(BootstrapMode.self))
     static let writeBundled = Flag.optional("write-bundled", value: "FILE", "With --bootstrap local: write the served bundle (overrides and all) to the app's bundled appdna-config.json, atomically, at start and on every change, when it passes bundle validate",
                                             completion: .file, .text)
-    static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, at most 1 MiB, replaced atomically; written at the first change)",
+    static let state = Flag.defaulted("state", value: "FILE", "Keep the overrides in FILE across restarts (JSON, at most 1 MiB, replaced atomically; written at the first change, and with --bundle @remote at start: the version served is remembered)",
                                       details: "Locked while the server runs (FILE.lock, naming its pid and port): a second api serve on the same FILE is refused (69). Temporary files a crash left beside it are removed at start.",
                                       completion: .file, default: "appdna-overrides.json", .text)
     static let refetch = Flag.optional("refetch", value: "DURATION", "With --bundle @remote: fetch the live bundle again when a request arrives this long after the last fetch",
