@@ -38,12 +38,25 @@ enum RecordedVerifyInput {
     }
 
     /// Whether a file given as BODY is a record file instead: its first line reads as a
-    /// recorded delivery (a body of AppDNA's is a webhook event, never that).
+    /// recorded delivery (a body of AppDNA's is a webhook event, never that). Only a regular
+    /// file is looked at, and only its first `sniffBytes`: a pipe or FIFO (`<(cat body.json)`)
+    /// is never read here, so verify hashes every byte of it, and a huge body costs no memory.
     static func isRecordFile(_ path: String) -> Bool {
-        guard let bytes = try? FileReading.readAll(path: path),
-              let first = bytes.split(separator: 10, maxSplits: 1, omittingEmptySubsequences: true).first else { return false }
-        return (try? RecordedDelivery.parse(line: Array(first))) != nil
+        guard let prefix = FileReading.regularFilePrefix(path: path, count: sniffBytes) else { return false }
+        let start = prefix.firstIndex { ![9, 10, 13, 32].contains($0) } ?? prefix.endIndex
+        if let end = prefix[start...].firstIndex(of: 10) {
+            return (try? RecordedDelivery.parse(line: Array(prefix[start..<end]))) != nil
+        }
+        if prefix.count < sniffBytes {  // the whole file, one line without its newline
+            return (try? RecordedDelivery.parse(line: Array(prefix[start...]))) != nil
+        }
+        // A first line longer than the prefix (a large recorded body): the listener's own
+        // opening, which no webhook event body has.
+        return prefix[start...].starts(with: Array(#"{"received_at":""#.utf8))
     }
+
+    /// How much of a BODY file `isRecordFile` reads.
+    static let sniffBytes = 8 * 1024
 
     /// The request a record stands for: its method, target and headers as received, with the
     /// framing of its exact body (a recorded Content-Length or Transfer-Encoding described the
