@@ -11,6 +11,9 @@ public enum ProcessControl {
     /// `getpid`.
     public static var id: Int32 { getpid() }
 
+    /// `getuid`: the user this process runs as.
+    public static var userID: UInt32 { UInt32(getuid()) }
+
     /// Whether a process with this id exists (`kill(pid, 0)`: EPERM means it does, owned by
     /// someone else). Only positive ids: 0 and -1 would name groups.
     public static func isAlive(_ pid: Int32) -> Bool {

@@ -39,35 +39,70 @@ public struct InspectorDiscovery: Sendable, Equatable {
         JSONWriter().write(["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]) + [0x0A]
     }
 
-    /// Writes this server's file (the directory made 0700 if missing), read back before it is
-    /// kept; returns its path.
+    /// Writes this server's file (the directory made 0700 if missing, and refused when it is
+    /// not this user's own: see `problem(with:)`), read back before it is kept; returns its path.
     public func write(in directory: String) throws(Failure) -> String {
         var made = ""
         for part in directory.split(separator: "/") {
             made += "/" + part
             if FileStatus.kind(path: made) == nil {
-                do { try FileSystem.makeDirectory(made, permissions: 0o700) } catch {
+                // 0700 whatever the umask: the chmod makes it exact.
+                do { try FileSystem.makeDirectory(made, permissions: 0o700); try FileSystem.setPermissions(made, 0o700) } catch {
                     throw Failure(.cannotCreateOutput, "\(made): cannot create the discovery directory: \(error.description)")
                 }
             }
         }
+        if let problem = Self.problem(with: directory) {
+            throw Failure(.cannotCreateOutput, "\(directory): \(problem)")
+        }
         let path = Self.path(in: directory, pid: pid)
         try AtomicFile.replace(path: path, with: jsonLine)
-        guard let read = try? FileReading.readAll(path: path), Self.parse(read) == self else {
+        guard let read = FileReading.smallRegularFile(path: path, limit: Self.fileLimit), Self.parse(read) == self else {
             throw Failure(.cannotCreateOutput, "\(path): the discovery file did not read back as written")
         }
         return path
     }
 
-    /// The servers whose files are in `directory` and whose process is alive, by pid.
-    public static func running(in directory: String) -> [InspectorDiscovery] {
+    /// The most a discovery file holds (its line is under 700 bytes).
+    static let fileLimit = 4096
+
+    /// Why `directory` cannot be trusted with discovery files, nil when it can (or does not
+    /// exist): another user's files there would send this user's inspector token elsewhere.
+    /// It must be a real directory (not a symbolic link), this user's, and writable by no one else.
+    public static func problem(with directory: String) -> String? {
+        guard let status = try? FileStatus.ofLink(path: directory) else { return nil }
+        if status.kind == .symbolicLink { return "the discovery directory is a symbolic link" }
+        if status.kind != .directory { return "the discovery directory is \(status.kindName), not a directory" }
+        if status.owner != ProcessControl.userID { return "the discovery directory belongs to another user (uid \(status.owner))" }
+        if status.permissions & 0o022 != 0 {
+            return "the discovery directory is writable by \(status.permissions & 0o002 != 0 ? "everyone" : "its group") (mode \(String(status.permissions, radix: 8))): make it 0700"
+        }
+        return nil
+    }
+
+    /// What `running(in:)` found: the live servers, and why the directory was not read.
+    public struct Scan: Sendable, Equatable {
+        public let servers: [InspectorDiscovery]
+        /// Set when the directory was skipped (`problem(with:)`).
+        public let refused: String?
+    }
+
+    /// The servers whose files are in `directory` and whose process is alive, by pid. Only
+    /// regular files of at most 4 KiB are read (no FIFO, device, symbolic link or huge file),
+    /// and only from a directory that `problem(with:)` finds nothing wrong with.
+    public static func scan(_ directory: String) -> Scan {
+        if let problem = problem(with: directory) { return Scan(servers: [], refused: "\(directory): \(problem)") }
         let names = FileSystem.entries(of: directory) ?? []
-        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name in
-            guard let bytes = try? FileReading.readAll(path: directory + "/" + name), let found = parse(bytes),
+        let servers = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name -> InspectorDiscovery? in
+            guard let bytes = FileReading.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
                   name == "\(prefix)\(found.pid)\(suffix)", ProcessControl.isAlive(found.pid) else { return nil }
             return found
         }
+        return Scan(servers: servers, refused: nil)
     }
+
+    /// The servers `scan` finds alive.
+    public static func running(in directory: String) -> [InspectorDiscovery] { scan(directory).servers }
 
     /// A file's contents; nil when they are not a discovery record (range-checked pid,
     /// loopback http addresses only: the token is sent to the inspector).

@@ -180,7 +180,9 @@ enum APIOverrideCommand {
         if let server = invocation.arguments[APIOverrideFlags.server] { return (server, "--server") }
         if let server = invocation.io.environment[serverVariable], !server.isEmpty { return (server, serverVariable) }
         let directory = InspectorDiscovery.directory(environment: invocation.io.environment)
-        let running = directory.map(InspectorDiscovery.running(in:)) ?? []
+        let scan = directory.map(InspectorDiscovery.scan)
+        if let refused = scan?.refused { invocation.warn("not looking for api serve --inspect in \(refused)") }
+        let running = scan?.servers ?? []
         guard running.count == 1, let only = running.first else {
             if running.isEmpty {
                 throw Failure(.usage, "no api serve --inspect is running for this user\(directory.map { " (none noted in \($0))" } ?? "")",
