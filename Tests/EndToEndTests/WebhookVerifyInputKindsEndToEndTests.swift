@@ -50,4 +50,21 @@ final class WebhookVerifyInputKindsEndToEndTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
         XCTAssertTrue(run.stdout.contains("valid"), run.stdout)
     }
+
+    /// Fix 3: `--recorded` refuses a device and a FIFO (66) before reading either.
+    func testARecordedFileThatIsNotARegularFileIsRefused() throws {
+        try writeBodyAndSecret()
+        for target in ["/dev/zero", "fifo"] {
+            let run = try shell("""
+            rm -f fifo; mkfifo fifo || exit 90
+            ulimit -v 4000000
+            timeout 60 "$APPDNA" webhook verify --recorded \(target) --secret-file s.txt
+            """)
+            XCTAssertEqual(run.status, 66, "\(target): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains("not a webhook listen --record file"), run.stderr)
+        }
+        let stdin = try shell(#"timeout 60 "$APPDNA" webhook verify --recorded - --secret-file s.txt < /dev/zero"#)
+        XCTAssertEqual(stdin.status, 66, stdin.stderr)
+        XCTAssertTrue(stdin.stderr.contains("standard input is a character device"), stdin.stderr)
+    }
 }

@@ -8,7 +8,7 @@ import AppDNACore
 enum RecordedVerifyInput {
     /// The delivery on `line` (1-based), or the file's only one; the request it was.
     static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest) {
-        let file = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
+        let file = RecordedDeliveries(fileBytes: try recordBytes(path))
         let chosen: (line: Int, delivery: RecordedDelivery)
         if let line {
             if let skipped = file.skipped.first(where: { $0.line == line }) {
@@ -35,6 +35,25 @@ enum RecordedVerifyInput {
         } catch {
             throw Failure(.malformedInput, "\(path):\(chosen.line): \(error.message)", hint: error.hint, remedy: error.remedy)
         }
+    }
+
+    /// The record file's bytes. Only a regular file (or standard input that is one, or a
+    /// pipe) is read: a device (/dev/zero) would be read until memory runs out and a FIFO
+    /// with no writer would block forever, so both are refused (66) before any read.
+    static func recordBytes(_ path: String) throws -> [UInt8] {
+        let name = path == "-" ? "standard input" : path
+        let status: FileStatus
+        do {
+            status = path == "-" ? try FileStatus.of(descriptor: 0) : try FileStatus.of(path: path)
+        } catch {
+            throw Failure(.inputMissing, "\(name): \(error.description)")
+        }
+        let acceptable = status.kind == .regular || (path == "-" && status.kind == .fifo)
+        guard acceptable else {
+            throw Failure(.inputMissing, "\(name) is \(status.kindName), not a webhook listen --record file",
+                          hint: "--recorded takes the regular file webhook listen --record wrote")
+        }
+        return try FileReading.readAll(path: path)
     }
 
     /// Whether a file given as BODY is a record file instead: its first line reads as a
