@@ -120,12 +120,14 @@ public struct InspectorDiscovery: Sendable, Equatable {
         url.hasPrefix("http://") && url.utf8.count <= 300 && url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of digits in range.
-    static func isLoopback(_ url: String) -> Bool {
+    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of plain digits
+    /// (no sign, no leading zero) in range. `api override --server` takes the same addresses.
+    public static func isLoopback(_ url: String) -> Bool {
         ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"].contains { prefix in
             guard url.hasPrefix(prefix) else { return false }
             let port = url.utf8.dropFirst(prefix.utf8.count)
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
+            guard !port.isEmpty, port.count <= 5, port.first != 0x30, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
             return (1...65535).contains(number)
         }
     }

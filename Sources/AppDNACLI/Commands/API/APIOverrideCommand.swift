@@ -27,7 +27,9 @@ enum APIOverrideCommand {
     this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
     (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
     Exit status: 0 done, 64 usage error or refused override, 69 the server \
-    cannot be reached or answered unexpectedly, 77 the token was refused.
+    cannot be reached or answered unexpectedly, 70 internal error, 75 no answer within \
+    --timeout, 77 the token was refused, 78 the HTTP client could not be set up (libcurl \
+    missing or refusing its options).
     """
 
     static let examples = [
@@ -115,15 +117,20 @@ enum APIOverrideCommand {
         return .success
     }
 
-    /// `http://127.0.0.1:PORT` or `http://localhost:PORT` (a trailing / dropped): the inspector
+    /// `http://127.0.0.1:PORT`, `http://localhost:PORT` or `http://[::1]:PORT` (a trailing / dropped): the inspector
     /// listens on loopback only, and its token must not be sent anywhere else.
     static func inspectorBase(_ text: String, from: String = "--server") throws -> String {
         var base = text
         while base.hasSuffix("/") { base.removeLast() }
-        for prefix in ["http://127.0.0.1:", "http://localhost:"] where base.hasPrefix(prefix) {
-            if let port = Int(base.dropFirst(prefix.count)), (1...65535).contains(port) { return base }
-        }
-        throw Failure(.usage, "\(from) takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(text)'")
+        // The discovery file's own check: a port of plain digits ('+18802' and '018802' are refused).
+        if InspectorDiscovery.isLoopback(base) { return base }
+        throw Failure(.usage, "\(from) takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(shortened(text))'")
+    }
+
+    /// At most the first 100 characters of a value echoed in a message (an environment
+    /// variable may hold anything), with how long it was.
+    static func shortened(_ text: String) -> String {
+        text.count <= 100 ? text : "\(text.prefix(100))… (\(text.utf8.count) bytes)"
     }
 
     /// `KIND:KEY` of `clear` (`onboarding` alone, or `onboarding:…`, is the flow).
