@@ -15,10 +15,21 @@ public enum ProcessControl {
     public static var userID: UInt32 { UInt32(getuid()) }
 
     /// Whether a process with this id exists (`kill(pid, 0)`: EPERM means it does, owned by
-    /// someone else). Only positive ids: 0 and -1 would name groups.
+    /// someone else) and has not ended: on Linux a zombie (state Z in /proc/PID/stat, an ended
+    /// process its parent has not reaped) counts as gone. Only positive ids: 0 and -1 would
+    /// name groups.
     public static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        #if os(Linux)
+        // "PID (COMM) STATE …": COMM may hold ')' and spaces, so the state follows the last ')'.
+        if let stat = FileReading.smallRegularFile(path: "/proc/\(pid)/stat", limit: 4096),
+           let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count,
+           [UInt8(ascii: "Z"), UInt8(ascii: "X")].contains(stat[close + 2]) {
+            return false
+        }
+        #endif
+        return true
     }
 
     /// `exit`: flushes C stdio and runs atexit handlers.

@@ -89,13 +89,19 @@ public struct InspectorDiscovery: Sendable, Equatable {
 
     /// The servers whose files are in `directory` and whose process is alive, by pid. Only
     /// regular files of at most 4 KiB are read (no FIFO, device, symbolic link or huge file),
-    /// and only from a directory that `problem(with:)` finds nothing wrong with.
+    /// and only from a directory that `problem(with:)` finds nothing wrong with. A file whose
+    /// process has ended (or is a zombie) is removed.
     public static func scan(_ directory: String) -> Scan {
         if let problem = problem(with: directory) { return Scan(servers: [], refused: "\(directory): \(problem)") }
         let names = FileSystem.entries(of: directory) ?? []
         let servers = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name -> InspectorDiscovery? in
             guard let bytes = FileReading.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
-                  name == "\(prefix)\(found.pid)\(suffix)", ProcessControl.isAlive(found.pid) else { return nil }
+                  name == "\(prefix)\(found.pid)\(suffix)" else { return nil }
+            guard ProcessControl.isAlive(found.pid) else {
+                // Left by a server that was killed: removed, so it cannot be taken for a later process with its pid.
+                _ = FileSystem.removeFile(directory + "/" + name)
+                return nil
+            }
             return found
         }
         return Scan(servers: servers, refused: nil)
