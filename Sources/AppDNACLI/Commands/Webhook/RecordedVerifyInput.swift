@@ -7,8 +7,11 @@ import AppDNACore
 /// the same code.
 enum RecordedVerifyInput {
     /// The delivery on `line` (1-based), or the file's only one; the request it was.
-    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest) {
+    /// `skipped`: the file's unreadable lines when no --line picked the delivery (the caller
+    /// warns of them: a torn or junk line is never passed over in silence).
+    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest, skipped: String?) {
         let file = RecordedDeliveries(fileBytes: try recordBytes(path))
+        let path = name(path)
         let chosen: (line: Int, delivery: RecordedDelivery)
         if let line {
             if let skipped = file.skipped.first(where: { $0.line == line }) {
@@ -31,7 +34,9 @@ enum RecordedVerifyInput {
             chosen = only
         }
         do {
-            return (chosen.line, try RawHTTPRequest.parse(wireBytes(chosen.delivery)))
+            let skipped = line != nil || file.skipped.isEmpty ? nil
+                : "\(path): \(file.skipped.count) unreadable line\(file.skipped.count == 1 ? "" : "s") skipped (\(file.skipped.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; "))\(file.skipped.count > 5 ? "; …" : ""))"
+            return (chosen.line, try RawHTTPRequest.parse(wireBytes(chosen.delivery)), skipped)
         } catch {
             throw Failure(.malformedInput, "\(path):\(chosen.line): \(error.message)", hint: error.hint, remedy: error.remedy)
         }
@@ -41,7 +46,7 @@ enum RecordedVerifyInput {
     /// pipe) is read: a device (/dev/zero) would be read until memory runs out and a FIFO
     /// with no writer would block forever, so both are refused (66) before any read.
     static func recordBytes(_ path: String) throws -> [UInt8] {
-        let name = path == "-" ? "standard input" : path
+        let name = name(path)
         let status: FileStatus
         do {
             status = path == "-" ? try FileStatus.of(descriptor: 0) : try FileStatus.of(path: path)
@@ -55,6 +60,9 @@ enum RecordedVerifyInput {
         }
         return try FileReading.readAll(path: path)
     }
+
+    /// `--recorded -` is standard input, and is called that in messages.
+    static func name(_ path: String) -> String { path == "-" ? "standard input" : path }
 
     /// Whether a file given as BODY is a record file instead: its first line reads as a
     /// recorded delivery (a body of AppDNA's is a webhook event, never that). Only a regular

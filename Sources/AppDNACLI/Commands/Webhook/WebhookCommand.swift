@@ -60,6 +60,7 @@ enum WebhookCommand {
             let recorded = try RecordedVerifyInput.request(path: path, line: line == 0 ? nil : line)
             source = .recorded(path, line: recorded.line)
             request = recorded.request
+            if let skipped = recorded.skipped { invocation.warn(skipped) }
         }
         let requestPath = source.requestPath
         let given = try WebhookInputs.signature(arguments, request: request.map { (requestPath!, $0) })
@@ -74,7 +75,10 @@ enum WebhookCommand {
             if explain, provided.bytes != nil {
                 try explainMalformed(invocation, source: source, request: request, provided: provided, secrets: secrets)
             }
-            throw error.located(given.origin)
+            // A record's signature is located as its other errors are: FILE:LINE first.
+            let recordedHeader = arguments[WebhookVerifyFlags.recorded] != nil && arguments[WebhookVerifyFlags.signature] == nil
+                && arguments[WebhookVerifyFlags.header] == nil
+            throw error.located(recordedHeader ? "\(requestPath ?? ""): \(given.origin)" : given.origin)
         }
 
         var verifier = try WebhookVerifier(secrets: secrets)
