@@ -65,4 +65,30 @@ final class APIOverrideDiscoveryHardeningEndToEndTests: XCTestCase {
         XCTAssertEqual(linked.status, 64, linked.stderr)
         XCTAssertTrue(linked.stderr.contains("the discovery directory is a symbolic link"), linked.stderr)
     }
+
+    /// api serve --inspect makes only appdna's own directory, 0700: never a missing home (it
+    /// warns and goes on without discovery), and not in a directory others can write to.
+    func testApiServeMakesOnlyItsOwnDirectory0700() throws {
+        let bundle = scratch.appendingPathComponent("bundle.json").path
+        try Data(DevServerEndToEndTests.source.utf8).write(to: URL(fileURLWithPath: bundle))
+        let home = scratch.appendingPathComponent("no-such-home").path
+        let homeless = try InspectedProcess(["api", "serve", "--bundle", bundle], in: scratch, environment: ["HOME": home])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home), "the missing home is not created")
+        XCTAssertEqual(homeless.stop(), 0)
+        XCTAssertTrue(homeless.stderr.contains("api override cannot find this server without --server"), homeless.stderr)
+
+        let runtime = scratch.appendingPathComponent("runtime").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let served = try InspectedProcess(["api", "serve", "--bundle", bundle], in: scratch, environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path])
+        let mode = try FileManager.default.attributesOfItem(atPath: runtime + "/appdna")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o700)
+        XCTAssertEqual(served.stop(), 0)
+
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: runtime + "/appdna")
+        let open = try InspectedProcess(["api", "serve", "--bundle", bundle], in: scratch, environment: ["XDG_RUNTIME_DIR": runtime, "HOME": scratch.path])
+        let files = try FileManager.default.contentsOfDirectory(atPath: runtime + "/appdna")
+        XCTAssertEqual(open.stop(), 0)
+        XCTAssertEqual(files, [], "no discovery file in a directory others can write to")
+        XCTAssertTrue(open.stderr.contains("the discovery directory is writable by everyone"), open.stderr)
+    }
 }

@@ -42,8 +42,16 @@ public struct InspectorDiscovery: Sendable, Equatable {
     /// Writes this server's file (the directory made 0700 if missing, and refused when it is
     /// not this user's own: see `problem(with:)`), read back before it is kept; returns its path.
     public func write(in directory: String) throws(Failure) -> String {
-        var made = ""
-        for part in directory.split(separator: "/") {
+        // Only appdna's own directories are made: $XDG_RUNTIME_DIR or $HOME must be there
+        // already (a missing home is not created for a convenience).
+        let base = directory.hasSuffix("/.appdna/run") ? String(directory.dropLast("/.appdna/run".count))
+            : directory.hasSuffix("/appdna") ? String(directory.dropLast("/appdna".count))
+            : String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        guard base.isEmpty || FileStatus.kind(path: base) == .directory else {
+            throw Failure(.cannotCreateOutput, "\(base) is not an existing directory: the discovery directory is made only inside one")
+        }
+        var made = base
+        for part in directory.dropFirst(base.count).split(separator: "/") {
             made += "/" + part
             if FileStatus.kind(path: made) == nil {
                 // 0700 whatever the umask: the chmod makes it exact.
