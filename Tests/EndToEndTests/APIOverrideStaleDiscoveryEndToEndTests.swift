@@ -44,4 +44,23 @@ final class APIOverrideStaleDiscoveryEndToEndTests: XCTestCase {
         XCTAssertFalse(stderr.contains("file kept"), stderr)
         #endif
     }
+
+    /// A file whose pid now names another process (its recorded start time differs) is stale:
+    /// ignored and removed. Pid 1 is alive; no process started at tick 999999999999.
+    func testAFileWhosePidWasReusedIsIgnoredAndRemoved() throws {
+        #if !os(Linux)
+        throw XCTSkip("start times are read from /proc/PID/stat, on Linux")
+        #else
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("appdna-reused-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: runtime.path + "/appdna", withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path + "/appdna")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let file = runtime.path + "/appdna/api-serve-1.json"
+        try Data(#"{"inspector":"http://127.0.0.1:9","api":"http://127.0.0.1:9","pid":1,"started":999999999999}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let run = try Binary.run(["api", "override", "list"], environment: ["XDG_RUNTIME_DIR": runtime.path, "HOME": runtime.path])
+        XCTAssertEqual(run.status, 64, run.stderr)
+        XCTAssertTrue(run.stderr.contains("no api serve --inspect is running"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "the stale file is removed")
+        #endif
+    }
 }

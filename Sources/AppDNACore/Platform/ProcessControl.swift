@@ -32,6 +32,22 @@ public enum ProcessControl {
         return true
     }
 
+    /// When the process started, in clock ticks since boot (Linux /proc/PID/stat field 22):
+    /// with the pid, it names one process, not a later one the pid was given to. Nil where
+    /// it cannot be read (another OS, a process that is gone).
+    public static func startTime(_ pid: Int32) -> Int64? {
+        #if os(Linux)
+        guard pid > 0, let stat = FileReading.smallRegularFile(path: "/proc/\(pid)/stat", limit: 4096),
+              let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // After "PID (COMM) ": field 3 (the state) onwards; field 22 is the 20th of those.
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19, let ticks = Int64(String(decoding: fields[fields.startIndex + 19], as: UTF8.self)), ticks >= 0 else { return nil }
+        return ticks
+        #else
+        return nil
+        #endif
+    }
+
     /// `exit`: flushes C stdio and runs atexit handlers.
     public static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)

@@ -7,16 +7,20 @@
 ///     $XDG_RUNTIME_DIR/appdna/api-serve-PID.json   (when XDG_RUNTIME_DIR is set)
 ///     $HOME/.appdna/run/api-serve-PID.json         (otherwise)
 ///
-///     {"inspector":"http://127.0.0.1:8766","api":"http://127.0.0.1:8765","pid":4242}
+///     {"inspector":"http://127.0.0.1:8766","api":"http://127.0.0.1:8765","pid":4242,"started":81234}
 public struct InspectorDiscovery: Sendable, Equatable {
     public let inspector: String
     public let api: String
     public let pid: Int32
+    /// The process's start time (`ProcessControl.startTime`), where the OS tells it: a file
+    /// whose pid now names a later process is stale. Absent in files of older versions.
+    public let started: Int64?
 
-    public init(inspector: String, api: String, pid: Int32) {
+    public init(inspector: String, api: String, pid: Int32, started: Int64? = nil) {
         self.inspector = inspector
         self.api = api
         self.pid = pid
+        self.started = started
     }
 
     static let prefix = "api-serve-"
@@ -36,7 +40,9 @@ public struct InspectorDiscovery: Sendable, Equatable {
     }
 
     public var jsonLine: [UInt8] {
-        JSONWriter().write(["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]) + [0x0A]
+        var object: JSONObject = ["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]
+        if let started { object["started"] = .integer(started) }
+        return JSONWriter().write(.object(object)) + [0x0A]
     }
 
     /// Writes this server's file (the directory made 0700 if missing, and refused when it is
@@ -105,7 +111,8 @@ public struct InspectorDiscovery: Sendable, Equatable {
         let servers = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name -> InspectorDiscovery? in
             guard let bytes = FileReading.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
                   name == "\(prefix)\(found.pid)\(suffix)" else { return nil }
-            guard ProcessControl.isAlive(found.pid) else {
+            let sameProcess = found.started == nil || ProcessControl.startTime(found.pid).map { $0 == found.started } ?? true
+            guard ProcessControl.isAlive(found.pid), sameProcess else {
                 // Left by a server that was killed: removed, so it cannot be taken for a later process with its pid.
                 _ = FileSystem.removeFile(directory + "/" + name)
                 return nil
@@ -125,7 +132,12 @@ public struct InspectorDiscovery: Sendable, Equatable {
               case .string(let inspector)? = value["inspector"], case .string(let api)? = value["api"],
               case .number(let number)? = value["pid"], let pid = number.int64, (1...Int64(Int32.max)).contains(pid),
               isLoopback(inspector), isPlainHTTP(api) else { return nil }
-        return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid))
+        var started: Int64? = nil
+        if let value = value["started"] {
+            guard case .number(let number) = value, let ticks = number.int64, ticks >= 0 else { return nil }
+            started = ticks
+        }
+        return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid), started: started)
     }
 
     /// The API's address, informative only (the server may listen on another interface too):
