@@ -142,6 +142,9 @@ final class GitHubAnnotationTests: XCTestCase {
         // Standard input is no file of the repository: no `file=`.
         let piped = runCLI(["bundle", "validate", "-", "--quiet"], environment: Self.github, stdin: #"{"bundle_version": "one"}"#)
         XCTAssertTrue(piped.stdout.hasPrefix("::error title=appdna "), piped.stdout)
+        // ... so the line and column are in the message, as bundle fetch gives them.
+        let malformed = runCLI(["bundle", "validate", "-", "--quiet"], environment: Self.github, stdin: "{\n  \"a\": 1,\n  \"b\": [1,,2]\n}\n")
+        XCTAssertTrue(malformed.stdout.contains("::standard input, line 3, column 11: not JSON"), malformed.stdout)
         // --format github writes them on stdout already: stderr does not repeat them.
         let github = runCLI(["bundle", "validate", warned, invalid, "--format", "github", "--quiet"], environment: Self.github)
         XCTAssertEqual(github.status, 1)

@@ -33,6 +33,7 @@ final class APIOverrideDiscoveryEndToEndTests: XCTestCase {
 
     func testTheRunningServerIsFoundThroughItsDiscoveryFileAndClearAllIsOneChange() throws {
         let home = scratch.appendingPathComponent("home").path
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)  // a missing home is not made
         let server = try InspectedProcess(["api", "serve", "--bundle", try bundle()], in: scratch, environment: ["HOME": home])
         servers.append(server)
         let file = "\(home)/.appdna/run/api-serve-\(server.process.processIdentifier).json"

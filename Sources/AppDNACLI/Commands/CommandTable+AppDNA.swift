@@ -168,7 +168,7 @@ extension CommandTable {
                 operands: [WebhookCommand.bodyOperand],
                 flags: WebhookCommand.verifyFlags,
                 examples: WebhookCommand.examples,
-                alternativeUsages: ["--request FILE [OPTIONS]"],
+                alternativeUsages: ["--request FILE [OPTIONS]", "--recorded FILE [--line N] [OPTIONS]"],
                 run: WebhookCommand.verify),
             CommandSpec(
                 ["webhook", "sign"],

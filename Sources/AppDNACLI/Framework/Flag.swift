@@ -72,7 +72,10 @@ public struct FlagValue<Value: Sendable>: Sendable {
         let shown = open ? "\(range.lowerBound) or more" : "\(range.lowerBound)-\(range.upperBound)"
         let words = open ? "\(range.lowerBound) or more" : "from \(range.lowerBound) to \(range.upperBound)"
         return FlagValue<Int>(range: shown, bounds: Double(range.lowerBound)...Double(range.upperBound), choices: nil, sample: "\(range.lowerBound)") { long, text throws(Failure) in
-            guard let number = Int(text), range.contains(number) else {
+            // Plain digits only ('-' for a range below 0): Int() would also take '+1', and '01' reads as a typo.
+            let digits = range.lowerBound < 0 && text.hasPrefix("-") ? text.utf8.dropFirst() : text.utf8[...]
+            guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.count == 1 || digits.first != 0x30,
+                  let number = Int(text), range.contains(number) else {
                 throw Failure(.usage, "--\(long) takes a whole number \(words), not '\(text)'")
             }
             return number

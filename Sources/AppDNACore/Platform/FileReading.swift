@@ -20,6 +20,48 @@ public enum FileReading {
         return pread(fd, &byte, 1, info.st_size - 1) == 1 ? byte : nil
     }
 
+    /// At most the first `count` bytes of the regular file at `path`, read without moving
+    /// anything: nil for anything else (a pipe, a FIFO, a device, a missing file), which is
+    /// neither opened nor read, so a pipe is left whole for whoever reads it next.
+    public static func regularFilePrefix(path: String, count: Int) -> [UInt8]? {
+        guard count > 0, (try? FileStatus.of(path: path))?.kind == .regular,
+              let fd = try? SystemFile.open(path, [.read, .nonBlocking]) else { return nil }
+        defer { SystemFile.close(fd) }
+        guard (try? FileStatus.of(descriptor: fd))?.kind == .regular else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = buffer.withUnsafeMutableBytes { raw in
+                (try? SystemFile.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), at: Int64(filled))) ?? -1
+            }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        return Array(buffer[..<filled])
+    }
+
+    /// The whole of a small regular file, or nil: the last component is not followed when it
+    /// is a symbolic link (O_NOFOLLOW), a FIFO does not block the open (O_NONBLOCK), and
+    /// anything but a regular file of at most `limit` bytes is closed unread. For files in a
+    /// directory others may have put things in (a FIFO, a link to /dev/zero, a huge file).
+    public static func smallRegularFile(path: String, limit: Int) -> [UInt8]? {
+        guard let fd = try? SystemFile.open(path, [.read, .noFollow, .nonBlocking]) else { return nil }
+        defer { SystemFile.close(fd) }
+        guard let status = try? FileStatus.of(descriptor: fd), status.kind == .regular, status.size <= Int64(limit) else { return nil }
+        var buffer = [UInt8](repeating: 0, count: limit + 1)
+        var filled = 0
+        while filled < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { raw in
+                (try? SystemFile.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]), at: Int64(filled))) ?? -1
+            }
+            if n < 0 { return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled > limit ? nil : Array(buffer[..<filled])  // grew past the limit since fstat
+    }
+
     /// Reads the file at `path` ("-" is standard input) completely.
     public static func readAll(path: String) throws(Failure) -> [UInt8] {
         if path == "-" { return try readAll(fileDescriptor: 0, name: "standard input") }

@@ -18,6 +18,8 @@ public struct FileStatus: Sendable {
     public let size: Int64
     /// The permission bits (`mode & 0o7777`).
     public let permissions: UInt32
+    /// The owner's user id.
+    public let owner: UInt32
 
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
@@ -39,6 +41,7 @@ public struct FileStatus: Sendable {
         }
         size = Int64(info.st_size)
         permissions = UInt32(info.st_mode) & 0o7777
+        owner = UInt32(info.st_uid)
     }
 
     /// `stat`: the file a path names, symbolic links followed.

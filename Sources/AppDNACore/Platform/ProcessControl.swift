@@ -11,11 +11,41 @@ public enum ProcessControl {
     /// `getpid`.
     public static var id: Int32 { getpid() }
 
+    /// `getuid`: the user this process runs as.
+    public static var userID: UInt32 { UInt32(getuid()) }
+
     /// Whether a process with this id exists (`kill(pid, 0)`: EPERM means it does, owned by
-    /// someone else). Only positive ids: 0 and -1 would name groups.
+    /// someone else) and has not ended: on Linux a zombie (state Z in /proc/PID/stat, an ended
+    /// process its parent has not reaped) counts as gone. Only positive ids: 0 and -1 would
+    /// name groups.
     public static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
-        return kill(pid, 0) == 0 || errno == EPERM
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        #if os(Linux)
+        // "PID (COMM) STATE …": COMM may hold ')' and spaces, so the state follows the last ')'.
+        if let stat = FileReading.smallRegularFile(path: "/proc/\(pid)/stat", limit: 4096),
+           let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count,
+           [UInt8(ascii: "Z"), UInt8(ascii: "X")].contains(stat[close + 2]) {
+            return false
+        }
+        #endif
+        return true
+    }
+
+    /// When the process started, in clock ticks since boot (Linux /proc/PID/stat field 22):
+    /// with the pid, it names one process, not a later one the pid was given to. Nil where
+    /// it cannot be read (another OS, a process that is gone).
+    public static func startTime(_ pid: Int32) -> Int64? {
+        #if os(Linux)
+        guard pid > 0, let stat = FileReading.smallRegularFile(path: "/proc/\(pid)/stat", limit: 4096),
+              let close = stat.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        // After "PID (COMM) ": field 3 (the state) onwards; field 22 is the 20th of those.
+        let fields = stat[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19, let ticks = Int64(String(decoding: fields[fields.startIndex + 19], as: UTF8.self)), ticks >= 0 else { return nil }
+        return ticks
+        #else
+        return nil
+        #endif
     }
 
     /// `exit`: flushes C stdio and runs atexit handlers.

@@ -7,16 +7,20 @@
 ///     $XDG_RUNTIME_DIR/appdna/api-serve-PID.json   (when XDG_RUNTIME_DIR is set)
 ///     $HOME/.appdna/run/api-serve-PID.json         (otherwise)
 ///
-///     {"inspector":"http://127.0.0.1:8766","api":"http://127.0.0.1:8765","pid":4242}
+///     {"inspector":"http://127.0.0.1:8766","api":"http://127.0.0.1:8765","pid":4242,"started":81234}
 public struct InspectorDiscovery: Sendable, Equatable {
     public let inspector: String
     public let api: String
     public let pid: Int32
+    /// The process's start time (`ProcessControl.startTime`), where the OS tells it: a file
+    /// whose pid now names a later process is stale. Absent in files of older versions.
+    public let started: Int64?
 
-    public init(inspector: String, api: String, pid: Int32) {
+    public init(inspector: String, api: String, pid: Int32, started: Int64? = nil) {
         self.inspector = inspector
         self.api = api
         self.pid = pid
+        self.started = started
     }
 
     static let prefix = "api-serve-"
@@ -36,38 +40,90 @@ public struct InspectorDiscovery: Sendable, Equatable {
     }
 
     public var jsonLine: [UInt8] {
-        JSONWriter().write(["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]) + [0x0A]
+        var object: JSONObject = ["inspector": .string(inspector), "api": .string(api), "pid": .integer(pid)]
+        if let started { object["started"] = .integer(started) }
+        return JSONWriter().write(.object(object)) + [0x0A]
     }
 
-    /// Writes this server's file (the directory made 0700 if missing), read back before it is
-    /// kept; returns its path.
+    /// Writes this server's file (the directory made 0700 if missing, and refused when it is
+    /// not this user's own: see `problem(with:)`), read back before it is kept; returns its path.
     public func write(in directory: String) throws(Failure) -> String {
-        var made = ""
-        for part in directory.split(separator: "/") {
+        // Only appdna's own directories are made: $XDG_RUNTIME_DIR or $HOME must be there
+        // already (a missing home is not created for a convenience).
+        let base = directory.hasSuffix("/.appdna/run") ? String(directory.dropLast("/.appdna/run".count))
+            : directory.hasSuffix("/appdna") ? String(directory.dropLast("/appdna".count))
+            : String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
+        guard base.isEmpty || FileStatus.kind(path: base) == .directory else {
+            throw Failure(.cannotCreateOutput, "\(base) is not an existing directory: the discovery directory is made only inside one")
+        }
+        var made = base
+        for part in directory.dropFirst(base.count).split(separator: "/") {
             made += "/" + part
             if FileStatus.kind(path: made) == nil {
-                do { try FileSystem.makeDirectory(made, permissions: 0o700) } catch {
+                // 0700 whatever the umask: the chmod makes it exact.
+                do { try FileSystem.makeDirectory(made, permissions: 0o700); try FileSystem.setPermissions(made, 0o700) } catch {
                     throw Failure(.cannotCreateOutput, "\(made): cannot create the discovery directory: \(error.description)")
                 }
             }
         }
+        if let problem = Self.problem(with: directory) {
+            throw Failure(.cannotCreateOutput, "\(directory): \(problem)")
+        }
         let path = Self.path(in: directory, pid: pid)
         try AtomicFile.replace(path: path, with: jsonLine)
-        guard let read = try? FileReading.readAll(path: path), Self.parse(read) == self else {
+        guard let read = FileReading.smallRegularFile(path: path, limit: Self.fileLimit), Self.parse(read) == self else {
             throw Failure(.cannotCreateOutput, "\(path): the discovery file did not read back as written")
         }
         return path
     }
 
-    /// The servers whose files are in `directory` and whose process is alive, by pid.
-    public static func running(in directory: String) -> [InspectorDiscovery] {
+    /// The most a discovery file holds (its line is under 700 bytes).
+    static let fileLimit = 4096
+
+    /// Why `directory` cannot be trusted with discovery files, nil when it can (or does not
+    /// exist): another user's files there would send this user's inspector token elsewhere.
+    /// It must be a real directory (not a symbolic link), this user's, and writable by no one else.
+    public static func problem(with directory: String) -> String? {
+        guard let status = try? FileStatus.ofLink(path: directory) else { return nil }
+        if status.kind == .symbolicLink { return "the discovery directory is a symbolic link" }
+        if status.kind != .directory { return "the discovery directory is \(status.kindName), not a directory" }
+        if status.owner != ProcessControl.userID { return "the discovery directory belongs to another user (uid \(status.owner))" }
+        if status.permissions & 0o022 != 0 {
+            return "the discovery directory is writable by \(status.permissions & 0o002 != 0 ? "everyone" : "its group") (mode \(String(status.permissions, radix: 8))): make it 0700"
+        }
+        return nil
+    }
+
+    /// What `running(in:)` found: the live servers, and why the directory was not read.
+    public struct Scan: Sendable, Equatable {
+        public let servers: [InspectorDiscovery]
+        /// Set when the directory was skipped (`problem(with:)`).
+        public let refused: String?
+    }
+
+    /// The servers whose files are in `directory` and whose process is alive, by pid. Only
+    /// regular files of at most 4 KiB are read (no FIFO, device, symbolic link or huge file),
+    /// and only from a directory that `problem(with:)` finds nothing wrong with. A file whose
+    /// process has ended (or is a zombie) is removed.
+    public static func scan(_ directory: String) -> Scan {
+        if let problem = problem(with: directory) { return Scan(servers: [], refused: "\(directory): \(problem)") }
         let names = FileSystem.entries(of: directory) ?? []
-        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name in
-            guard let bytes = try? FileReading.readAll(path: directory + "/" + name), let found = parse(bytes),
-                  name == "\(prefix)\(found.pid)\(suffix)", ProcessControl.isAlive(found.pid) else { return nil }
+        let servers = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name -> InspectorDiscovery? in
+            guard let bytes = FileReading.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
+                  name == "\(prefix)\(found.pid)\(suffix)" else { return nil }
+            let sameProcess = found.started == nil || ProcessControl.startTime(found.pid).map { $0 == found.started } ?? true
+            guard ProcessControl.isAlive(found.pid), sameProcess else {
+                // Left by a server that was killed: removed, so it cannot be taken for a later process with its pid.
+                _ = FileSystem.removeFile(directory + "/" + name)
+                return nil
+            }
             return found
         }
+        return Scan(servers: servers, refused: nil)
     }
+
+    /// The servers `scan` finds alive.
+    public static func running(in directory: String) -> [InspectorDiscovery] { scan(directory).servers }
 
     /// A file's contents; nil when they are not a discovery record (range-checked pid,
     /// loopback http addresses only: the token is sent to the inspector).
@@ -76,7 +132,12 @@ public struct InspectorDiscovery: Sendable, Equatable {
               case .string(let inspector)? = value["inspector"], case .string(let api)? = value["api"],
               case .number(let number)? = value["pid"], let pid = number.int64, (1...Int64(Int32.max)).contains(pid),
               isLoopback(inspector), isPlainHTTP(api) else { return nil }
-        return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid))
+        var started: Int64? = nil
+        if let value = value["started"] {
+            guard case .number(let number) = value, let ticks = number.int64, ticks >= 0 else { return nil }
+            started = ticks
+        }
+        return InspectorDiscovery(inspector: inspector, api: api, pid: Int32(pid), started: started)
     }
 
     /// The API's address, informative only (the server may listen on another interface too):
@@ -85,12 +146,14 @@ public struct InspectorDiscovery: Sendable, Equatable {
         url.hasPrefix("http://") && url.utf8.count <= 300 && url.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
     }
 
-    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of digits in range.
-    static func isLoopback(_ url: String) -> Bool {
+    /// `http://127.0.0.1:PORT` (or localhost, [::1]) and nothing else: a port of plain digits
+    /// (no sign, no leading zero) in range. `api override --server` takes the same addresses.
+    public static func isLoopback(_ url: String) -> Bool {
         ["http://127.0.0.1:", "http://localhost:", "http://[::1]:"].contains { prefix in
             guard url.hasPrefix(prefix) else { return false }
             let port = url.utf8.dropFirst(prefix.utf8.count)
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
+            guard !port.isEmpty, port.count <= 5, port.first != 0x30, port.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let number = Int(String(decoding: port, as: UTF8.self)) else { return false }
             return (1...65535).contains(number)
         }
     }

@@ -47,8 +47,17 @@ public enum OverrideAPI {
                 case .success(let found): value = found
                 case .failure(let refusal): return malformed(refusal.message)
                 }
+                // Deeper than an override may hold: the request's own fault, whatever the bundle.
+                if OverrideKeyRule.depth(of: value) > OverrideKeyRule.maxValueDepth {
+                    return malformed("the value is nested deeper than \(OverrideKeyRule.maxValueDepth) levels")
+                }
+                // A value of another kind than the override's (a variant id that is not a
+                // string): a conflict with what the bundle's experiment or flow is.
                 let item: BundleOverride
-                do { item = try BundleOverride(kind: kind, key: key, value: value) } catch { return malformed(words(error)) }
+                do { item = try BundleOverride(kind: kind, key: key, value: value) } catch {
+                    let refusal = OverrideTransaction.Refusal(.check, .request, words(error))
+                    return (409, ["error": .string(refusal.description), "step": .string(refusal.step.rawValue)])
+                }
                 // A well-formed request whose override does not fit the bundle served (no such
                 // experiment or variant): a conflict with that bundle.
                 do {

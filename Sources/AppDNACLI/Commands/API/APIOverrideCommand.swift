@@ -28,7 +28,9 @@ enum APIOverrideCommand {
     this user: each notes its inspector's address and process id in $XDG_RUNTIME_DIR/appdna \
     (else ~/.appdna/run) while it runs, and only a live process counts (docs/local-api.md). \
     Exit status: 0 done, 64 usage error or refused override, 69 the server \
-    cannot be reached or answered unexpectedly, 77 the token was refused.
+    cannot be reached or answered unexpectedly, 70 internal error, 75 no answer within \
+    --timeout, 77 the token was refused, 78 the HTTP client could not be set up (libcurl \
+    missing or refusing its options).
     """
 
     static let examples = [
@@ -44,6 +46,7 @@ enum APIOverrideCommand {
 
     @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
         let arguments = invocation.arguments
+        let planned = try call(arguments)
         let (server, from) = try serverAddress(invocation)
         let base = try inspectorBase(server, from: from)
         let client = try DeliveryClient.make(invocation)
@@ -55,52 +58,63 @@ enum APIOverrideCommand {
             return try client.send(HTTPRequest(method: method, url: base + path, headers: headers, body: body),
                                    deadline: Deadline(secondsFromNow: timeout, clock: client.clock))
         }
-        let operand = arguments.operand(1)
-        if arguments[APIOverrideFlags.clearAll] && arguments.operand(0) != "clear" {
-            throw Failure(.usage, "--all goes with clear (api override clear --all)")
-        }
         do {
-            return try change(invocation, operand: operand, base: base, transport: { try send($0, $1, body: $2, token: $3) })
+            return try change(invocation, call: planned, base: base, transport: { try send($0, $1, body: $2, token: $3) })
         } catch let failure as Failure where failure.kind == .usage || failure.kind == .unavailable {
             // The API port of api serve has neither the page nor /api/overrides: say which port to use.
             if let probe = try? send("GET", "/api/v1/sdk/config-bundle/version"), isAPIPort(probe) { throw notTheInspector(base) }
+            // webhook listen's inspector has a page of the same kind, but no overrides.
+            if let page = try? send("GET", "/"), inspectorKind(page) == "webhook" { throw webhookInspector(base) }
             throw failure
         }
     }
 
-    /// The request ACTION asks for, and its answer printed.
-    static func change(_ invocation: Invocation, operand: String?, base: String,
-                       transport: (String, String, [UInt8]?, String?) throws -> HTTPResponse) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        func send(_ method: String, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> HTTPResponse {
-            try transport(method, path, body, token)
+    /// The request ACTION and OVERRIDE ask for, checked before any request is sent (a usage
+    /// error is reported as one, never as whatever a wrong server answered).
+    struct Call {
+        let method: String
+        let path: String
+        let body: [UInt8]?
+        /// A change: the inspector's token is fetched from its page first.
+        let needsToken: Bool
+        let identity: Bool
+    }
+
+    static func call(_ arguments: ParsedArguments) throws -> Call {
+        let operand = arguments.operand(1)
+        if arguments[APIOverrideFlags.clearAll] && arguments.operand(0) != "clear" {
+            throw Failure(.usage, "--all goes with clear (api override clear --all)")
         }
-        let answer: HTTPResponse
         switch arguments.operand(0) {
         case "list":
             if operand != nil { throw Failure(.usage, "api override list takes no OVERRIDE") }
-            answer = try send("GET", "/api/overrides")
+            return Call(method: "GET", path: "/api/overrides", body: nil, needsToken: false, identity: false)
         case "identity":
             guard let operand else { throw Failure(.usage, "api override identity needs experiment:KEY=VARIANT") }
             // The search costs the server CPU: it takes the page's token, as a change does.
-            let body = try APIOverrideIdentity.body(operand, arguments)
-            let token = try pageToken(send("GET", "/"), server: base)
-            return try APIOverrideIdentity.report(send("POST", "/api/identity", body: body, token: token),
-                                                  json: arguments[APIOverrideFlags.json], invocation)
+            return Call(method: "POST", path: "/api/identity", body: try APIOverrideIdentity.body(operand, arguments), needsToken: true, identity: true)
         case "set":
             guard let operand else { throw Failure(.usage, "api override set needs an OVERRIDE: experiment:KEY=VARIANT, flag:KEY=JSON, config:KEY=JSON or onboarding:FLOW") }
             let item = try BundleOverride(parsing: operand)
-            let token = try pageToken(send("GET", "/"), server: base)
-            answer = try send("PUT", path(item.kind, item.key), body: JSONWriter().write(["value": item.value]), token: token)
+            return Call(method: "PUT", path: path(item.kind, item.key), body: JSONWriter().write(["value": item.value]), needsToken: true, identity: false)
         case "clear" where arguments[APIOverrideFlags.clearAll]:
             if let operand { throw Failure(.usage, "api override clear --all clears every override: give no KIND:KEY ('\(operand)')") }
-            let token = try pageToken(send("GET", "/"), server: base)
-            answer = try send("DELETE", "/api/overrides", token: token)
+            return Call(method: "DELETE", path: "/api/overrides", body: nil, needsToken: true, identity: false)
         default:
             guard let operand else { throw Failure(.usage, "api override clear needs KIND:KEY (experiment:KEY, flag:KEY, config:KEY or onboarding), or --all") }
             let (kind, key) = try target(operand)
-            let token = try pageToken(send("GET", "/"), server: base)
-            answer = try send("DELETE", path(kind, key), token: token)
+            return Call(method: "DELETE", path: path(kind, key), body: nil, needsToken: true, identity: false)
+        }
+    }
+
+    /// The request `call` describes, and its answer printed.
+    static func change(_ invocation: Invocation, call: Call, base: String,
+                       transport: (String, String, [UInt8]?, String?) throws -> HTTPResponse) throws -> ExitStatus {
+        let arguments = invocation.arguments
+        let token = call.needsToken ? try pageToken(transport("GET", "/", nil, nil), server: base) : nil
+        let answer = try transport(call.method, call.path, call.body, token)
+        if call.identity {
+            return try APIOverrideIdentity.report(answer, json: arguments[APIOverrideFlags.json], invocation)
         }
         let document = try checked(answer)
         if arguments[APIOverrideFlags.json] {
@@ -119,15 +133,20 @@ enum APIOverrideCommand {
         return .success
     }
 
-    /// `http://127.0.0.1:PORT` or `http://localhost:PORT` (a trailing / dropped): the inspector
+    /// `http://127.0.0.1:PORT`, `http://localhost:PORT` or `http://[::1]:PORT` (a trailing / dropped): the inspector
     /// listens on loopback only, and its token must not be sent anywhere else.
     static func inspectorBase(_ text: String, from: String = "--server") throws -> String {
         var base = text
         while base.hasSuffix("/") { base.removeLast() }
-        for prefix in ["http://127.0.0.1:", "http://localhost:"] where base.hasPrefix(prefix) {
-            if let port = Int(base.dropFirst(prefix.count)), (1...65535).contains(port) { return base }
-        }
-        throw Failure(.usage, "\(from) takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(text)'")
+        // The discovery file's own check: a port of plain digits ('+18802' and '018802' are refused).
+        if InspectorDiscovery.isLoopback(base) { return base }
+        throw Failure(.usage, "\(from) takes the inspector's address, http://127.0.0.1:PORT (api serve --inspect PORT), not '\(shortened(text))'")
+    }
+
+    /// At most the first 100 characters of a value echoed in a message (an environment
+    /// variable may hold anything), with how long it was.
+    static func shortened(_ text: String) -> String {
+        text.count <= 100 ? text : "\(text.prefix(100))… (\(text.utf8.count) bytes)"
     }
 
     /// `KIND:KEY` of `clear` (`onboarding` alone, or `onboarding:…`, is the flow).
@@ -154,8 +173,29 @@ enum APIOverrideCommand {
         return "/api/overrides/\(kind.rawValue)/\(encoded)"
     }
 
+    /// The page's `<meta name="appdna-inspector-kind" content="…">`: "api" (api serve) or
+    /// "webhook" (webhook listen); nil when the answer is no inspector page.
+    static func inspectorKind(_ page: HTTPResponse) -> String? {
+        guard page.status == 200 else { return nil }
+        return metaContent(page.body, "appdna-inspector-kind")
+    }
+
+    static func metaContent(_ body: [UInt8], _ name: String) -> String? {
+        let marker = Array("name=\"\(name)\" content=\"".utf8)
+        guard let start = body.indices.first(where: { body[$0...].starts(with: marker) }).map({ $0 + marker.count }),
+              let end = body[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return String(decoding: body[start..<end], as: UTF8.self)
+    }
+
+    static func webhookInspector(_ server: String) -> Failure {
+        Failure(.usage, "\(server) is the inspector of webhook listen, not of api serve: it has no overrides",
+                hint: "point api override at the --inspect port of appdna api serve (--server http://127.0.0.1:PORT)")
+    }
+
     /// The token in the page's `<meta name="appdna-inspector-token" content="…">`.
     static func pageToken(_ page: HTTPResponse, server: String) throws -> String {
+        // webhook listen's page has a token too: no change is sent with it.
+        if inspectorKind(page) == "webhook" { throw webhookInspector(server) }
         let marker = Array("name=\"appdna-inspector-token\" content=\"".utf8)
         let body = page.body
         let start = page.status == 200 ? body.indices.first { body[$0...].starts(with: marker) }.map { $0 + marker.count } : nil
@@ -185,7 +225,9 @@ enum APIOverrideCommand {
         if let server = invocation.arguments[APIOverrideFlags.server] { return (server, "--server") }
         if let server = invocation.io.environment[serverVariable], !server.isEmpty { return (server, serverVariable) }
         let directory = InspectorDiscovery.directory(environment: invocation.io.environment)
-        let running = directory.map(InspectorDiscovery.running(in:)) ?? []
+        let scan = directory.map(InspectorDiscovery.scan)
+        if let refused = scan?.refused { invocation.warn("not looking for api serve --inspect in \(refused)") }
+        let running = scan?.servers ?? []
         guard running.count == 1, let only = running.first else {
             if running.isEmpty {
                 throw Failure(.usage, "no api serve --inspect is running for this user\(directory.map { " (none noted in \($0))" } ?? "")",

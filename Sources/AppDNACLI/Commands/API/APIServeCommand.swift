@@ -133,7 +133,8 @@ enum APIServeCommand {
         // cannot be written costs only that convenience.
         var discoveryFile: String?
         if let inspector, let directory = InspectorDiscovery.directory(environment: invocation.io.environment) {
-            let found = InspectorDiscovery(inspector: String(inspector.url.dropLast()), api: server.loopbackURL, pid: ProcessControl.id)
+            let found = InspectorDiscovery(inspector: String(inspector.url.dropLast()), api: server.loopbackURL, pid: ProcessControl.id,
+                                            started: ProcessControl.startTime(ProcessControl.id))
             do { discoveryFile = try found.write(in: directory) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
         }
         defer { if let discoveryFile { _ = FileSystem.removeFile(discoveryFile) } }

@@ -74,8 +74,11 @@ enum BundleValidateCommand {
             let isFile = ![BundleInput.stdinName, BundleArgument.remote].contains(report.file)
             for f in report.findings {
                 let place = isFile ? GitHubWorkflowText.Place(file: report.file, line: f.line, column: f.column) : nil
+                // With no file to point at, the line and column go in the message (as bundle fetch's do).
+                let source = report.file == BundleInput.stdinName ? "standard input" : "the live bundle"
+                let located = isFile || f.line < 1 ? "" : "\(source), line \(f.line), column \(f.column): "
                 out.writeVerbatimLine(GitHubWorkflowText.annotation(f.severity == .error ? .error : .warning,
-                                                                    f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)",
+                                                                    located + f.message + " [\(f.code)] at \(f.pointer.description.isEmpty ? "/" : f.pointer.description)",
                                                                     place: place, title: "appdna \(f.code)"))
             }
         }

@@ -7,8 +7,11 @@ import AppDNACore
 /// the same code.
 enum RecordedVerifyInput {
     /// The delivery on `line` (1-based), or the file's only one; the request it was.
-    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest) {
-        let file = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
+    /// `skipped`: the file's unreadable lines when no --line picked the delivery (the caller
+    /// warns of them: a torn or junk line is never passed over in silence).
+    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest, skipped: String?) {
+        let file = RecordedDeliveries(fileBytes: try recordBytes(path))
+        let path = name(path)
         let chosen: (line: Int, delivery: RecordedDelivery)
         if let line {
             if let skipped = file.skipped.first(where: { $0.line == line }) {
@@ -31,19 +34,56 @@ enum RecordedVerifyInput {
             chosen = only
         }
         do {
-            return (chosen.line, try RawHTTPRequest.parse(wireBytes(chosen.delivery)))
+            let skipped = line != nil || file.skipped.isEmpty ? nil
+                : "\(path): \(file.skipped.count) unreadable line\(file.skipped.count == 1 ? "" : "s") skipped (\(file.skipped.prefix(5).map { "line \($0.line): \($0.reason)" }.joined(separator: "; "))\(file.skipped.count > 5 ? "; …" : ""))"
+            return (chosen.line, try RawHTTPRequest.parse(wireBytes(chosen.delivery)), skipped)
         } catch {
             throw Failure(.malformedInput, "\(path):\(chosen.line): \(error.message)", hint: error.hint, remedy: error.remedy)
         }
     }
 
-    /// Whether a file given as BODY is a record file instead: its first line reads as a
-    /// recorded delivery (a body of AppDNA's is a webhook event, never that).
-    static func isRecordFile(_ path: String) -> Bool {
-        guard let bytes = try? FileReading.readAll(path: path),
-              let first = bytes.split(separator: 10, maxSplits: 1, omittingEmptySubsequences: true).first else { return false }
-        return (try? RecordedDelivery.parse(line: Array(first))) != nil
+    /// The record file's bytes. Only a regular file (or standard input that is one, or a
+    /// pipe) is read: a device (/dev/zero) would be read until memory runs out and a FIFO
+    /// with no writer would block forever, so both are refused (66) before any read.
+    static func recordBytes(_ path: String) throws -> [UInt8] {
+        let name = name(path)
+        let status: FileStatus
+        do {
+            status = path == "-" ? try FileStatus.of(descriptor: 0) : try FileStatus.of(path: path)
+        } catch {
+            throw Failure(.inputMissing, "\(name): \(error.description)")
+        }
+        let acceptable = status.kind == .regular || (path == "-" && status.kind == .fifo)
+        guard acceptable else {
+            throw Failure(.inputMissing, "\(name) is \(status.kindName), not a webhook listen --record file",
+                          hint: "--recorded takes the regular file webhook listen --record wrote")
+        }
+        return try FileReading.readAll(path: path)
     }
+
+    /// `--recorded -` is standard input, and is called that in messages.
+    static func name(_ path: String) -> String { path == "-" ? "standard input" : path }
+
+    /// Whether a file given as BODY is a record file instead: its first line reads as a
+    /// recorded delivery (a body of AppDNA's is a webhook event, never that). Only a regular
+    /// file is looked at, and only its first `sniffBytes`: a pipe or FIFO (`<(cat body.json)`)
+    /// is never read here, so verify hashes every byte of it, and a huge body costs no memory.
+    static func isRecordFile(_ path: String) -> Bool {
+        guard let prefix = FileReading.regularFilePrefix(path: path, count: sniffBytes) else { return false }
+        let start = prefix.firstIndex { ![9, 10, 13, 32].contains($0) } ?? prefix.endIndex
+        if let end = prefix[start...].firstIndex(of: 10) {
+            return (try? RecordedDelivery.parse(line: Array(prefix[start..<end]))) != nil
+        }
+        if prefix.count < sniffBytes {  // the whole file, one line without its newline
+            return (try? RecordedDelivery.parse(line: Array(prefix[start...]))) != nil
+        }
+        // A first line longer than the prefix (a large recorded body): the listener's own
+        // opening, which no webhook event body has.
+        return prefix[start...].starts(with: Array(#"{"received_at":""#.utf8))
+    }
+
+    /// How much of a BODY file `isRecordFile` reads.
+    static let sniffBytes = 8 * 1024
 
     /// The request a record stands for: its method, target and headers as received, with the
     /// framing of its exact body (a recorded Content-Length or Transfer-Encoding described the

@@ -10,7 +10,8 @@ enum WebhookCommand {
     static let verifyDiscussion = """
     Checks the X-AppDNA-Signature of a webhook delivery: HMAC-SHA256 of the exact body bytes \
     with the endpoint's signing secret, compared in constant time. The body is hashed while it \
-    is read, so any size works in constant memory.
+    is read, so a body of any size, from a file or a pipe, works in constant memory (a record \
+    file given as BODY is recognised from its first 8 KiB; --recorded reads its record file whole).
     The secret is never a flag value: it comes from APPDNA_WEBHOOK_SECRET, --secret-file PATH \
     (repeatable, for rotation; takes precedence over the environment) or --secret-stdin. One \
     trailing newline is removed; an empty secret is refused (status 78).
@@ -25,7 +26,8 @@ enum WebhookCommand {
     --recorded FILE verifies a delivery from webhook listen's record file (the file's only one, or \
     the one on --line N), with its recorded signature.
     Exit status: 0 valid, 1 mismatch, 64 usage error (e.g. no signature given), 65 malformed \
-    signature, request dump or record, 66 body file missing, 78 no secret, empty secret or unreadable \
+    signature, request dump or record, 66 body file missing, or a record file that is not a regular \
+    file, 78 no secret, empty secret or unreadable \
     secret file.
     """
 
@@ -60,6 +62,7 @@ enum WebhookCommand {
             let recorded = try RecordedVerifyInput.request(path: path, line: line == 0 ? nil : line)
             source = .recorded(path, line: recorded.line)
             request = recorded.request
+            if let skipped = recorded.skipped { invocation.warn(skipped) }
         }
         let requestPath = source.requestPath
         let given = try WebhookInputs.signature(arguments, request: request.map { (requestPath!, $0) })
@@ -74,7 +77,10 @@ enum WebhookCommand {
             if explain, provided.bytes != nil {
                 try explainMalformed(invocation, source: source, request: request, provided: provided, secrets: secrets)
             }
-            throw error.located(given.origin)
+            // A record's signature is located as its other errors are: FILE:LINE first.
+            let recordedHeader = arguments[WebhookVerifyFlags.recorded] != nil && arguments[WebhookVerifyFlags.signature] == nil
+                && arguments[WebhookVerifyFlags.header] == nil
+            throw error.located(recordedHeader ? "\(requestPath ?? ""): \(given.origin)" : given.origin)
         }
 
         var verifier = try WebhookVerifier(secrets: secrets)

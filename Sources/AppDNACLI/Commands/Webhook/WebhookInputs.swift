@@ -19,7 +19,7 @@ enum WebhookInputs {
             case .stdin: return "standard input"
             case .file(let path): return path
             case .request(let path): return "the body of request dump \(path)"
-            case .recorded(let path, let line): return "the body of the delivery recorded at \(path):\(line)"
+            case .recorded(let path, let line): return "the body of the delivery recorded at \(RecordedVerifyInput.name(path)):\(line)"
             }
         }
 
@@ -27,7 +27,7 @@ enum WebhookInputs {
         var requestPath: String? {
             switch self {
             case .request(let path): return path
-            case .recorded(let path, let line): return "\(path):\(line)"
+            case .recorded(let path, let line): return "\(RecordedVerifyInput.name(path)):\(line)"
             case .stdin, .file: return nil
             }
         }
