@@ -79,9 +79,9 @@ final class DevServerModelEndToEndTests: XCTestCase {
         // A new sequence on every local run (each has found what a fixed one would not: seed
         // 445857098 found a restart serving a lower version); under CI one known sequence, so a
         // submission is judged on the same steps each time. Any seed replays with the variable.
-        let environment = ProcessInfo.processInfo.environment
-        let ci = !["", "0", "false"].contains(environment["CI"] ?? "")
-        let seed = environment["APPDNA_MODEL_SEED"].flatMap { UInt64($0) } ?? (ci ? 739757054 : UInt64.random(in: 1...UInt64(UInt32.max)))
+        let variables = ProcessInfo.processInfo.environment
+        let ci = !["", "0", "false"].contains(variables["CI"] ?? "")
+        let seed = variables["APPDNA_MODEL_SEED"].flatMap { UInt64($0) } ?? (ci ? 739757054 : UInt64.random(in: 1...UInt64(UInt32.max)))
         let steps = ProcessInfo.processInfo.environment["APPDNA_MODEL_STEPS"].flatMap { Int($0) }.map { min(max($0, 1), 2_000) } ?? 200
         print("DevServerModelEndToEndTests: seed \(seed), \(steps) steps (APPDNA_MODEL_SEED=\(seed) replays it)")
         var random = Random(state: seed)
