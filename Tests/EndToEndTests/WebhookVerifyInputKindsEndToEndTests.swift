@@ -24,8 +24,8 @@ final class WebhookVerifyInputKindsEndToEndTests: XCTestCase {
         process.currentDirectoryURL = scratch
         process.environment = ["PATH": "/usr/bin:/bin", "APPDNA": Binary.url.path]
         let out = scratch.appendingPathComponent("out-\(UUID().uuidString)"), err = scratch.appendingPathComponent("err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
