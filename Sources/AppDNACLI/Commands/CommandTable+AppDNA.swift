@@ -54,7 +54,7 @@ extension CommandTable {
                 For a whole table of users in a warehouse, 'appdna warehouse assignment' writes the \
                 same assignment as one SQL query.
                 """,
-                operands: BucketCommand.operands,
+                operands: BucketFlags.operands,
                 flags: BucketFlags.all,
                 examples: [
                     ExampleSpec("appdna bucket user_12345 exp_paywall_v3 a8f3c9d2 --variants control=0.5,variant_b=0.5",

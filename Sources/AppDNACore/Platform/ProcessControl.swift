@@ -21,7 +21,7 @@ public enum ProcessControl {
     public static func isAlive(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
         guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        #if os(Linux)
+        #if os(Linux) // Linux-only tuning: a zombie still answers kill(pid, 0); Darwin has no /proc, and there a zombie counts as alive
         // "PID (COMM) STATE …": COMM may hold ')' and spaces, so the state follows the last ')'.
         if let stat = FileReading.smallRegularFile(path: "/proc/\(pid)/stat", limit: 4096),
            let close = stat.lastIndex(of: UInt8(ascii: ")")), close + 2 < stat.count,

@@ -2,12 +2,6 @@ import AppDNACore
 
 /// `appdna bucket`: which bucket and variant a user gets, exactly as devices compute it.
 enum BucketCommand {
-    static let operands = [
-        OperandSpec("USER", "The user id (identified id, or the anonymous id); '-' reads one id per line from stdin"),
-        OperandSpec("EXPERIMENT", "The experiment id (its key in the bundle's experiments map)"),
-        OperandSpec("SALT", "The experiment's salt; taken from the bundle with --bundle", optional: true),
-    ]
-
     /// The operands the parser counts: the mode's selector decides them (`BucketMode.Selector`),
     /// the retired `--sql` spellings none (they are refused before any mode).
     @Sendable static func operandsGiven(_ arguments: ParsedArguments) -> [OperandSpec] {

@@ -10,6 +10,13 @@ enum DevicePlatform: String, CaseIterable, Sendable { case ios, android, web }
 
 /// The flags of `bucket`, each declared once, in help order.
 enum BucketFlags {
+    /// `bucket`'s operands, in order (each mode takes some of them: `BucketMode.Selector`).
+    static let operands = [
+        OperandSpec("USER", "The user id (identified id, or the anonymous id); '-' reads one id per line from stdin"),
+        OperandSpec("EXPERIMENT", "The experiment id (its key in the bundle's experiments map)"),
+        OperandSpec("SALT", "The experiment's salt; taken from the bundle with --bundle", optional: true),
+    ]
+
     static let scheme = Flag.defaulted("scheme", value: "SCHEME", "sdk (what devices compute) or docs (the documented formula)",
                                        default: "sdk", .choice(BucketingScheme.self))
     static let variants = Flag.optional("variants", value: "LIST", "Variants and weights, e.g. control=0.5,variant_b=0.5", .text)

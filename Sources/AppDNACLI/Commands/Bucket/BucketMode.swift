@@ -78,7 +78,7 @@ enum BucketMode: Equatable {
         /// The operands this selector takes: `--self-test`, `--vectors` and `--force-variant`
         /// none; `--find` no user; with `--bundle` the experiment may be left out.
         var operands: [OperandSpec] {
-            let all = BucketCommand.operands
+            let all = BucketFlags.operands
             switch self {
             case .selfTest, .vectors, .force: return []
             case .find: return Array(all.dropFirst())
