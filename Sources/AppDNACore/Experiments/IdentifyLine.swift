@@ -26,50 +26,27 @@ public enum IdentifyLine: String, CaseIterable, Sendable {
         }
     }
 
-    /// A `"…"` literal (Swift, Kotlin): backslash, quote and control characters escaped as
-    /// `\u{…}` (Swift) or `\uXXXX` (Kotlin, which also needs `$` escaped).
+    /// A `"…"` literal (Swift, Kotlin): backslash and quote escaped, control and bidi characters
+    /// written as `\u{…}` (Swift) or UTF-16 `\uXXXX` (Kotlin, which also needs `$` escaped), by
+    /// the one literal writer codegen uses (`QuotedLiteral`).
     static func doubleQuoted(_ text: String, dollar: Bool) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "$" where dollar: out += "\\$"
-            default:
-                if SQLQuoting.mustEscape(scalar.value) {
-                    out += dollar ? utf16Escapes(scalar) : "\\u{" + hex(scalar.value) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        var escapes: [Unicode.Scalar: String] = ["\\": "\\\\", "\"": "\\\""]
+        if dollar { escapes["$"] = "\\$" }
+        return QuotedLiteral.quoted(text, quote: "\"", escapes: escapes, invisible: true) { value in
+            dollar ? utf16Escapes(value) : "\\u{" + hex(value) + "}"
         }
-        return out + "\""
     }
 
     /// A `'…'` literal (JavaScript, Dart, which also needs `$` escaped): `\u{…}` escapes.
     static func singleQuoted(_ text: String, dollar: Bool) -> String {
-        var out = "'"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "'": out += "\\'"
-            case "$" where dollar: out += "\\$"
-            default:
-                if SQLQuoting.mustEscape(scalar.value) {
-                    out += "\\u{" + hex(scalar.value) + "}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "'"
+        var escapes: [Unicode.Scalar: String] = ["\\": "\\\\", "'": "\\'"]
+        if dollar { escapes["$"] = "\\$" }
+        return QuotedLiteral.quoted(text, quote: "'", escapes: escapes, invisible: true) { "\\u{" + hex($0) + "}" }
     }
 
-    private static func utf16Escapes(_ scalar: Unicode.Scalar) -> String {
-        String(scalar).utf16.map { unit in
-            let digits = hex(UInt32(unit))
-            return "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-        }.joined()
+    private static func utf16Escapes(_ value: UInt32) -> String {
+        guard let scalar = Unicode.Scalar(value) else { return "" }
+        return String(scalar).utf16.map { "\\u" + QuotedLiteral.hex(UInt32($0), digits: 4).uppercased() }.joined()
     }
 
     private static func hex(_ value: UInt32) -> String { String(value, radix: 16, uppercase: true) }
