@@ -14,13 +14,15 @@ final class CommandTableInvariantTests: XCTestCase {
     /// The same check over a table of its own with a clash planted in each way: the two
     /// `--timeout` declarations in one command, a command's `-q` beside the global `--quiet`,
     /// one declaration listed twice.
+    static let nothing = CommandRun.planned(plan: { _, _ in }, perform: { _, _ in .success })
+
     func testAPlantedClashIsFound() {
         let bound = Flag.switch("bound", short: "q", "A flag whose letter is the global --quiet's")
         let commands = [
-            CommandSpec(["both"], summary: "Two timeouts", flags: [APIFlags.timeout.spec, APIOverrideFlags.timeout.spec]) { _ in .success },
-            CommandSpec(["letter"], summary: "A global's letter", flags: [bound.spec]) { _ in .success },
-            CommandSpec(["again"], summary: "One flag twice", flags: [APIFlags.retries.spec, APIFlags.retries.spec]) { _ in .success },
-            CommandSpec(["sound"], summary: "No clash", flags: [APIFlags.timeout.spec, APIFlags.retries.spec]) { _ in .success },
+            CommandSpec(["both"], summary: "Two timeouts", flags: [APIFlags.timeout.spec, APIOverrideFlags.timeout.spec], run: Self.nothing),
+            CommandSpec(["letter"], summary: "A global's letter", flags: [bound.spec], run: Self.nothing),
+            CommandSpec(["again"], summary: "One flag twice", flags: [APIFlags.retries.spec, APIFlags.retries.spec], run: Self.nothing),
+            CommandSpec(["sound"], summary: "No clash", flags: [APIFlags.timeout.spec, APIFlags.retries.spec], run: Self.nothing),
         ]
         let planted = CommandTable(programName: "appdna", version: "0", summary: "test", globalFlags: table.globalFlags, groups: [],
                                    commands: commands, environment: [])

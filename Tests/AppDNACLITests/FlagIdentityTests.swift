@@ -18,15 +18,18 @@ final class FlagIdentityTests: XCTestCase {
     enum Read { case own, worded, namesake, misread }
 
     func run(_ read: Read) -> CapturedRun {
-        let command = CommandSpec(["try"], summary: "Reads --word", flags: [Self.word.spec]) { invocation in
+        let command = CommandSpec(["try"], summary: "Reads --word", flags: [Self.word.spec],
+                                  run: .planned(plan: { arguments, _ in
             switch read {
-            case .own: invocation.stdout.writeLine(invocation.arguments[Self.word] ?? "none")
-            case .worded: invocation.stdout.writeLine(invocation.arguments[Self.word.worded("The same flag, worded otherwise")] ?? "none")
-            case .namesake: invocation.stdout.writeLine(invocation.arguments[Self.namesake] ?? "none")
-            case .misread: invocation.stdout.writeLine(invocation.arguments[Self.misread].map { String($0) } ?? "none")
+            case .own: arguments[Self.word] ?? "none"
+            case .worded: arguments[Self.word.worded("The same flag, worded otherwise")] ?? "none"
+            case .namesake: arguments[Self.namesake] ?? "none"
+            case .misread: arguments[Self.misread].map { String($0) } ?? "none"
             }
+        }, perform: { word, invocation in
+            invocation.stdout.writeLine(word)
             return .success
-        }
+        }))
         return runInOwnTable(command, ["try", "--word", "typed"])
     }
 

@@ -13,16 +13,20 @@ final class PlanClosedTests: XCTestCase {
 
     enum LateRead { case none, flag, operands }
 
+    /// A plan that keeps the arguments (as a plan builder that stored them "for later" would):
+    /// the only way left for a perform to read them, since an `Invocation` does not carry them.
+    struct KeptArguments { let chosen: Bool; let arguments: ParsedArguments }
+
     func run(_ late: LateRead) -> (status: Int32, stdout: String, stderr: String) {
         let command = CommandSpec(["try"], summary: "Plans, then runs", operands: [OperandSpec("WORD", "A word", optional: true)],
                                   flags: [Self.chosen.spec],
-                                  run: CommandPlan.run(plan: { invocation in invocation.arguments[Self.chosen] }, then: { chosen, invocation in
+                                  run: .planned(plan: { arguments, _ in KeptArguments(chosen: arguments[Self.chosen], arguments: arguments) }, perform: { plan, invocation in
             switch late {
             case .none: break
-            case .flag: _ = invocation.arguments[Self.chosen]
-            case .operands: _ = invocation.arguments.operand(0)
+            case .flag: _ = plan.arguments[Self.chosen]
+            case .operands: _ = plan.arguments.operand(0)
             }
-            invocation.stdout.writeLine(chosen ? "chosen" : "not chosen")
+            invocation.stdout.writeLine(plan.chosen ? "chosen" : "not chosen")
             return .success
         }))
         let run = runInOwnTable(command, ["try", "--chosen", "word"])
@@ -65,7 +69,7 @@ final class PlanClosedTests: XCTestCase {
             // No key in the environment: bundle fetch plans, then stops at the configuration (78).
             let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
                                transport: nil, clock: SystemClock())
-            _ = try? command.run(Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io)))
+            _ = try? command.run.run(arguments, Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io)))
             XCTAssertTrue(arguments.isClosed, "\(line.joined(separator: " ")): ran without closing its arguments after its plan")
             XCTAssertEqual(arguments.lateReads, [], "\(line.joined(separator: " "))")
         }

@@ -13,11 +13,11 @@ final class UndeclaredFlagTests: XCTestCase {
     static let forgotten = Flag.switch("forgotten", "A flag of another command")
 
     func run(readsForgotten: Bool) -> (status: Int32, stderr: String) {
-        let command = CommandSpec(["try"], summary: "Reads its flags", flags: [Self.declared.spec]) { invocation in
-            _ = invocation.arguments[Self.declared]
-            if readsForgotten { _ = invocation.arguments[Self.forgotten] }
-            return .success
-        }
+        let command = CommandSpec(["try"], summary: "Reads its flags", flags: [Self.declared.spec],
+                                  run: .planned(plan: { arguments, _ in
+            _ = arguments[Self.declared]
+            if readsForgotten { _ = arguments[Self.forgotten] }
+        }, perform: { _, _ in .success }))
         let run = runInOwnTable(command, ["try", "--declared"])
         return (run.status, run.stderr)
     }

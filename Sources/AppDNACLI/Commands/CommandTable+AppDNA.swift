@@ -107,7 +107,7 @@ extension CommandTable {
                                 "Check what the API returns, from standard input."),
                 ],
                 references: [BundleValidateCommand.findingCodes],
-                run: BundleValidateCommand.run),
+                run: .unplanned(BundleValidateCommand.run)),
             CommandSpec(
                 ["bundle", "codegen"],
                 summary: "Generate typed Swift accessors for the bundle's remote config and experiments",
@@ -125,7 +125,7 @@ extension CommandTable {
                     ExampleSpec("appdna bundle codegen appdna-config.json -o Sources/App/AppDNAConfig.swift", "Write the accessors."),
                     ExampleSpec("appdna bundle codegen --check appdna-config.json -o Sources/App/AppDNAConfig.swift", "In CI: fail when the committed accessors are stale."),
                 ],
-                run: BundleCodegenCommand.run),
+                run: .unplanned(BundleCodegenCommand.run)),
             CommandSpec(
                 ["bundle", "diff"],
                 summary: "Show what changed between two bundles and what it does to users",
@@ -160,7 +160,7 @@ extension CommandTable {
                     ExampleSpec("appdna bundle diff --fail-on-switch 5 --format markdown main.json appdna-config.json > comment.md",
                                 "In CI: a pull-request comment, and fail when a change moves more than 5% of an experiment's users."),
                 ],
-                run: BundleDiffCommand.run),
+                run: .unplanned(BundleDiffCommand.run)),
             CommandSpec(
                 ["webhook", "verify"],
                 summary: "Check a webhook delivery's signature, and say why it does not match",
@@ -169,7 +169,7 @@ extension CommandTable {
                 flags: WebhookCommand.verifyFlags,
                 examples: WebhookCommand.examples,
                 alternativeUsages: ["--request FILE [OPTIONS]", "--recorded FILE [--line N] [OPTIONS]"],
-                run: WebhookCommand.verify),
+                run: .unplanned(WebhookCommand.verify)),
             CommandSpec(
                 ["webhook", "sign"],
                 summary: "Print the X-AppDNA-Signature value for a body",
@@ -178,14 +178,14 @@ extension CommandTable {
                 flags: WebhookCommand.signFlags,
                 examples: [ExampleSpec("appdna webhook sign body.json --secret-file secret.txt",
                                        "Sign a test delivery (prints sha256=<hex>).")],
-                run: WebhookCommand.sign),
+                run: .unplanned(WebhookCommand.sign)),
             CommandSpec(
                 ["webhook", "listen"],
                 summary: "Receive deliveries locally: check each signature, log it, forward it to your handler",
                 discussion: WebhookListenCommand.discussion,
                 flags: WebhookListenCommand.flags,
                 examples: WebhookListenCommand.examples,
-                run: WebhookListenCommand.run),
+                run: .unplanned(WebhookListenCommand.run)),
             CommandSpec(
                 ["webhook", "trigger"],
                 summary: "Send a signed demo delivery of any event type, or replay recorded ones",
@@ -212,14 +212,14 @@ extension CommandTable {
                 operands: QueueInspectCommand.operands,
                 flags: QueueReplayCommand.flags,
                 examples: QueueReplayCommand.examples,
-                run: QueueReplayCommand.run),
+                run: .unplanned(QueueReplayCommand.run)),
             CommandSpec(
                 ["api", "serve"],
                 summary: "Serve the config bundle (a file or @remote, with overrides) and event ingest, audited, with injected faults, on 127.0.0.1",
                 discussion: APIServeCommand.discussion,
                 flags: APIServeFlags.all,
                 examples: APIServeCommand.examples,
-                run: APIServeCommand.run),
+                run: .unplanned(APIServeCommand.run)),
             CommandSpec(
                 ["api", "override"],
                 summary: "Set, clear or list the overrides of a running api serve (a \(BundleOverride.Kind.listed(BundleOverride.Kind.allCases.map(\.forces))) forced on devices)",
@@ -227,7 +227,7 @@ extension CommandTable {
                 operands: [APIOverrideFlags.action, APIOverrideFlags.override],
                 flags: APIOverrideFlags.all,
                 examples: APIOverrideCommand.examples,
-                run: APIOverrideCommand.run),
+                run: .unplanned(APIOverrideCommand.run)),
             CommandSpec(
                 ["warehouse", "assignment"],
                 summary: "SQL that buckets every user of a table: variant and eligibility per experiment",
@@ -235,7 +235,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.assignment.flags,
                 examples: WarehouseCommand.assignmentExamples,
-                run: WarehouseCommand.assignment),
+                run: .unplanned(WarehouseCommand.assignment)),
             CommandSpec(
                 ["warehouse", "audit"],
                 summary: "SQL that lists the recorded exposures that disagree with the bundle, with the likely cause",
@@ -243,7 +243,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.audit.flags,
                 examples: WarehouseCommand.auditExamples,
-                run: WarehouseCommand.audit),
+                run: .unplanned(WarehouseCommand.audit)),
             CommandSpec(
                 ["warehouse", "srm"],
                 summary: "SQL that tests each running experiment's exposures for a sample-ratio mismatch",
@@ -251,7 +251,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.srm.flags,
                 examples: WarehouseCommand.srmExamples,
-                run: WarehouseCommand.srm),
+                run: .unplanned(WarehouseCommand.srm)),
             CommandSpec(
                 ["warehouse", "duplicates"],
                 summary: "SQL that counts exposures repeated within a session, per experiment",
@@ -259,7 +259,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.duplicates.flags,
                 examples: WarehouseCommand.duplicatesExamples,
-                run: WarehouseCommand.duplicates),
+                run: .unplanned(WarehouseCommand.duplicates)),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script, or install it where your shell finds it",
@@ -278,13 +278,13 @@ extension CommandTable {
                     ExampleSpec("appdna completions bash > /etc/bash_completion.d/appdna", "Install bash completions for every user."),
                     ExampleSpec("appdna completions fish > ~/.config/fish/completions/appdna.fish", "Install fish completions."),
                 ],
-                run: GeneratedDocsCommand.completions),
+                run: .unplanned(GeneratedDocsCommand.completions)),
             CommandSpec(
                 ["manpage"],
                 summary: "Print the man page (mdoc)",
                 discussion: "Prints appdna(1) in mdoc format on stdout. The same page ships as man/appdna.1.",
                 examples: [ExampleSpec("appdna manpage | man -l -", "Read the manual.")],
-                run: GeneratedDocsCommand.manpage),
+                run: .unplanned(GeneratedDocsCommand.manpage)),
         ],
         environment: {
             // Every command that reads a bundle takes @remote, so every one of them may use the key.

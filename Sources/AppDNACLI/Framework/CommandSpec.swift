@@ -164,13 +164,14 @@ public struct CommandSpec: Sendable {
     public let references: [ReferenceTable]
     /// The operands expected given the flags present; a flag like `--self-test` needs none.
     public let operandsGiven: @Sendable (ParsedArguments) -> [OperandSpec]
-    public let run: @Sendable (Invocation) throws -> ExitStatus
+    /// Its plan and perform (`CommandRun.planned`): the table takes nothing else.
+    public let run: CommandRun
 
     public init(_ path: [String], summary: String, discussion: String = "", operands: [OperandSpec] = [],
                 flags: [FlagSpec] = [], examples: [ExampleSpec] = [], hidden: Bool = false,
                 alternativeUsages: [String] = [], references: [ReferenceTable] = [],
                 operandsGiven: (@Sendable (ParsedArguments) -> [OperandSpec])? = nil,
-                run: @escaping @Sendable (Invocation) throws -> ExitStatus) {
+                run: CommandRun) {
         self.path = path
         self.summary = summary
         self.discussion = discussion

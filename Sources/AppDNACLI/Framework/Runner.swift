@@ -49,7 +49,7 @@ public enum Runner {
             case .run(let command, let arguments):
                 let invocation = Invocation(command: command, arguments: arguments, io: io,
                                             options: GlobalOptions(arguments, io: io))
-                let outcome = Result { try command.run(invocation) }
+                let outcome = Result { try command.run.run(arguments, invocation) }
                 // A flag read but not declared is a bug in the command, whatever it returned.
                 if !arguments.undeclaredFlagsRead.isEmpty || !arguments.mistypedFlagsRead.isEmpty || !arguments.lateReads.isEmpty {
                     reportUndeclaredReads(arguments, command: command, io: io)

@@ -9,8 +9,7 @@ enum BucketCommand {
         return BucketMode.Selector(arguments).operands
     }
 
-    @Sendable static func plan(_ invocation: Invocation) throws -> BucketPlan {
-        let arguments = invocation.arguments
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> BucketPlan {
         try RetiredSQLFlags.refuse(arguments, bucket: true, bundle: arguments[BucketFlags.bundle],
                                    scheme: arguments.given(BucketFlags.scheme.spec) ? arguments[BucketFlags.scheme].rawValue : nil)
         let mode = try BucketMode.decide(arguments)
@@ -23,7 +22,7 @@ enum BucketCommand {
         return BucketPlan(mode: mode, arguments)
     }
 
-    static let run = CommandPlan.run(plan: plan, then: perform)
+    static let run = CommandRun.planned(plan: plan, perform: perform)
 
     @Sendable static func perform(_ plan: BucketPlan, _ invocation: Invocation) throws -> ExitStatus {
         switch plan.mode {

@@ -71,11 +71,11 @@ enum BundleFetchCommand {
 
     typealias Plan = BundleFetchPlan
 
-    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
-        try BundleFetchPlan.make(invocation.arguments)
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+        try BundleFetchPlan.make(arguments)
     }
 
-    static let run = CommandPlan.run(plan: plan, then: perform)
+    static let run = CommandRun.planned(plan: plan, perform: perform)
 
     @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
         switch plan.mode {

@@ -60,15 +60,14 @@ enum QueueInspectCommand {
         let json: Bool
     }
 
-    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
-        let arguments = invocation.arguments
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
         try RetiredSQLFlags.refuse(arguments, bucket: false, bundle: arguments[QueueInspectFlags.bundle], scheme: nil)
         let mode = try QueueInspectMode.decide(arguments)
         return Plan(mode: mode, paths: arguments.operands, now: arguments[QueueInspectFlags.now] ?? invocation.io.clock.wallMilliseconds(),
                     json: arguments[QueueInspectFlags.json])
     }
 
-    static let run = CommandPlan.run(plan: plan, then: perform)
+    static let run = CommandRun.planned(plan: plan, perform: perform)
 
     @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
         var (sources, status) = QueueOperands.sources(plan.paths, io: invocation.io)

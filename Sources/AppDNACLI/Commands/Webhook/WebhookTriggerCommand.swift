@@ -54,13 +54,12 @@ enum WebhookTriggerCommand {
         let secrets: WebhookInputs.SecretSources
     }
 
-    @Sendable static func plan(_ invocation: Invocation) throws -> Plan {
-        let arguments = invocation.arguments
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
         return Plan(mode: try WebhookTriggerMode.decide(arguments), timeout: arguments[APIFlags.timeout], target: arguments[WebhookTriggerFlags.to],
                     json: arguments[WebhookTriggerFlags.json], secrets: WebhookInputs.SecretSources(arguments))
     }
 
-    static let run = CommandPlan.run(plan: plan, then: perform)
+    static let run = CommandRun.planned(plan: plan, perform: perform)
 
     @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
         // One bound for the whole command, as --timeout's help says: every delivery of a
