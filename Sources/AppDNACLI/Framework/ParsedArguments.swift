@@ -120,6 +120,12 @@ public struct ParsedArguments: Sendable {
         return stored[flag.id] != nil
     }
 
+    /// Whether `flag` was on the command line, without counting as a read: for the tests that
+    /// check a plan read every flag given (`EveryCommandPlansTests`).
+    func wasTyped(_ flag: FlagSpec) -> Bool {
+        stored[flag.id] != nil
+    }
+
     /// Every text given for `flag`, as typed (one at most unless it is repeatable): for hints
     /// that repeat the user's words ("run appdna warehouse … --timeout 5").
     func texts(_ flag: FlagSpec) -> [String] {
