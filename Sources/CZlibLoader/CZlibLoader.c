@@ -72,6 +72,20 @@ int appdna_zlib_load(char *message, size_t size) {
     return -1;
 }
 
+// One call of `step` (zlib's deflate or inflate) with Z_FINISH, reading all of `input` and
+// writing into the `capacity` bytes at `output`: its result, and in *produced the bytes written.
+// zlib's counts are 32-bit: each count is cast as the caller has it.
+static int finish_in_one(z_streamp stream, stream_fn step, const uint8_t *input, size_t count,
+                         uint8_t *output, size_t capacity, size_t *produced) {
+    stream->next_in = (Bytef *)input;
+    stream->avail_in = (uInt)count;
+    stream->next_out = output;
+    stream->avail_out = (uInt)capacity;
+    int rc = step(stream, Z_FINISH);
+    *produced = capacity - stream->avail_out;
+    return rc;
+}
+
 int appdna_deflate_raw(const uint8_t *input, size_t count, int level, uint8_t **output, size_t *output_count) {
     if (appdna_zlib_load(NULL, 0) != 0) return -3;
     z_stream stream;
@@ -81,12 +95,8 @@ int appdna_deflate_raw(const uint8_t *input, size_t count, int level, uint8_t **
     uLong bound = zlib.deflate_bound(&stream, (uLong)count) + 16;
     uint8_t *buffer = malloc(bound);
     if (!buffer) { zlib.deflate_end(&stream); return -1; }
-    stream.next_in = (Bytef *)input;
-    stream.avail_in = (uInt)count;
-    stream.next_out = buffer;
-    stream.avail_out = (uInt)bound;
-    int rc = zlib.deflate(&stream, Z_FINISH);
-    size_t produced = bound - stream.avail_out;
+    size_t produced;
+    int rc = finish_in_one(&stream, zlib.deflate, input, count, buffer, bound, &produced);
     zlib.deflate_end(&stream);
     if (rc != Z_STREAM_END) { free(buffer); return -1; }
     *output = buffer;
@@ -168,12 +178,8 @@ int appdna_inflate_raw_into(const uint8_t *input, size_t count, uint8_t *output,
     if (zlib.inflate_init2(&stream, -15, ZLIB_VERSION, (int)sizeof stream) != Z_OK) return -1;
     // zlib may need room for one more byte to see the end of the stream when the output is
     // exactly `capacity`: callers give one spare byte (RawDeflate.inflate).
-    stream.next_in = (Bytef *)input;
-    stream.avail_in = (uInt)count;
-    stream.next_out = output;
-    stream.avail_out = (uInt)capacity;
-    int rc = zlib.inflate(&stream, Z_FINISH);
-    size_t produced = capacity - stream.avail_out;
+    size_t produced;
+    int rc = finish_in_one(&stream, zlib.inflate, input, count, output, capacity, &produced);
     int ended = rc == Z_STREAM_END && stream.avail_in == 0;
     int full = stream.avail_out == 0;
     zlib.inflate_end(&stream);

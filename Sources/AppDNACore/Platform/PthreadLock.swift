@@ -15,17 +15,9 @@ import Darwin
 public final class PthreadLock {
     fileprivate let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    public init() {
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    public init() { mutex = PinnedCState.make(pthread_mutex_t()) { pthread_mutex_init($0, nil) } }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
-    }
+    deinit { PinnedCState.free(mutex) { pthread_mutex_destroy($0) } }
 
     /// Runs `body` holding the lock.
     public func locked<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
@@ -46,18 +38,28 @@ public final class PthreadLock {
 public final class PthreadCondition {
     fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    public init() {
-        condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
+    public init() { condition = PinnedCState.make(pthread_cond_t()) { pthread_cond_init($0, nil) } }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deinitialize(count: 1)
-        condition.deallocate()
-    }
+    deinit { PinnedCState.free(condition) { pthread_cond_destroy($0) } }
 
     /// Wakes every thread waiting on it.
     public func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// The one way the mutex and the condition variable hold their C state: in memory of its own,
+/// allocated and initialised by C once, never moved (only its address is handed to C), and
+/// destroyed by C before it is freed.
+private enum PinnedCState {
+    static func make<State>(_ blank: State, initialisedBy cInit: (UnsafeMutablePointer<State>) -> Void) -> UnsafeMutablePointer<State> {
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: blank)
+        cInit(state)
+        return state
+    }
+
+    static func free<State>(_ state: UnsafeMutablePointer<State>, destroyedBy cDestroy: (UnsafeMutablePointer<State>) -> Void) {
+        cDestroy(state)
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
 }
