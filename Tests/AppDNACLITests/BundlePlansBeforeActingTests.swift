@@ -13,12 +13,23 @@ final class BundlePlansBeforeActingTests: XCTestCase {
     static let key = "adn_live_E2EsecretKEY0123456789zz3f9a"
     static let bundle = "/nonexistent-appdna-directory/appdna-config.json"
     let clock = VirtualClock()
+    /// A bundle on the disk too, the same bytes as in the injected files: the refusals are
+    /// about the order of the checks, not about where a file is read.
+    var scratch: ScratchDirectory!
+    var onDisk: String { scratch.path + "/appdna-config.json" }
+
+    override func setUpWithError() throws {
+        scratch = try ScratchDirectory("appdna-plans-before-acting")
+        try Data(BundleFixtures.expectedSDKFile.utf8).write(to: URL(fileURLWithPath: onDisk))
+    }
+
+    override func tearDown() { scratch.remove() }
 
     /// `arguments` over an API that answers every request with the bundle, recording them.
     func run(_ arguments: [String], files: InMemoryFiles? = nil, environment: [String: String]? = nil,
              stdin: String? = nil) -> (result: CapturedRun, requests: [String], writes: [String]) {
         let api = ScriptedBundleAPI(clock: clock) { _, _ in .answer(200, body: BundleFixtures.apiBundle()) }
-        let files = files ?? InMemoryFiles([Self.bundle: Array(BundleFixtures.expectedSDKFile.utf8)])
+        let files = files ?? InMemoryFiles([Self.bundle: Array(BundleFixtures.expectedSDKFile.utf8), onDisk: Array(BundleFixtures.expectedSDKFile.utf8)])
         let result = runCLI(arguments, environment: environment ?? ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": "http://127.0.0.1:9"],
                             stdin: stdin, transport: api, clock: clock, files: files)
         return (result, api.paths, files.writes)
@@ -35,14 +46,14 @@ final class BundlePlansBeforeActingTests: XCTestCase {
     }
 
     func testTheStatOfADiffWithTheLiveBundleIsRefusedBeforeTheDownload() {
-        assertRefusedBeforeActing(["bundle", "diff", "--stat", "--json", Self.bundle, "@remote"], 64,
+        assertRefusedBeforeActing(["bundle", "diff", "--stat", "--json", onDisk, "@remote"], 64,
                                   "appdna: --json does not go with --stat; --stat prints a text summary of the changes per section\n")
-        assertRefusedBeforeActing(["bundle", "diff", "--stat", "--format", "patch", "@remote", Self.bundle], 64,
+        assertRefusedBeforeActing(["bundle", "diff", "--stat", "--format", "patch", "@remote", onDisk], 64,
                                   "appdna: --format patch does not go with --stat; --stat prints a text summary of the changes per section\n")
-        assertRefusedBeforeActing(["bundle", "diff", "--json", "--format", "patch", Self.bundle, "@remote"], 64,
+        assertRefusedBeforeActing(["bundle", "diff", "--json", "--format", "patch", onDisk, "@remote"], 64,
                                   "appdna: --json is --format json: it cannot go with --format patch\n")
         // The same line with a file on each side is still a diff (the refusal is the flags').
-        let (sound, requests, _) = run(["bundle", "diff", "--stat", Self.bundle, "@remote"])
+        let (sound, requests, _) = run(["bundle", "diff", "--stat", onDisk, "@remote"])
         XCTAssertEqual(sound.status, 0, sound.stderr)
         XCTAssertEqual(requests, [AppDNAAPI.bundlePath])
     }
@@ -70,10 +81,10 @@ final class BundlePlansBeforeActingTests: XCTestCase {
     /// every mode conflict is; with one, the key is checked by the plan (78), before any request.
     func testTheAPIFlagsBelongToTheLiveBundle() {
         let unused = "; it is for downloading the live bundle (@remote)\n"
-        assertRefusedBeforeActing(["bundle", "diff", "--timeout", "5", Self.bundle, Self.bundle], 64, "appdna: --timeout does not go with local bundles" + unused)
-        assertRefusedBeforeActing(["bundle", "validate", "--retries", "1", Self.bundle], 64, "appdna: --retries does not go with local bundles" + unused)
-        assertRefusedBeforeActing(["bundle", "codegen", "--key-file", "/k", Self.bundle], 64, "appdna: --key-file does not go with local bundles" + unused)
-        let (noKey, requests, _) = run(["bundle", "diff", Self.bundle, "@remote"], environment: [:])
+        assertRefusedBeforeActing(["bundle", "diff", "--timeout", "5", onDisk, onDisk], 64, "appdna: --timeout does not go with local bundles" + unused)
+        assertRefusedBeforeActing(["bundle", "validate", "--retries", "1", onDisk], 64, "appdna: --retries does not go with local bundles" + unused)
+        assertRefusedBeforeActing(["bundle", "codegen", "--key-file", "/k", onDisk], 64, "appdna: --key-file does not go with local bundles" + unused)
+        let (noKey, requests, _) = run(["bundle", "diff", onDisk, "@remote"], environment: [:])
         XCTAssertEqual(noKey.status, 78, noKey.stderr)
         XCTAssertTrue(noKey.stderr.hasPrefix("appdna: no API key: set APPDNA_SDK_KEY or pass --key-file PATH\n"), noKey.stderr)
         XCTAssertEqual(requests, [])
