@@ -49,6 +49,16 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         XCTAssertEqual(blocked.writes, [])
     }
 
+    /// The walk up to an existing directory ends at the top: a relative HOME where not even
+    /// "." is there is 73, not a loop.
+    func testTheWalkUpEndsAtTheTop() {
+        let files = InMemoryFiles()
+        let result = runCLI(["completions", "install", "--shell", "fish"], environment: ["HOME": "home"], files: files)
+        XCTAssertEqual(result.status, 73, result.stderr)
+        XCTAssertEqual(result.stderr, "appdna: .: no such file or directory\n")
+        XCTAssertEqual(files.directories, ["/"])
+    }
+
     /// zsh takes the first FPATH entry under the home directory that it may write, and passes
     /// over one it may not (then ~/.zsh/completions, with the lines for .zshrc).
     func testZshPassesOverAnFPATHEntryItMayNotWrite() {

@@ -16,8 +16,9 @@ enum CompletionInstall {
         let rcLines: [String]
         let rcFile: String
         let note: String
-        /// The directories to make before the script is written, outermost first (`mkdir -p`'s
-        /// share, found when the plan was made: the first existing one above them takes files).
+        /// The directories to make before the script is written, outermost first: what
+        /// `mkdir -p` would make, found by the plan, which also checked that the directory
+        /// above them takes new files.
         var directories: [String] = []
     }
 
@@ -83,8 +84,11 @@ enum CompletionInstall {
             do {
                 isDirectory = try files.kind(path: directory) == .directory
             } catch where error == .notFound {
+                // Up to the root (or "."), which is there: one that is not cannot be made either.
+                let above = parent(of: directory)
+                if above == directory { throw Failure(.cannotCreateOutput, "\(directory): \(error)") }
                 missing.insert(directory, at: 0)
-                directory = parent(of: directory)
+                directory = above
                 continue
             } catch {
                 throw Failure(.cannotCreateOutput, "\(directory): \(error)")
