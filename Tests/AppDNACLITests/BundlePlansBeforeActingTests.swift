@@ -65,6 +65,17 @@ final class BundlePlansBeforeActingTests: XCTestCase {
                                   "appdna: \(missing): no such file or directory\n")
     }
 
+    /// Not a refusal of the command line, but an input checked before the download all the
+    /// same: the local side of a diff is read first.
+    func testALocalSideThatIsNotJSONIs65BeforeTheDownload() {
+        let notJSON = "/nonexistent-appdna-directory/not.json"
+        let files = InMemoryFiles([notJSON: Array("{\"bundle_version\": \n".utf8)])
+        let (result, requests, _) = run(["bundle", "diff", "@remote", notJSON], files: files)
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("appdna: \(notJSON):"), result.stderr)
+        XCTAssertEqual(requests, [])
+    }
+
     func testValidateChecksEveryOperandBeforeTheDownload() {
         assertRefusedBeforeActing(["bundle", "validate", "@remote", "-", "-"], 64, "appdna: '-' (standard input) is given more than once\n", stdin: "{}")
         assertRefusedBeforeActing(["bundle", "validate", "@remote", "@remtoe"], 64,

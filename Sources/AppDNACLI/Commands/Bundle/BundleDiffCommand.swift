@@ -18,8 +18,19 @@ enum BundleDiffCommand {
     static let run = CommandRun.planned(plan: plan, perform: perform)
 
     @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
-        let old = try plan.old.document(invocation, live: plan.live, sdkShape: plan.againstRemote)
-        let new = try plan.new.document(invocation, live: plan.live, sdkShape: plan.againstRemote)
+        // The local side first: one that is not JSON (65) is found before the live bundle is
+        // downloaded.
+        func read(_ side: BundleOperand) throws -> JSONDocument {
+            try side.document(invocation, live: plan.live, sdkShape: plan.againstRemote)
+        }
+        let old: JSONDocument, new: JSONDocument
+        if plan.old == .remote {
+            new = try read(plan.new)
+            old = try read(plan.old)
+        } else {
+            old = try read(plan.old)
+            new = try read(plan.new)
+        }
         let diff = BundleDiff(old: old.root, new: new.root, ignore: plan.ignore)
         let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
         let out = invocation.stdout
