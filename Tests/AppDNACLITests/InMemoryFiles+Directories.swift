@@ -35,11 +35,13 @@ extension InMemoryFiles {
 
     func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError) {
         let parent = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        try state.withLock { state throws(SystemError) in
-            if state.contents[path] != nil || state.directories.contains(path) { throw .exists }
-            guard state.directories.contains(parent) else { throw .notFound }
-            if refused.contains(parent) { throw SystemError(code: EACCES) }
+        let refusal: SystemError? = state.withLock { state in
+            if state.contents[path] != nil || state.directories.contains(path) { return .exists }
+            guard state.directories.contains(parent) else { return .notFound }
+            if refused.contains(parent) { return SystemError(code: EACCES) }
             state.directories.insert(path)
+            return nil
         }
+        if let refusal { throw refusal }
     }
 }
