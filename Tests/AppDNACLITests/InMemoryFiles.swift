@@ -4,12 +4,14 @@ import AppDNACore
 /// process: what it reads comes from `contents`, what it writes lands there and is listed in
 /// `writes`, and a path in `refused` is refused as a directory without write permission is.
 final class InMemoryFiles: FileAccess {
-    private let state: Locked<State>
+    let state: Locked<State>
     let refused: Set<String>
 
     struct State {
         var contents: [String: [UInt8]]
         var writes: [String] = []
+        /// Directories that exist ("/" always does); see `InMemoryFiles+Directories.swift`.
+        var directories: Set<String> = ["/"]
     }
 
     init(_ contents: [String: [UInt8]] = [:], refused: Set<String> = []) {

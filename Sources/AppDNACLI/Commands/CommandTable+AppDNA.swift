@@ -107,7 +107,7 @@ extension CommandTable {
                                 "Check what the API returns, from standard input."),
                 ],
                 references: [BundleValidateCommand.findingCodes],
-                run: .unplanned(BundleValidateCommand.run)),
+                run: BundleValidateCommand.run),
             CommandSpec(
                 ["bundle", "codegen"],
                 summary: "Generate typed Swift accessors for the bundle's remote config and experiments",
@@ -125,7 +125,7 @@ extension CommandTable {
                     ExampleSpec("appdna bundle codegen appdna-config.json -o Sources/App/AppDNAConfig.swift", "Write the accessors."),
                     ExampleSpec("appdna bundle codegen --check appdna-config.json -o Sources/App/AppDNAConfig.swift", "In CI: fail when the committed accessors are stale."),
                 ],
-                run: .unplanned(BundleCodegenCommand.run)),
+                run: BundleCodegenCommand.run),
             CommandSpec(
                 ["bundle", "diff"],
                 summary: "Show what changed between two bundles and what it does to users",
@@ -160,7 +160,7 @@ extension CommandTable {
                     ExampleSpec("appdna bundle diff --fail-on-switch 5 --format markdown main.json appdna-config.json > comment.md",
                                 "In CI: a pull-request comment, and fail when a change moves more than 5% of an experiment's users."),
                 ],
-                run: .unplanned(BundleDiffCommand.run)),
+                run: BundleDiffCommand.run),
             CommandSpec(
                 ["webhook", "verify"],
                 summary: "Check a webhook delivery's signature, and say why it does not match",
@@ -278,13 +278,13 @@ extension CommandTable {
                     ExampleSpec("appdna completions bash > /etc/bash_completion.d/appdna", "Install bash completions for every user."),
                     ExampleSpec("appdna completions fish > ~/.config/fish/completions/appdna.fish", "Install fish completions."),
                 ],
-                run: .unplanned(GeneratedDocsCommand.completions)),
+                run: .planned(plan: GeneratedDocsCommand.completionsPlan, perform: GeneratedDocsCommand.completions)),
             CommandSpec(
                 ["manpage"],
                 summary: "Print the man page (mdoc)",
                 discussion: "Prints appdna(1) in mdoc format on stdout. The same page ships as man/appdna.1.",
                 examples: [ExampleSpec("appdna manpage | man -l -", "Read the manual.")],
-                run: .unplanned(GeneratedDocsCommand.manpage)),
+                run: .planned(plan: GeneratedDocsCommand.manpagePlan, perform: GeneratedDocsCommand.manpage)),
         ],
         environment: {
             // Every command that reads a bundle takes @remote, so every one of them may use the key.

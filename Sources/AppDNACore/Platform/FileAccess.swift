@@ -13,9 +13,23 @@ public protocol FileAccess: Sendable {
     /// The bytes of `path` when it is a regular file that can be read, else nil: a FIFO or a
     /// device is an output, and reading it would wait for a writer that never comes.
     func regularFileBytes(path: String) -> [UInt8]?
+
+    // bundle, codegen, completions (issue 54.3)
+    /// What is at `path`, symbolic links followed; `SystemError.notFound` when nothing is, another
+    /// error when it cannot be looked at (a directory on the way that may not be searched).
+    func kind(path: String) throws(SystemError) -> FileStatus.Kind
+    /// Every byte of the file at `path`, read to its end (a FIFO too; "-" names a file, not
+    /// standard input): missing, unreadable or a directory is `inputMissing` (66) as
+    /// "PATH: why", a read that fails `ioError` (74).
+    func readAll(path: String) throws(Failure) -> [UInt8]
+    /// Whether this process may create files in the directory `path`; why not, when not.
+    func checkCanCreateFiles(inDirectory path: String) throws(SystemError)
+    /// Makes the directory `path` with `permissions` (less the umask); `SystemError.exists`
+    /// when something is there already.
+    func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError)
 }
 
-/// The system's files: `AtomicFile`, `FileStatus`, `FileReading`.
+/// The system's files: `AtomicFile`, `FileStatus`, `FileReading`, `FileSystem`.
 public struct SystemFileAccess: FileAccess {
     public init() {}
 
@@ -30,5 +44,25 @@ public struct SystemFileAccess: FileAccess {
     public func regularFileBytes(path: String) -> [UInt8]? {
         guard FileStatus.kind(path: path) == .regular else { return nil }
         return try? FileReading.readAll(path: path)
+    }
+}
+
+// bundle, codegen, completions (issue 54.3)
+extension SystemFileAccess {
+    public func kind(path: String) throws(SystemError) -> FileStatus.Kind {
+        try FileStatus.of(path: path).kind
+    }
+
+    public func readAll(path: String) throws(Failure) -> [UInt8] {
+        // FileReading takes "-" for standard input: here it is a file of that name.
+        try FileReading.readAll(path: path == "-" ? "./-" : path)
+    }
+
+    public func checkCanCreateFiles(inDirectory path: String) throws(SystemError) {
+        try FileSystem.checkCanCreateFiles(in: path)
+    }
+
+    public func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError) {
+        try FileSystem.makeDirectory(path, permissions: permissions)
     }
 }

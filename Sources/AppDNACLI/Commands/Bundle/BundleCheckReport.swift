@@ -11,16 +11,17 @@ struct BundleCheckReport {
     var warnings: Int { findings.filter { $0.severity == .warning }.count }
     var valid: Bool { failure == nil && errors == 0 }
 
-    /// The findings for the bundle `path` names (a file, '-' or @remote, read once through
-    /// `BundleArgument`), and its bytes for a caller that goes on to use them (codegen).
-    /// A file that cannot be read is that file's report (the others are still checked); a
-    /// live bundle that cannot be fetched stops the command with the fetch's own status.
-    static func check(path: String, strict: Bool, invocation: Invocation) throws -> (report: BundleCheckReport, input: BundleInput?) {
+    /// The findings for the bundle `operand` names (read once), and its bytes for a caller
+    /// that goes on to use them (codegen). A file that cannot be read is that file's report (the
+    /// others are still checked); a live bundle that cannot be fetched stops the command with
+    /// the fetch's own status.
+    static func check(_ operand: BundleOperand, strict: Bool, invocation: Invocation,
+                      live: LiveBundleSource?) throws -> (report: BundleCheckReport, input: BundleInput?) {
         let input: BundleInput
         do {
-            input = try BundleArgument.input(path, invocation)
-        } catch let failure as Failure where path != BundleArgument.remote {
-            return (BundleCheckReport(file: path == "-" ? BundleInput.stdinName : path, findings: [], failure: failure), nil)
+            input = try operand.input(invocation, live: live)
+        } catch let failure as Failure where operand != .remote {
+            return (BundleCheckReport(file: operand.name, findings: [], failure: failure), nil)
         }
         return (check(input, strict: strict), input)
     }

@@ -9,47 +9,46 @@ enum BundleDiffCommand {
 
     static let flags = BundleDiffFlags.all
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let oldPath = arguments.operand(0)!, newPath = arguments.operand(1)!
-        let remote = BundleArgument.remote
-        for path in [oldPath, newPath] { try BundleArgument.checkSpelling(path) }
-        if oldPath == "-" && newPath == "-" { throw Failure(.usage, "OLD and NEW cannot both be '-' (standard input)") }
-        if oldPath == remote && newPath == remote { throw Failure(.usage, "OLD and NEW cannot both be @remote") }
-        let ignore = arguments[BundleDiffFlags.ignore]
-        // Against @remote (always in the SDK file shape) a local file is laid out in that shape
-        // too: one in the API's shape (`fetch --raw`, the documented curl command) must not
-        // read as completely changed.
-        let againstRemote = oldPath == remote || newPath == remote
-        let old = try BundleArgument.document(oldPath, invocation, sdkShape: againstRemote)
-        let new = try BundleArgument.document(newPath, invocation, sdkShape: againstRemote)
-        let diff = BundleDiff(old: old.root, new: new.root, ignore: ignore)
-        let threshold = arguments[BundleDiffFlags.failOnSwitch]
+    typealias Plan = BundleDiffPlan
+
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+        try BundleDiffPlan.make(arguments, invocation.io)
+    }
+
+    static let run = CommandRun.planned(plan: plan, perform: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        // The local side first: one that is not JSON (65) is found before the live bundle is
+        // downloaded.
+        func read(_ side: BundleOperand) throws -> JSONDocument {
+            try side.document(invocation, live: plan.live, sdkShape: plan.againstRemote)
+        }
+        let old: JSONDocument, new: JSONDocument
+        if plan.old == .remote {
+            new = try read(plan.new)
+            old = try read(plan.old)
+        } else {
+            old = try read(plan.old)
+            new = try read(plan.new)
+        }
+        let diff = BundleDiff(old: old.root, new: new.root, ignore: plan.ignore)
         let switching = SwitchingShare.all(in: diff, old: old.root, new: new.root)
         let out = invocation.stdout
-        let format = try OutputFlags.format(arguments, format: BundleDiffFlags.format, json: BundleDiffFlags.json, jsonFormat: .json)
-        if arguments[BundleDiffFlags.stat] {
-            // --stat is its own text summary: a --json or --format beside it would be ignored.
-            if format != .text {
-                throw ModeFlags.conflict(arguments[BundleDiffFlags.json] ? "--json" : "--format \(format.rawValue)", "--stat",
-                                         instead: "--stat prints a text summary of the changes per section")
-            }
-            writeStat(diff, to: out)
-        } else {
-            switch format {
-            case .json: writeJSON(diff, gate: threshold.map { BundleDiffGate.Verdict(switching, threshold: $0) }, to: out)
-            case .patch: writePatch(diff, to: out)
-            case .markdown: DiffMarkdown.write(diff, switching: switching, oldName: oldPath, newName: newPath, threshold: threshold, to: out)
-            case .text: writeText(diff, style: invocation.options.stdoutStyle, to: out)
-            }
+        switch plan.output {
+        case .stat: writeStat(diff, to: out)
+        case .changes(.json): writeJSON(diff, gate: plan.threshold.map { BundleDiffGate.Verdict(switching, threshold: $0) }, to: out)
+        case .changes(.patch): writePatch(diff, to: out)
+        case .changes(.markdown):
+            DiffMarkdown.write(diff, switching: switching, oldName: plan.old.argument, newName: plan.new.argument, threshold: plan.threshold, to: out)
+        case .changes(.text): writeText(diff, style: invocation.options.stdoutStyle, to: out)
         }
-        if let threshold {
+        if let threshold = plan.threshold {
             // An experiment that moves users is pointed at in NEW, when NEW is a file; at its
             // line when the file was read as it is (against @remote it was laid out anew).
             let experiments = BundleExperiments.map(in: new.root)
             return BundleDiffGate.status(switching, threshold: threshold, invocation: invocation) { experiment in
-                guard newPath != "-" && newPath != remote else { return nil }
-                return GitHubWorkflowText.Place(file: newPath, line: againstRemote ? nil : experiments?[experiment]?.location.line)
+                guard case .file(let path) = plan.new else { return nil }
+                return GitHubWorkflowText.Place(file: path, line: plan.againstRemote ? nil : experiments?[experiment]?.location.line)
             }
         }
         if diff.isEmpty { return .success }

@@ -8,7 +8,7 @@ enum BundleFetchCheck {
     static func run(_ invocation: Invocation, _ plan: BundleFetchPlan, connection: LiveBundleConnection, output: String) throws -> ExitStatus {
         let live = try connection.session.liveVersion()
 
-        let file = ExistingBundleFile(path: output)
+        let file = ExistingBundleFile(path: output, files: invocation.io.files)
         if plan.json {
             var fileVersion = JSONValue.null
             if case .valid(let version) = file { fileVersion = .integer(version) }

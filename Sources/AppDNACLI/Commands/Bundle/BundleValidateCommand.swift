@@ -12,19 +12,18 @@ enum BundleValidateCommand {
     static let findingCodes = ReferenceTable("Finding codes (stable: added, never renumbered)",
                                              rows: BundleRule.allCases.map { ($0.code, $0.summary) })
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let strict = arguments[BundleValidateFlags.strict]
-        let format = try OutputFlags.format(arguments, format: BundleValidateFlags.format, json: BundleValidateFlags.json, jsonFormat: .json)
-        var reports: [BundleCheckReport] = []
-        var usedStdin = false
-        for path in arguments.operands {
-            if path == "-" {
-                if usedStdin { throw Failure(.usage, "'-' (standard input) is given more than once") }
-                usedStdin = true
-            }
-            try BundleArgument.checkSpelling(path)
-            reports.append(try BundleCheckReport.check(path: path, strict: strict, invocation: invocation).report)
+    typealias Plan = BundleValidatePlan
+
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+        try BundleValidatePlan.make(arguments, invocation.io)
+    }
+
+    static let run = CommandRun.planned(plan: plan, perform: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        let strict = plan.strict, format = plan.format
+        let reports = try plan.operands.map { operand in
+            try BundleCheckReport.check(operand, strict: strict, invocation: invocation, live: plan.live).report
         }
         // Under GitHub Actions a finding is written once, as the annotation the runner shows in
         // the log (as `Error: FILE#LINE …`) and on the pull request: the text line would say

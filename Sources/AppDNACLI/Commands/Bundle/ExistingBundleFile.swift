@@ -9,18 +9,19 @@ enum ExistingBundleFile: Equatable {
     case invalid(String)
     case valid(version: Int64)
 
-    init(path: String) {
-        let status: FileStatus
+    /// The file at `path`, looked at and read through `files` (`CommandIO.files`).
+    init(path: String, files: any FileAccess) {
+        let isRegular: Bool
         do {
-            status = try FileStatus.of(path: path)
+            isRegular = try files.kind(path: path) == .regular
         } catch {
             self = error == .notFound ? .missing : .invalid(error.description)
             return
         }
-        guard status.kind == .regular else { self = .invalid("not a regular file"); return }
+        guard isRegular else { self = .invalid("not a regular file"); return }
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.readAll(path: path)
+            bytes = try files.readAll(path: path)
         } catch {
             self = .invalid(error.message)
             return

@@ -10,7 +10,7 @@ enum KeepOnFailure {
         do {
             return try fetch()
         } catch var error as HTTPError where output != "-" && isUnreachable(error) {
-            let existing = ExistingBundleFile(path: output)
+            let existing = ExistingBundleFile(path: output, files: invocation.io.files)
             guard case let .valid(version) = existing else {
                 // The flag was given and could not help: the failure says why, instead of
                 // reading exactly as it would without the flag.

@@ -18,12 +18,8 @@ struct LiveBundleConnection {
     /// (`bundle fetch --max-size`): far above real bundles, far below what a gzip bomb expands to.
     static let defaultMaxResponseBytes = 64 << 20
 
-    /// Reads and checks the configuration (78 on any problem) before any request is made.
-    init(_ invocation: Invocation, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, api: APISettings(invocation.arguments), maxResponseBytes: maxResponseBytes)
-    }
-
-    /// The connection a plan's API settings describe (the arguments are not read again).
+    /// The connection a plan's API settings describe (the arguments are not read again);
+    /// reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation, api: APISettings, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
         try self.init(invocation, key: APIAccess.key(keyFile: api.keyFile, environment: invocation.io.environment),
                       timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)

@@ -16,6 +16,10 @@ enum CompletionInstall {
         let rcLines: [String]
         let rcFile: String
         let note: String
+        /// The directories to make before the script is written, outermost first: what
+        /// `mkdir -p` would make, found by the plan, which also checked that the directory
+        /// above them takes new files.
+        var directories: [String] = []
     }
 
     static func shell(given: CompletionShell?, environment: [String: String]) throws -> CompletionShell {
@@ -26,7 +30,16 @@ enum CompletionInstall {
         return login
     }
 
-    static func plan(shell: CompletionShell, environment: [String: String]) throws -> Plan {
+    /// Where the script goes and what it takes, checked before anything is made: the shell
+    /// (64 when SHELL names none), the home directory (78), and that the file can be created
+    /// there (73, with no directory made yet).
+    static func plan(given: CompletionShell?, environment: [String: String], files: any FileAccess) throws -> Plan {
+        var plan = try plan(shell: shell(given: given, environment: environment), environment: environment, files: files)
+        plan.directories = try directoriesToMake(for: plan.path, files: files)
+        return plan
+    }
+
+    static func plan(shell: CompletionShell, environment: [String: String], files: any FileAccess) throws -> Plan {
         guard let home = environment["HOME"], !home.isEmpty else {
             throw Failure(.configuration, "HOME is not set: completions install writes under the home directory")
         }
@@ -35,7 +48,7 @@ enum CompletionInstall {
         case .zsh:
             let zdot = variable("ZDOTDIR") ?? home
             let exported = (variable("FPATH") ?? "").split(separator: ":").map(String.init)
-            if let writable = exported.first(where: { ($0 == home || $0.hasPrefix(home + "/")) && isWritableDirectory($0) }) {
+            if let writable = exported.first(where: { ($0 == home || $0.hasPrefix(home + "/")) && isWritableDirectory($0, files: files) }) {
                 return Plan(shell: shell, path: writable + "/_appdna", rcLines: [], rcFile: zdot + "/.zshrc",
                             note: "\(writable) is on your fpath: a new zsh (with compinit) completes appdna")
             }
@@ -56,29 +69,61 @@ enum CompletionInstall {
         }
     }
 
-    static func isWritableDirectory(_ path: String) -> Bool {
-        FileStatus.kind(path: path) == .directory && (try? FileSystem.checkCanCreateFiles(in: path)) != nil
+    static func isWritableDirectory(_ path: String, files: any FileAccess) -> Bool {
+        (try? files.kind(path: path)) == .directory && (try? files.checkCanCreateFiles(inDirectory: path)) != nil
     }
 
-    /// `mkdir -p`, mode 0755 for what it creates.
-    static func makeDirectories(_ path: String) throws {
-        var built = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            built += "/" + component
+    /// The directories above `path` that do not exist yet, outermost first, once the first one
+    /// that does is known to be a directory this process may create files in; the script's
+    /// own directory when it exists, and the script itself, are checked as the write checks them.
+    static func directoriesToMake(for path: String, files: any FileAccess) throws -> [String] {
+        var missing: [String] = []
+        var directory = parent(of: path)
+        while true {
+            let isDirectory: Bool
             do {
-                try FileSystem.makeDirectory(built, permissions: 0o755)
+                isDirectory = try files.kind(path: directory) == .directory
+            } catch where error == .notFound {
+                // Up to the root (or "."), which is there: one that is not cannot be made either.
+                let above = parent(of: directory)
+                if above == directory { throw Failure(.cannotCreateOutput, "\(directory): \(error)") }
+                missing.insert(directory, at: 0)
+                directory = above
+                continue
+            } catch {
+                throw Failure(.cannotCreateOutput, "\(directory): \(error)")
+            }
+            guard isDirectory else { throw Failure(.cannotCreateOutput, "\(directory): not a directory") }
+            break
+        }
+        guard let first = missing.first else {
+            try files.checkWritable(path: path)
+            return []
+        }
+        do {
+            try files.checkCanCreateFiles(inDirectory: directory)
+        } catch {
+            throw Failure(.cannotCreateOutput, "\(first): cannot create the directory: \(error)")
+        }
+        return missing
+    }
+
+    /// The directory `path` is in ("/" for a name at the root, "." for a bare name).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        let files = invocation.io.files
+        for directory in plan.directories {
+            do {
+                try files.makeDirectory(directory, permissions: 0o755)
             } catch where error != .exists {
-                throw Failure(.cannotCreateOutput, "\(built): cannot create the directory: \(error)")
+                throw Failure(.cannotCreateOutput, "\(directory): cannot create the directory: \(error)")
             } catch {}
         }
-    }
-
-    static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let shell = try shell(given: invocation.arguments[CompletionsFlags.shell], environment: invocation.io.environment)
-        let plan = try plan(shell: shell, environment: invocation.io.environment)
-        let directory = String(plan.path[..<plan.path.lastIndex(of: "/")!])
-        try makeDirectories(directory)
-        try AtomicFile.replace(path: plan.path, with: Array(plan.shell.script(for: .appdna).utf8))
+        try files.replace(path: plan.path, with: Array(plan.shell.script(for: .appdna).utf8), timeout: nil)
         let out = invocation.stdout
         out.writeLine("installed \(plan.shell.rawValue) completions: \(plan.path)")
         if plan.rcLines.isEmpty {

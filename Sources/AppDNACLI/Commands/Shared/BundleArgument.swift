@@ -18,17 +18,6 @@ enum BundleArgument {
         }
     }
 
-    /// The bytes of the bundle `path` names, unparsed (for `bundle validate`, which reports
-    /// syntax errors as findings).
-    static func input(_ path: String, _ invocation: Invocation) throws -> BundleInput {
-        try checkSpelling(path)
-        if path == remote {
-            let document = try liveBundle(invocation)
-            return BundleInput(name: remote, source: ByteSource(BundleFileShape.sdkFileBytes(document.root)), skippedLines: 0, skippedColumns: 0)
-        }
-        return try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor)
-    }
-
     /// The bundle `path` names, parsed; `sdkShape` lays a file in the API's shape out as the
     /// SDK file (what `@remote` always is), so the two compare by content.
     /// `api`: the API flags a plan holds, for `@remote` (else they are read from the arguments).
@@ -37,11 +26,6 @@ enum BundleArgument {
         if path == remote { return try liveBundle(over: LiveBundleConnection(invocation, api: api ?? APISettings(invocation.arguments))) }
         let document = try parse(try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor))
         return sdkShape ? try Self.sdkShape(document) : document
-    }
-
-    /// The live bundle, fetched as `bundle fetch` does and laid out in the SDK file shape.
-    static func liveBundle(_ invocation: Invocation) throws -> JSONDocument {
-        try liveBundle(over: LiveBundleConnection(invocation))
     }
 
     /// The live bundle over `connection`, in the SDK file shape.

@@ -1,0 +1,50 @@
+import Foundation
+import XCTest
+import TestSupport
+
+/// Issue 54.3: a command touches files only through `CommandIO.files` (`FileAccess`), so its
+/// file behaviour runs in memory in the tests. No command file calls the platform's file
+/// types itself. The folders listed are the ones moved through the door so far (the bundle
+/// commands, completions and the man page); the others join the list as they are.
+final class CommandFileDoorTests: XCTestCase {
+    static let throughTheDoor = ["Commands/Bundle/", "Commands/Completions/", "Commands/GeneratedDocsCommand.swift"]
+
+    /// Core's platform file types, whose calls only `SystemFileAccess` makes for a command.
+    static let fileTypes = ["FileReading", "AtomicFile", "SystemFile", "FileStatus", "FileSystem", "ChunkReading", "RecordFile",
+                            "FileWriting", "DiskSync", "LineReader", "LineChunkReader"]
+
+    /// `file:line: text` for each call of a platform file type in `source`, comments left out.
+    static func calls(in source: String, file: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: "(^|[^A-Za-z0-9_])(" + fileTypes.joined(separator: "|") + #")\.[a-z]"#)
+        var found: [String] = []
+        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let code = line.components(separatedBy: "//").first ?? ""
+            if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
+                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found
+    }
+
+    func testTheCommandsThroughTheDoorCallNoFileTypeThemselves() throws {
+        let root = repositoryRoot.appendingPathComponent("Sources/AppDNACLI")
+        let files = FileManager.default.enumerator(atPath: root.path)!.compactMap { $0 as? String }
+            .filter { file in file.hasSuffix(".swift") && Self.throughTheDoor.contains { file.hasPrefix($0) } }
+        XCTAssertGreaterThanOrEqual(files.count, 20, "the files are found")
+        var found: [String] = []
+        for file in files {
+            found += Self.calls(in: try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8), file: file)
+        }
+        XCTAssertEqual(found, [], "\n" + found.joined(separator: "\n"))
+    }
+
+    func testAPlantedCallIsFound() {
+        let planted = """
+        try AtomicFile.replace(path: output, with: generated)
+        let kind: FileStatus.Kind = .regular
+        // FileReading.readAll(path: path) in a comment
+        let bytes = try MyFileReading.readAll(path: path)
+        """
+        XCTAssertEqual(Self.calls(in: planted, file: "planted.swift"), ["planted.swift:1: try AtomicFile.replace(path: output, with: generated)"])
+    }
+}
