@@ -35,7 +35,7 @@ final class APIServeRemoteKeyTests: XCTestCase {
         arguments.close()
         try FileManager.default.removeItem(atPath: keyFile)
         XCTAssertEqual(api.keys, [], "the plan sent no request")
-        let served = try APIServeCommand.served(plan, invocation, warn: { _ in })
+        let served = try plan.served(invocation, warn: { _ in })
         XCTAssertEqual(try served.answers().bundleVersion, 7)
         guard case .done = try served.refetch() else { return XCTFail("the live bundle was not fetched again") }
         XCTAssertEqual(try served.answers().bundleVersion, 8)

@@ -79,10 +79,6 @@ enum APIServeCommand {
                     "Force variant streamlined in the app's bundled config, and audit what devices pointed here send."),
     ]
 
-    /// Each fetch of the live bundle (`--bundle @remote`) is bounded by 60 s with 3 retries.
-    static let remoteTimeout = 60.0
-    static let remoteRetries = 3
-
     typealias Plan = APIServePlan
 
     @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
@@ -98,7 +94,7 @@ enum APIServeCommand {
         let log = ServeLog(invocation, json: plan.json)
         // The plan proved a file source; the live bundle is fetched and proven here, before
         // anything is written or bound.
-        let bundle = try served(plan, invocation, warn: { log.warn($0) })
+        let bundle = try plan.served(invocation, warn: { log.warn($0) })
         // Then the state is this server's (a second one on it is refused, naming the first),
         // a crash's leftovers go, and, once listening, the start's change is written.
         let statePath = plan.statePath
@@ -157,25 +153,5 @@ enum APIServeCommand {
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
-    }
-
-    /// The bundle the plan names, with the overrides of `--state` and `--override`, read
-    /// through the command's files; nothing is written until `keep`. For `@remote` the live
-    /// bundle is fetched (with the key the plan read), at once and on every refetch.
-    static func served(_ plan: Plan, _ invocation: Invocation, warn: @escaping @Sendable (String) -> Void) throws -> ServedBundle {
-        let source: ServedBundle.Source
-        switch plan.source {
-        case .file(let path):
-            source = .file(path: path)
-        case .remote(let key, let every):
-            source = .remote(fetch: {
-                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, key: key, timeout: remoteTimeout, retries: remoteRetries))
-            }, every: every)
-        }
-        return try ServedBundle(source: source, name: plan.bundleName, statePath: plan.statePath, overrides: plan.overrides, files: invocation.io.files,
-                                clock: invocation.io.clock, words: { FlagWording.message(for: $0) }, warn: warn,
-                                refetchFailed: { error, version in
-                                    invocation.warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(version)")
-                                })
     }
 }

@@ -35,6 +35,10 @@ struct APIServePlan: Sendable {
     let inspector: InspectorServer.Settings?
     let json: Bool
 
+    /// Each fetch of the live bundle (`--bundle @remote`) is bounded by 60 s with 3 retries.
+    static let remoteTimeout = 60.0
+    static let remoteRetries = 3
+
     static func make(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> APIServePlan {
         guard let bundleName = arguments[APIServeFlags.bundle] else {
             throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
@@ -68,7 +72,7 @@ struct APIServePlan: Sendable {
             let key = try keyFile.flatMap { path in try keyFileBytes.map { try APIAccess.key(fileBytes: $0, path: path) } }
                 ?? APIAccess.key(keyFile: nil, environment: environment)
             // The API's address and the HTTP client are checked (78) without a request.
-            _ = try LiveBundleConnection(invocation, key: key, timeout: APIServeCommand.remoteTimeout, retries: APIServeCommand.remoteRetries)
+            _ = try LiveBundleConnection(invocation, key: key, timeout: remoteTimeout, retries: remoteRetries)
             source = .remote(key: key, every: refetch)
         } else {
             source = .file(path: bundleName)
@@ -79,7 +83,7 @@ struct APIServePlan: Sendable {
         // A file is proven here, with the state and every --override, reading only: the live
         // bundle cannot be (its fetch is a request), and is proven by the run before it binds.
         if case .file = source {
-            _ = try APIServeCommand.served(plan, invocation, warn: { _ in })
+            _ = try plan.served(invocation, warn: { _ in })
         }
         return plan
     }
@@ -101,5 +105,25 @@ struct APIServePlan: Sendable {
             return Array(value.utf8)
         }
         return nil
+    }
+
+    /// The bundle this plan names, with the overrides of `--state` and `--override`, read
+    /// through the command's files; nothing is written until `keep`. For `@remote` the live
+    /// bundle is fetched (with the key the plan read), at once and on every refetch.
+    func served(_ invocation: Invocation, warn: @escaping @Sendable (String) -> Void) throws -> ServedBundle {
+        let served: ServedBundle.Source
+        switch source {
+        case .file(let path):
+            served = .file(path: path)
+        case .remote(let key, let every):
+            served = .remote(fetch: {
+                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, key: key, timeout: Self.remoteTimeout, retries: Self.remoteRetries))
+            }, every: every)
+        }
+        return try ServedBundle(source: served, name: bundleName, statePath: statePath, overrides: overrides, files: invocation.io.files,
+                                clock: invocation.io.clock, words: { FlagWording.message(for: $0) }, warn: warn,
+                                refetchFailed: { error, version in
+                                    invocation.warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(version)")
+                                })
     }
 }
