@@ -70,7 +70,7 @@ struct APIServePlan: Sendable {
         if remote {
             let environment = invocation.io.environment
             let key = try keyFile.flatMap { path in try keyFileBytes.map { try APIAccess.key(fileBytes: $0, path: path) } }
-                ?? APIAccess.key(keyFile: nil, environment: environment)
+                ?? APIAccess.key(keyFile: nil, environment: environment, files: files)
             // The API's address and the HTTP client are checked (78) without a request.
             _ = try LiveBundleConnection(invocation, key: key, timeout: remoteTimeout, retries: remoteRetries)
             source = .remote(key: key, every: refetch)

@@ -13,7 +13,7 @@ enum SDKBootstrapFetch {
 
     /// The key, the API's address and the HTTP client, checked (78) without a request.
     static func settings(_ invocation: Invocation) throws -> Settings {
-        let settings = Settings(key: try APIAccess.key(keyFile: nil, environment: invocation.io.environment),
+        let settings = Settings(key: try APIAccess.key(keyFile: nil, environment: invocation.io.environment, files: invocation.io.files),
                                 base: try APIAccess.baseURL(invocation.io.environment))
         _ = try client(invocation)
         return settings

@@ -20,10 +20,12 @@ enum BundleArgument {
 
     /// The bytes of the bundle `path` names, unparsed (for `bundle validate`, which reports
     /// syntax errors as findings).
-    static func input(_ path: String, _ invocation: Invocation) throws -> BundleInput {
+    /// `api`: the API flags a plan holds, for `@remote` (else they are read from the arguments,
+    /// for the commands not yet planned: issue 54.1).
+    static func input(_ path: String, _ invocation: Invocation, api: APISettings? = nil) throws -> BundleInput {
         try checkSpelling(path)
         if path == remote {
-            let document = try liveBundle(invocation)
+            let document = try api.map { try liveBundle(over: LiveBundleConnection(invocation, api: $0)) } ?? liveBundle(invocation)
             return BundleInput(name: remote, source: ByteSource(BundleFileShape.sdkFileBytes(document.root)), skippedLines: 0, skippedColumns: 0)
         }
         return try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor)
