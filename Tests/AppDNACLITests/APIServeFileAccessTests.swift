@@ -66,8 +66,8 @@ final class APIServeFileAccessTests: XCTestCase {
     // MARK: - The plan
 
     /// The plan of `line` run over `files`, with the arguments closed after it, as the runner does.
-    func plan(_ line: [String], _ files: InMemoryFiles, environment: [String: String] = [:]) throws -> APIServePlan {
-        guard case .run(let command, let arguments) = try ArgumentParser(table: .appdna).parse(["api", "serve", "--bundle", Self.bundle, "--state", Self.state] + line) else {
+    func plan(_ line: [String], _ files: InMemoryFiles, bundle: String = APIServeFileAccessTests.bundle, environment: [String: String] = [:]) throws -> APIServePlan {
+        guard case .run(let command, let arguments) = try ArgumentParser(table: .appdna).parse(["api", "serve", "--bundle", bundle, "--state", Self.state] + line) else {
             throw Failure(.internalError, "not a command line")
         }
         let io = CommandIO(stdout: OutputSink(capturingAsTerminal: false), stderr: OutputSink(capturingAsTerminal: false), stdinDescriptor: -1,
@@ -104,6 +104,24 @@ final class APIServeFileAccessTests: XCTestCase {
             assertRefused(line, files, status: .usage, saying: words)
             XCTAssertEqual(files.reads, [], "\(line): read before refusing")
         }
+    }
+
+    /// With `--bundle @remote` the plan loads the state (through the files) and checks the
+    /// API's configuration, but fetches nothing: a state file that is not one is refused (65)
+    /// before any request.
+    func testARemoteBundlesPlanLoadsTheStateAndSendsNothing() throws {
+        let environment = ["APPDNA_SDK_KEY": "adn_test_FileAccessKEY0123456789zz", "APPDNA_API_URL": "http://127.0.0.1:9"]
+        let files = files()
+        let plan = try plan(["--refetch", "5m"], files, bundle: "@remote", environment: environment)
+        guard case .remote(let key, let every) = plan.source else { return XCTFail("not the live bundle") }
+        XCTAssertEqual(key.secret, environment["APPDNA_SDK_KEY"])
+        XCTAssertEqual(every, 300)
+        XCTAssertEqual(files.reads, [Self.state])
+        let broken = self.files([Self.state: Array("[]".utf8)])
+        XCTAssertThrowsError(try self.plan([], broken, bundle: "@remote", environment: environment)) { error in
+            XCTAssertEqual((error as? ClassifiedError)?.kind, .malformedInput, "\(error)")
+        }
+        XCTAssertEqual(broken.writes, [])
     }
 
     /// The key file is read once, by the plan, through the files; an empty one is refused (78).

@@ -60,16 +60,15 @@ struct APIServePlan: Sendable {
         let bundled = try BundledFile(writeBundled, mode: bootstrap, files: files)
         // The key file is read once, here: the key requests must carry and, for @remote, the
         // key its fetches send.
-        let keyFileBytes = try keyFile.map { path in
-            try files.readSetting(path: path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
+        let keyFileRead = try keyFile.map { path in
+            (path: path, bytes: try files.readSetting(path: path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key"))
         }
-        let requiredKey = try Self.requiredKey(keyFile: keyFile.flatMap { path in keyFileBytes.map { (path, $0) } }, fromEnvironment: keyFromEnv,
-                                               environment: invocation.io.environment)
+        let requiredKey = try Self.requiredKey(keyFile: keyFileRead, fromEnvironment: keyFromEnv, environment: invocation.io.environment)
         let liveBootstrap = bootstrap == .live ? try SDKBootstrapFetch.settings(invocation) : nil
         let source: Source
         if remote {
             let environment = invocation.io.environment
-            let key = try keyFile.flatMap { path in try keyFileBytes.map { try APIAccess.key(fileBytes: $0, path: path) } }
+            let key = try keyFileRead.map { try APIAccess.key(fileBytes: $0.bytes, path: $0.path) }
                 ?? APIAccess.key(keyFile: nil, environment: environment, files: files)
             // The API's address and the HTTP client are checked (78) without a request.
             _ = try LiveBundleConnection(invocation, key: key, timeout: remoteTimeout, retries: remoteRetries)
@@ -80,10 +79,12 @@ struct APIServePlan: Sendable {
         let plan = APIServePlan(bundleName: bundleName, source: source, overrides: overrides, faults: faults, bootstrap: bootstrap, liveBootstrap: liveBootstrap,
                                 bundled: bundled, requiredKey: requiredKey, statePath: statePath, record: arguments[APIServeFlags.record],
                                 host: arguments[APIServeFlags.host], port: arguments[APIServeFlags.port], inspector: inspector, json: arguments[APIServeFlags.json])
-        // A file is proven here, with the state and every --override, reading only: the live
-        // bundle cannot be (its fetch is a request), and is proven by the run before it binds.
-        if case .file = source {
-            _ = try plan.served(invocation, warn: { _ in })
+        // A file is proven here, with the state and every --override, reading only. The live
+        // bundle cannot be (its fetch is a request): the state is loaded here (a file that is
+        // not one is refused before the fetch), and the run proves the rest before it binds.
+        switch source {
+        case .file: _ = try plan.served(invocation, warn: { _ in })
+        case .remote: _ = try OverrideState.load(path: statePath, files: files)
         }
         return plan
     }
