@@ -63,6 +63,21 @@ final class APIServeFileAccessTests: XCTestCase {
         XCTAssertEqual(files.writes, [])
     }
 
+    /// `--record`: the file is opened and appended to through the files (`DeliveryRecorder`,
+    /// which `api serve` hands its command's files); a refused path is 73.
+    func testRecordAppendsThroughTheFiles() throws {
+        let path = Self.directory + "/events.ndjson"
+        let files = files()
+        let recorder = try DeliveryRecorder(path: path, files: files)
+        XCTAssertNil(recorder.append(line: Array("{\"event_id\":\"e1\"}\n".utf8)))
+        XCTAssertNil(recorder.append(line: Array("{\"event_id\":\"e2\"}\n".utf8)))
+        XCTAssertEqual(files.contents[path].map { String(decoding: $0, as: UTF8.self) }, "{\"event_id\":\"e1\"}\n{\"event_id\":\"e2\"}\n")
+        XCTAssertThrowsError(try DeliveryRecorder(path: path, files: self.files(refused: [path]))) { error in
+            XCTAssertEqual((error as? ClassifiedError)?.kind, .cannotCreateOutput, "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Self.directory))
+    }
+
     // MARK: - The plan
 
     /// The plan of `line` run over `files`, with the arguments closed after it, as the runner does.
