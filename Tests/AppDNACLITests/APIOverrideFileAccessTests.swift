@@ -76,4 +76,19 @@ final class APIOverrideFileAccessTests: XCTestCase {
         XCTAssertEqual(files.contents[path].flatMap(InspectorDiscovery.parse), found)
         XCTAssertFalse(FileManager.default.fileExists(atPath: Self.runtime))
     }
+
+    /// A command line the plan refuses sends nothing, reads no discovery file and removes none.
+    func testARefusedCommandLineSendsNothingAndReadsNoFile() {
+        let files = InMemoryFiles(directories: [Self.runtime: 0o700, Self.directory: 0o700])
+        for line in [["api", "override", "set", "experiment:no-variant"], ["api", "override", "list", "--all"],
+                     ["api", "override", "list", "--server", "http://example.com:80"], ["api", "override", "clear", "--all", "flag:x"],
+                     ["api", "override", "identity", "flag:x=true"]] {
+            let inspector = Inspector()
+            let result = runCLI(line, environment: ["XDG_RUNTIME_DIR": Self.runtime], transport: inspector, files: files)
+            XCTAssertEqual(result.status, 64, "\(line): \(result.stderr)")
+            XCTAssertEqual(inspector.urls, [], "\(line)")
+        }
+        XCTAssertEqual(files.reads, [])
+        XCTAssertEqual(files.removals, [])
+    }
 }
