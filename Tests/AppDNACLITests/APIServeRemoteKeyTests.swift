@@ -29,13 +29,14 @@ final class APIServeRemoteKeyTests: XCTestCase {
         let io = CommandIO(stdout: OutputSink(capturingAsTerminal: false), stderr: OutputSink(capturingAsTerminal: false), stdinDescriptor: -1,
                            stdinIsTerminal: false, environment: ["APPDNA_API_URL": "http://127.0.0.1:9"], transport: api, clock: clock)
         let invocation = Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io))
-        let served = try APIServeCommand.served("@remote", invocation, overrides: [], warn: { _ in })
-        XCTAssertEqual(try served.answers().bundleVersion, 7)
-
-        // Start is over: from now on the flags are not to be read (as after a plan), and the
-        // key file may be gone.
+        // The plan reads the key file; from now on the flags are not to be read, and the key
+        // file may be gone before the first fetch.
+        let plan = try APIServeCommand.plan(arguments, invocation)
         arguments.close()
         try FileManager.default.removeItem(atPath: keyFile)
+        XCTAssertEqual(api.keys, [], "the plan sent no request")
+        let served = try plan.served(invocation, warn: { _ in })
+        XCTAssertEqual(try served.answers().bundleVersion, 7)
         guard case .done = try served.refetch() else { return XCTFail("the live bundle was not fetched again") }
         XCTAssertEqual(try served.answers().bundleVersion, 8)
         XCTAssertEqual(arguments.lateReads, [], "the refetch read the arguments")

@@ -132,7 +132,7 @@ final class BundlePlansBeforeActingTests: XCTestCase {
             }
             XCTAssertEqual(api.paths, [], "\(line)")
             XCTAssertEqual(files.writes, [], "\(line)")
-            XCTAssertEqual(files.directories, ["/", "/proc", "/proc/appdna-home"], "\(line)")
+            XCTAssertEqual(files.directoryPaths, ["/", "/proc", "/proc/appdna-home"], "\(line)")
         }
     }
 

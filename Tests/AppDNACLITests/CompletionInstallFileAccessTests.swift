@@ -19,7 +19,7 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         let bash = install("bash", files: files)
         XCTAssertEqual(bash.status, 0, bash.stderr)
         let directory = Self.home + "/.local/share/bash-completion/completions"
-        XCTAssertEqual(files.directories, ["/", "/proc", Self.home, Self.home + "/.local", Self.home + "/.local/share",
+        XCTAssertEqual(files.directoryPaths, ["/", "/proc", Self.home, Self.home + "/.local", Self.home + "/.local/share",
                                            Self.home + "/.local/share/bash-completion", directory])
         XCTAssertEqual(files.writes, [directory + "/appdna"])
         XCTAssertEqual(files.contents[directory + "/appdna"], Array(CompletionShell.bash.script(for: .appdna).utf8))
@@ -27,7 +27,7 @@ final class CompletionInstallFileAccessTests: XCTestCase {
 
         // Again: everything exists, nothing more is made, the script is replaced.
         XCTAssertEqual(install("bash", files: files).status, 0)
-        XCTAssertEqual(files.directories.count, 7)
+        XCTAssertEqual(files.directoryPaths.count, 7)
         XCTAssertEqual(files.writes, [directory + "/appdna", directory + "/appdna"])
     }
 
@@ -36,7 +36,7 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         let fish = install("fish", files: files)
         XCTAssertEqual(fish.status, 73)
         XCTAssertEqual(fish.stderr, "appdna: \(Self.home)/.config: cannot create the directory: permission denied\n")
-        XCTAssertEqual(files.directories, ["/", "/proc", Self.home], "no directory made")
+        XCTAssertEqual(files.directoryPaths, ["/", "/proc", Self.home], "no directory made")
         XCTAssertEqual(files.writes, [])
         XCTAssertEqual(fish.stdout, "")
 
@@ -45,7 +45,7 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         let onFile = install("fish", files: blocked)
         XCTAssertEqual(onFile.status, 73)
         XCTAssertEqual(onFile.stderr, "appdna: \(Self.home)/.config: not a directory\n")
-        XCTAssertEqual(blocked.directories, ["/", "/proc", Self.home])
+        XCTAssertEqual(blocked.directoryPaths, ["/", "/proc", Self.home])
         XCTAssertEqual(blocked.writes, [])
     }
 
@@ -56,7 +56,7 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         let result = runCLI(["completions", "install", "--shell", "fish"], environment: ["HOME": "home"], files: files)
         XCTAssertEqual(result.status, 73, result.stderr)
         XCTAssertEqual(result.stderr, "appdna: .: no such file or directory\n")
-        XCTAssertEqual(files.directories, ["/"])
+        XCTAssertEqual(files.directoryPaths, ["/"])
     }
 
     /// zsh takes the first FPATH entry under the home directory that it may write, and passes
@@ -82,6 +82,6 @@ final class CompletionInstallFileAccessTests: XCTestCase {
         XCTAssertEqual(runCLI(["completions", "zsh"], files: files).status, 0)
         XCTAssertEqual(runCLI(["manpage"], files: files).status, 0)
         XCTAssertEqual(files.writes, [])
-        XCTAssertEqual(files.directories, ["/", "/proc", Self.home])
+        XCTAssertEqual(files.directoryPaths, ["/", "/proc", Self.home])
     }
 }

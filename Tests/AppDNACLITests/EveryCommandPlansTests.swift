@@ -57,7 +57,7 @@ final class EveryCommandPlansTests: XCTestCase {
                 if run.status != ExitStatus(refusal.kind).rawValue {
                     faults.append("\(name): exit \(run.status), its plan refused with \(ExitStatus(refusal.kind).rawValue) (\(refusal.message))")
                 }
-                if !files.writes.isEmpty { faults.append("\(name): refused, but wrote \(files.writes)") }
+                if !files.changes.isEmpty { faults.append("\(name): refused, but wrote \(files.changes)") }
                 if !transport.requests.isEmpty { faults.append("\(name): refused, but sent \(transport.requests)") }
             }
         }

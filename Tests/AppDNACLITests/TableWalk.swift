@@ -158,7 +158,7 @@ struct TableWalk {
         } catch {
             verdict = Verdict(line: line, refusal: Failure(.internalError, "\(error)"))
         }
-        if !files.writes.isEmpty { verdict.faults.append("its plan wrote \(files.writes)") }
+        if !files.changes.isEmpty { verdict.faults.append("its plan wrote \(files.changes)") }
         if !transport.requests.isEmpty { verdict.faults.append("its plan sent \(transport.requests)") }
         if !out.capturedText.isEmpty { verdict.faults.append("its plan printed \(out.capturedText.debugDescription)") }
         return verdict

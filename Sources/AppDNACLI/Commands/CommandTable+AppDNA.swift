@@ -219,7 +219,7 @@ extension CommandTable {
                 discussion: APIServeCommand.discussion,
                 flags: APIServeFlags.all,
                 examples: APIServeCommand.examples,
-                run: .unplanned(APIServeCommand.run)),
+                run: APIServeCommand.run),
             CommandSpec(
                 ["api", "override"],
                 summary: "Set, clear or list the overrides of a running api serve (a \(BundleOverride.Kind.listed(BundleOverride.Kind.allCases.map(\.forces))) forced on devices)",
@@ -227,7 +227,7 @@ extension CommandTable {
                 operands: [APIOverrideFlags.action, APIOverrideFlags.override],
                 flags: APIOverrideFlags.all,
                 examples: APIOverrideCommand.examples,
-                run: .unplanned(APIOverrideCommand.run)),
+                run: APIOverrideCommand.run),
             CommandSpec(
                 ["warehouse", "assignment"],
                 summary: "SQL that buckets every user of a table: variant and eligibility per experiment",

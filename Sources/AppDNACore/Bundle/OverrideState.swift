@@ -38,16 +38,17 @@ public struct OverrideState: Sendable, Equatable {
 
     /// The state in `path`; empty when there is no such file. A file that is not a state file
     /// is an error (not silently replaced: it may be something else the user named by mistake).
-    public static func load(path: String) throws(Failure) -> OverrideState {
+    /// Read through `files` (the command's `FileAccess`).
+    public static func load(path: String, files: any FileAccess = SystemFileAccess()) throws(Failure) -> OverrideState {
         // Read here and then replaced atomically: only a regular file is one (a FIFO would
         // block the read until a writer came, and a link or a device is not this server's).
-        if let existing = try? FileStatus.ofLink(path: path), existing.kind != .regular {
+        if let existing = (try? files.status(path: path, followingLinks: false)), existing.kind != .regular {
             throw Failure(.cannotCreateOutput, "\(path) is \(existing.kindName), not a regular file: overrides are kept only in a regular file",
                           hint: "give the path of a new or existing regular file")
         }
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.readAll(path: path)
+            bytes = try files.readAll(path: path)
         } catch where error.kind == .inputMissing {
             return OverrideState()
         }
@@ -96,8 +97,8 @@ public struct OverrideState: Sendable, Equatable {
     }
 
     /// Writes the state to `path` atomically (a crash leaves the old file or the new one).
-    public func save(path: String) throws(Failure) {
-        try AtomicFile.replace(path: path, with: encoded)
+    public func save(path: String, files: any FileAccess = SystemFileAccess()) throws(Failure) {
+        try files.replace(path: path, with: encoded, timeout: nil)
     }
 
     /// Counts one change (a usage error once the count is absurd, never a trap).

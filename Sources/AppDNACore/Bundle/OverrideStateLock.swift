@@ -55,17 +55,18 @@ public final class OverrideStateLock: Sendable {
 
     /// Removes the temporary files a crash left beside `statePath` (`AtomicFile.replace`
     /// writes `.NAME.appdna-PID-RANDOM.tmp` and renames it over the file): with the lock
-    /// held, no other server is writing one. The names removed.
+    /// held, no other server is writing one. The names removed, through `files` (the
+    /// command's `FileAccess`; the lock itself is a descriptor, held, which no door expresses).
     @discardableResult
-    public func removeLeftovers(of statePath: String) -> [String] {
+    public func removeLeftovers(of statePath: String, files: any FileAccess = SystemFileAccess()) -> [String] {
         let slash = statePath.lastIndex(of: "/")
         let directory = slash.map { String(statePath[..<$0]) } ?? "."
         let name = slash.map { String(statePath[statePath.index(after: $0)...]) } ?? statePath
         let prefix = "." + name + ".appdna-"
         var removed: [String] = []
-        for entry in FileSystem.entries(of: directory.isEmpty ? "/" : directory) ?? [] where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+        for entry in files.entries(of: directory.isEmpty ? "/" : directory) ?? [] where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
             let full = (directory.isEmpty ? "" : directory) + "/" + entry
-            if (try? FileStatus.ofLink(path: full))?.kind == .regular, FileSystem.removeFile(full) { removed.append(entry) }
+            if (try? files.status(path: full, followingLinks: false))?.kind == .regular, files.removeFile(path: full) { removed.append(entry) }
         }
         return removed
     }

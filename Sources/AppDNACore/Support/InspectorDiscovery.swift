@@ -46,32 +46,33 @@ public struct InspectorDiscovery: Sendable, Equatable {
     }
 
     /// Writes this server's file (the directory made 0700 if missing, and refused when it is
-    /// not this user's own: see `problem(with:)`), read back before it is kept; returns its path.
-    public func write(in directory: String) throws(Failure) -> String {
+    /// not this user's own: see `problem(with:)`), read back before it is kept, all through
+    /// `files` (the command's `FileAccess`); returns its path.
+    public func write(in directory: String, files: any FileAccess = SystemFileAccess()) throws(Failure) -> String {
         // Only appdna's own directories are made: $XDG_RUNTIME_DIR or $HOME must be there
         // already (a missing home is not created for a convenience).
         let base = directory.hasSuffix("/.appdna/run") ? String(directory.dropLast("/.appdna/run".count))
             : directory.hasSuffix("/appdna") ? String(directory.dropLast("/appdna".count))
             : String(directory[..<(directory.lastIndex(of: "/") ?? directory.startIndex)])
-        guard base.isEmpty || FileStatus.kind(path: base) == .directory else {
+        guard base.isEmpty || (try? files.status(path: base, followingLinks: true))?.kind == .directory else {
             throw Failure(.cannotCreateOutput, "\(base) is not an existing directory: the discovery directory is made only inside one")
         }
         var made = base
         for part in directory.dropFirst(base.count).split(separator: "/") {
             made += "/" + part
-            if FileStatus.kind(path: made) == nil {
-                // 0700 whatever the umask: the chmod makes it exact.
-                do { try FileSystem.makeDirectory(made, permissions: 0o700); try FileSystem.setPermissions(made, 0o700) } catch {
-                    throw Failure(.cannotCreateOutput, "\(made): cannot create the discovery directory: \(error.description)")
+            if (try? files.status(path: made, followingLinks: true)) == nil {
+                // 0700 whatever the umask (the door makes the mode exact).
+                do { try files.makePrivateDirectory(path: made, permissions: 0o700) } catch {
+                    throw Failure(.cannotCreateOutput, "\(made): cannot create the discovery directory: \(error.message)")
                 }
             }
         }
-        if let problem = Self.problem(with: directory) {
+        if let problem = Self.problem(with: directory, files: files) {
             throw Failure(.cannotCreateOutput, "\(directory): \(problem)")
         }
         let path = Self.path(in: directory, pid: pid)
-        try AtomicFile.replace(path: path, with: jsonLine)
-        guard let read = FileReading.smallRegularFile(path: path, limit: Self.fileLimit), Self.parse(read) == self else {
+        try files.replace(path: path, with: jsonLine, timeout: nil)
+        guard let read = files.smallRegularFile(path: path, limit: Self.fileLimit), Self.parse(read) == self else {
             throw Failure(.cannotCreateOutput, "\(path): the discovery file did not read back as written")
         }
         return path
@@ -83,8 +84,8 @@ public struct InspectorDiscovery: Sendable, Equatable {
     /// Why `directory` cannot be trusted with discovery files, nil when it can (or does not
     /// exist): another user's files there would send this user's inspector token elsewhere.
     /// It must be a real directory (not a symbolic link), this user's, and writable by no one else.
-    public static func problem(with directory: String) -> String? {
-        guard let status = try? FileStatus.ofLink(path: directory) else { return nil }
+    public static func problem(with directory: String, files: any FileAccess = SystemFileAccess()) -> String? {
+        guard let status = (try? files.status(path: directory, followingLinks: false)) else { return nil }
         if status.kind == .symbolicLink { return "the discovery directory is a symbolic link" }
         if status.kind != .directory { return "the discovery directory is \(status.kindName), not a directory" }
         if status.owner != ProcessControl.userID { return "the discovery directory belongs to another user (uid \(status.owner))" }
@@ -104,17 +105,18 @@ public struct InspectorDiscovery: Sendable, Equatable {
     /// The servers whose files are in `directory` and whose process is alive, by pid. Only
     /// regular files of at most 4 KiB are read (no FIFO, device, symbolic link or huge file),
     /// and only from a directory that `problem(with:)` finds nothing wrong with. A file whose
-    /// process has ended (or is a zombie) is removed.
-    public static func scan(_ directory: String) -> Scan {
-        if let problem = problem(with: directory) { return Scan(servers: [], refused: "\(directory): \(problem)") }
-        let names = FileSystem.entries(of: directory) ?? []
+    /// process has ended (or is a zombie) is removed. Everything through `files` (the
+    /// command's `FileAccess`).
+    public static func scan(_ directory: String, files: any FileAccess = SystemFileAccess()) -> Scan {
+        if let problem = problem(with: directory, files: files) { return Scan(servers: [], refused: "\(directory): \(problem)") }
+        let names = files.entries(of: directory) ?? []
         let servers = names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) }.sorted().compactMap { name -> InspectorDiscovery? in
-            guard let bytes = FileReading.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
+            guard let bytes = files.smallRegularFile(path: directory + "/" + name, limit: fileLimit), let found = parse(bytes),
                   name == "\(prefix)\(found.pid)\(suffix)" else { return nil }
             let sameProcess = found.started == nil || ProcessControl.startTime(found.pid).map { $0 == found.started } ?? true
             guard ProcessControl.isAlive(found.pid), sameProcess else {
                 // Left by a server that was killed: removed, so it cannot be taken for a later process with its pid.
-                _ = FileSystem.removeFile(directory + "/" + name)
+                _ = files.removeFile(path: directory + "/" + name)
                 return nil
             }
             return found
@@ -123,7 +125,7 @@ public struct InspectorDiscovery: Sendable, Equatable {
     }
 
     /// The servers `scan` finds alive.
-    public static func running(in directory: String) -> [InspectorDiscovery] { scan(directory).servers }
+    public static func running(in directory: String, files: any FileAccess = SystemFileAccess()) -> [InspectorDiscovery] { scan(directory, files: files).servers }
 
     /// A file's contents; nil when they are not a discovery record (range-checked pid,
     /// loopback http addresses only: the token is sent to the inspector).

@@ -44,6 +44,8 @@ public final class ServedBundle: Sendable {
     public let name: String
     private let source: Source
     private let statePath: String?
+    /// Every file it reads or writes (the source, the state) goes through the command's door.
+    private let files: any FileAccess
     private let clock: any Clock
     /// Notes for stderr: an override gone stale, or applying again.
     private let warn: @Sendable (String) -> Void
@@ -86,13 +88,16 @@ public final class ServedBundle: Sendable {
     /// Reads the source and the state (`statePath`; nil keeps overrides in memory only) and
     /// proves the bundle served with `overrides` (those of `--override`) added: nothing is
     /// written until `keep`. A bad override is a usage error, as is a state grown past its bound.
-    /// `name` is how messages name the source (the path, or the CLI's `@remote`).
-    public init(source: Source, name: String, statePath: String?, overrides: [BundleOverride] = [], clock: any Clock,
+    /// `name` is how messages name the source (the path, or the CLI's `@remote`). `files`: the
+    /// command's `FileAccess` (`CommandIO.files`), the one door to the source file and the state.
+    public init(source: Source, name: String, statePath: String?, overrides: [BundleOverride] = [], files: any FileAccess = SystemFileAccess(),
+                clock: any Clock,
                 words: @escaping @Sendable (any Error) -> String, warn: @escaping @Sendable (String) -> Void,
                 refetchFailed: @escaping @Sendable (_ error: any Error, _ stillServing: Int64) -> Void) throws {
         self.source = source
         self.name = name
         self.statePath = statePath
+        self.files = files
         self.clock = clock
         self.words = words
         self.warn = warn
@@ -100,13 +105,13 @@ public final class ServedBundle: Sendable {
         let sourceBytes: [UInt8]
         switch source {
         case .file(let path):
-            sourceBytes = try FileReading.readAll(path: path)
+            sourceBytes = try files.readAll(path: path)
         case .remote(let fetch, _):
             sourceBytes = try fetch().bytes
         }
         startOverrides = overrides
         let (document, version) = try Self.parse(sourceBytes, name: name)
-        let loaded = try statePath.map { try OverrideState.load(path: $0) } ?? OverrideState()
+        let loaded = try statePath.map { try OverrideState.load(path: $0, files: files) } ?? OverrideState()
         let state = try Self.starting(loaded, with: overrides, against: document, name: name)
         let prepared = try Self.startPrepared(document, sourceBytes, version, state, name: name, remembersServed: Self.remembersServed(source, state))
         mutable = Locked(Mutable(sourceBytes: sourceBytes, sourceVersion: version, fetchedAt: clock.monotonicNanoseconds(),
@@ -120,7 +125,7 @@ public final class ServedBundle: Sendable {
     public func keep() throws {
         let answers = try mutable.withLock { (held: inout Mutable) throws -> Answers in
             let (document, _) = try Self.parse(held.sourceBytes, name: name)
-            let loaded = try statePath.map { try OverrideState.load(path: $0) } ?? OverrideState()
+            let loaded = try statePath.map { try OverrideState.load(path: $0, files: files) } ?? OverrideState()
             let state = try Self.starting(loaded, with: startOverrides, against: document, name: name)
             let prepared = try Self.startPrepared(document, held.sourceBytes, held.sourceVersion, state, name: name,
                                                   remembersServed: Self.remembersServed(source, state))
@@ -148,7 +153,7 @@ public final class ServedBundle: Sendable {
     /// thread of its own while this answers from the last good bundle.
     public func answers() throws -> Answers {
         var fileBytes: [UInt8]?
-        if case .file(let path) = source { fileBytes = try FileReading.readAll(path: path) }
+        if case .file(let path) = source { fileBytes = try files.readAll(path: path) }
         var startFetch = false
         let (answers, changed) = try mutable.withLock { (held: inout Mutable) throws -> (Answers, Bool) in
             if let fileBytes, fileBytes != held.sourceBytes {
@@ -244,7 +249,7 @@ public final class ServedBundle: Sendable {
     private func change(_ propose: (inout Mutable) throws -> OverrideState?) throws {
         let answers = try mutable.withLock { (held: inout Mutable) throws -> Answers? in
             if case .file(let path) = source {
-                let bytes = try FileReading.readAll(path: path)
+                let bytes = try files.readAll(path: path)
                 if bytes != held.sourceBytes { try adopt(bytes, into: &held) }
             }
             guard var next = try propose(&held) else { return nil }
@@ -303,7 +308,7 @@ public final class ServedBundle: Sendable {
         let fresh = held.state.overrides.isEmpty && held.state.changes == 0 && held.state.served == nil && prepared.servesSourceAsIs
             && !Self.remembersServed(source, prepared.state)
         if let statePath, prepared.state != held.state, !fresh {
-            do { try AtomicFile.replace(path: statePath, with: prepared.stateBytes) } catch {
+            do { try files.replace(path: statePath, with: prepared.stateBytes, timeout: nil) } catch {
                 throw OverrideTransaction.Refusal(.write, .server, error.message)
             }
         }

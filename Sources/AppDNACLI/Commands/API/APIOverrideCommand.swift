@@ -44,13 +44,51 @@ enum APIOverrideCommand {
                     "A user id a device in that context assigns streamlined, and the identify line for each SDK."),
     ]
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let planned = try call(arguments)
-        let (server, from) = try serverAddress(invocation)
-        let base = try inspectorBase(server, from: from)
-        let client = try DeliveryClient.make(invocation)
-        let timeout = arguments[APIOverrideFlags.timeout]
+    /// Everything one run needs, read from the arguments once: the request (checked before
+    /// any is sent: a usage error is reported as one, never as whatever a wrong server
+    /// answered), the inspector it goes to, the client and its bound.
+    struct Plan: Sendable {
+        let call: Call
+        let server: Server
+        let client: HTTPClient
+        let timeout: Double
+        let json: Bool
+    }
+
+    /// The inspector the request goes to.
+    enum Server: Sendable {
+        /// --server or APPDNA_SERVER, checked by the plan.
+        case named(base: String)
+        /// Neither: the one `api serve --inspect` of this user running now, found by the run in
+        /// the discovery directory (nil: none, as neither XDG_RUNTIME_DIR nor HOME is set).
+        /// What runs now is no part of the command line: the run looks, and removes the files
+        /// of servers that have ended.
+        case discovered(directory: String?)
+    }
+
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+        let call = try call(arguments)
+        let server: Server
+        if let named = arguments[APIOverrideFlags.server] {
+            server = .named(base: try inspectorBase(named))
+        } else if let named = invocation.io.environment[serverVariable], !named.isEmpty {
+            server = .named(base: try inspectorBase(named, from: serverVariable))
+        } else {
+            server = .discovered(directory: InspectorDiscovery.directory(environment: invocation.io.environment))
+        }
+        return Plan(call: call, server: server, client: try DeliveryClient.make(invocation), timeout: arguments[APIOverrideFlags.timeout],
+                    json: arguments[APIOverrideFlags.json])
+    }
+
+    static let run = CommandRun.planned(plan: plan, perform: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        let base: String
+        switch plan.server {
+        case .named(let named): base = named
+        case .discovered(let directory): base = try discovered(in: directory, invocation)
+        }
+        let client = plan.client, timeout = plan.timeout
         func send(_ method: String, _ path: String, body: [UInt8]? = nil, token: String? = nil) throws -> HTTPResponse {
             var headers: [(name: String, value: String)] = []
             if let token { headers.append((InspectorGuard.tokenHeader, token)) }
@@ -59,7 +97,7 @@ enum APIOverrideCommand {
                                    deadline: Deadline(secondsFromNow: timeout, clock: client.clock))
         }
         do {
-            return try change(invocation, call: planned, base: base, transport: { try send($0, $1, body: $2, token: $3) })
+            return try change(invocation, call: plan.call, json: plan.json, base: base, transport: { try send($0, $1, body: $2, token: $3) })
         } catch let failure as Failure where failure.kind == .usage || failure.kind == .unavailable {
             // The API port of api serve has neither the page nor /api/overrides: say which port to use.
             if let probe = try? send("GET", "/api/v1/sdk/config-bundle/version"), isAPIPort(probe) { throw notTheInspector(base) }
@@ -71,7 +109,7 @@ enum APIOverrideCommand {
 
     /// The request ACTION and OVERRIDE ask for, checked before any request is sent (a usage
     /// error is reported as one, never as whatever a wrong server answered).
-    struct Call {
+    struct Call: Sendable {
         let method: String
         let path: String
         let body: [UInt8]?
@@ -108,16 +146,15 @@ enum APIOverrideCommand {
     }
 
     /// The request `call` describes, and its answer printed.
-    static func change(_ invocation: Invocation, call: Call, base: String,
+    static func change(_ invocation: Invocation, call: Call, json: Bool, base: String,
                        transport: (String, String, [UInt8]?, String?) throws -> HTTPResponse) throws -> ExitStatus {
-        let arguments = invocation.arguments
         let token = call.needsToken ? try pageToken(transport("GET", "/", nil, nil), server: base) : nil
         let answer = try transport(call.method, call.path, call.body, token)
         if call.identity {
-            return try APIOverrideIdentity.report(answer, json: arguments[APIOverrideFlags.json], invocation)
+            return try APIOverrideIdentity.report(answer, json: json, invocation)
         }
         let document = try checked(answer)
-        if arguments[APIOverrideFlags.json] {
+        if json {
             invocation.stdout.writeVerbatimLine(JSONWriter().writeString(document.root.value))
             return .success
         }
@@ -219,13 +256,10 @@ enum APIOverrideCommand {
         }
     }
 
-    /// The inspector to talk to and what named it: --server, APPDNA_SERVER, or the one
-    /// `api serve --inspect` of this user whose discovery file names a live process.
-    static func serverAddress(_ invocation: Invocation) throws -> (String, String) {
-        if let server = invocation.arguments[APIOverrideFlags.server] { return (server, "--server") }
-        if let server = invocation.io.environment[serverVariable], !server.isEmpty { return (server, serverVariable) }
-        let directory = InspectorDiscovery.directory(environment: invocation.io.environment)
-        let scan = directory.map(InspectorDiscovery.scan)
+    /// The inspector of the one `api serve --inspect` of this user whose discovery file in
+    /// `directory` names a live process, read through the command's files.
+    static func discovered(in directory: String?, _ invocation: Invocation) throws -> String {
+        let scan = directory.map { InspectorDiscovery.scan($0, files: invocation.io.files) }
         if let refused = scan?.refused { invocation.warn("not looking for api serve --inspect in \(refused)") }
         let running = scan?.servers ?? []
         guard running.count == 1, let only = running.first else {
@@ -236,7 +270,7 @@ enum APIOverrideCommand {
             throw Failure(.usage, "\(running.count) api serve --inspect are running (inspectors \(running.map(\.inspector).joined(separator: ", ")))",
                           hint: "pick one with --server URL or \(serverVariable)=URL")
         }
-        return (only.inspector, "the discovery file of pid \(only.pid)")
+        return try inspectorBase(only.inspector, from: "the discovery file of pid \(only.pid)")
     }
 
     static let serverVariable = "APPDNA_SERVER"

@@ -79,33 +79,32 @@ enum APIServeCommand {
                     "Force variant streamlined in the app's bundled config, and audit what devices pointed here send."),
     ]
 
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        guard let bundlePath = arguments[APIServeFlags.bundle] else {
-            throw Failure(.usage, "api serve needs a bundle to serve: --bundle FILE (appdna bundle fetch -o FILE writes one) or --bundle @remote")
-        }
-        // Every flag is checked, and the start's change proven, before anything is written or
-        // bound: a refused start leaves no state file, no lock and no port behind.
-        let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
-        let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
-                                     latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
-        let mode = arguments[APIServeFlags.bootstrap]
-        let sdk = SDKEndpoints(mode: mode, fetchLive: mode == .live ? try SDKBootstrapFetch.live(invocation) : nil)
-        let bundled = try BundledFile(arguments[APIServeFlags.writeBundled], mode: mode)
-        let requiredKey = try requiredKey(invocation)
-        let log = ServeLog(invocation, json: arguments[APIServeFlags.json])
-        let bundle = try served(bundlePath, invocation, overrides: overrides, warn: { log.warn($0) })
+    typealias Plan = APIServePlan
+
+    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+        try APIServePlan.make(arguments, invocation)
+    }
+
+    static let run = CommandRun.planned(plan: plan, perform: perform)
+
+    @Sendable static func perform(_ plan: Plan, _ invocation: Invocation) throws -> ExitStatus {
+        let files = invocation.io.files
+        let mode = plan.bootstrap
+        let sdk = SDKEndpoints(mode: mode, fetchLive: try plan.liveBootstrap.map { try SDKBootstrapFetch.live($0, invocation) })
+        let log = ServeLog(invocation, json: plan.json)
+        // The plan proved a file source; the live bundle is fetched and proven here, before
+        // anything is written or bound.
+        let bundle = try plan.served(invocation, warn: { log.warn($0) })
         // Then the state is this server's (a second one on it is refused, naming the first),
         // a crash's leftovers go, and, once listening, the start's change is written.
-        let statePath = arguments[APIServeFlags.state]
+        let statePath = plan.statePath
         let lock = try OverrideStateLock.acquire(statePath: statePath)
         defer { lock.removeFile() }
-        for leftover in lock.removeLeftovers(of: statePath) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
-        let recorder = try arguments[APIServeFlags.record].map { try DeliveryRecorder(path: $0) }
-        let host = arguments[APIServeFlags.host]
+        for leftover in lock.removeLeftovers(of: statePath, files: files) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
+        let recorder = try plan.record.map { try DeliveryRecorder(path: $0, files: files) }
         var limits = HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64)
         limits.maxBufferedBytes = IngestEndpoint.heldBytes
-        let server = try HTTPServer(host: host, port: arguments[APIServeFlags.port], limits: limits)
+        let server = try HTTPServer(host: plan.host, port: plan.port, limits: limits)
         lock.record(port: server.port)
         let history = BundleHistory()
         // Every version served (each answer the audit or a bundle endpoint gets) or written.
@@ -115,12 +114,13 @@ enum APIServeCommand {
             if let source = try? bundle.sourceDocument() { history.record(source: source) }
             return try? answers.document()
         }, history: history)
-        let inspector = try RequestInspection.start(invocation, listener: server, log: log, bundle: bundle, bootstrap: mode)
+        let inspector = try plan.inspector.map { try RequestInspection.start($0, listener: server, log: log, bundle: bundle, bootstrap: mode) }
         // Written once both ports are bound (nothing is served before `serve`): a port in use leaves the state as it was.
         try bundle.keep()
         for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }
         let initial = try bundle.answers()
         history.record(initial)
+        let bundled = plan.bundled
         if let bundled {
             bundled.write(initial, note: log.note)
         }
@@ -135,15 +135,15 @@ enum APIServeCommand {
         if let inspector, let directory = InspectorDiscovery.directory(environment: invocation.io.environment) {
             let found = InspectorDiscovery(inspector: String(inspector.url.dropLast()), api: server.loopbackURL, pid: ProcessControl.id,
                                             started: ProcessControl.startTime(ProcessControl.id))
-            do { discoveryFile = try found.write(in: directory) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
+            do { discoveryFile = try found.write(in: directory, files: files) } catch { invocation.warn("api override cannot find this server without --server: \(error.message)") }
         }
-        defer { if let discoveryFile { _ = FileSystem.removeFile(discoveryFile) } }
-        let api = APIServer(bundle: bundle, faults: faults, requiredKey: requiredKey, serverLimit: server.limits.maxBodyBytes, ingest: ingest, sdk: sdk, words: FlagWording.serve, report: log,
-                            clock: invocation.io.clock, inspector: inspector?.log)
+        defer { if let discoveryFile { _ = files.removeFile(path: discoveryFile) } }
+        let api = APIServer(bundle: bundle, faults: plan.faults, requiredKey: plan.requiredKey, serverLimit: server.limits.maxBodyBytes, ingest: ingest, sdk: sdk,
+                            words: FlagWording.serve, report: log, clock: invocation.io.clock, inspector: inspector?.log)
         server.stopOnInterrupt()
-        log.note("serving \(bundlePath) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
+        log.note("serving \(plan.bundleName) (bundle_version \(initial.bundleVersion)) at \(server.baseURL); "
                  + "APPDNA_API_URL=\(server.baseURL) points clients here; Ctrl-C to stop")
-        for line in DeviceSetup.lines(mode: mode, address: server.baseURL, listensEverywhere: host == "0.0.0.0" || host == "::", bundled: bundled?.path) {
+        for line in DeviceSetup.lines(mode: mode, address: server.baseURL, listensEverywhere: plan.host == "0.0.0.0" || plan.host == "::", bundled: bundled?.path) {
             log.note(line)
         }
         let stale = bundle.stale()
@@ -153,47 +153,5 @@ enum APIServeCommand {
         inspector?.stop()
         log.note(log.summary(recordedTo: recorder?.path))
         return .success
-    }
-
-    /// The bundle `--bundle` names, with the overrides of `--state`.
-    static func served(_ path: String, _ invocation: Invocation, overrides: [BundleOverride],
-                       warn: @escaping @Sendable (String) -> Void) throws -> ServedBundle {
-        let arguments = invocation.arguments
-        try BundleArgument.checkSpelling(path)
-        let source: ServedBundle.Source
-        if path == BundleArgument.remote {
-            // The key (--key-file or APPDNA_SDK_KEY) is read here, once: the refetch runs on a
-            // request's thread, minutes later, and reads neither the flags nor the file again.
-            let key = try APIAccess.key(keyFile: arguments[APIServeFlags.keyFile], environment: invocation.io.environment)
-            source = .remote(fetch: {
-                try BundleArgument.liveBundle(over: LiveBundleConnection(invocation, key: key, timeout: 60, retries: 3))
-            }, every: arguments[APIServeFlags.refetch])
-        } else {
-            if arguments.given(APIServeFlags.refetch.spec) { throw Failure(.usage, "--refetch goes with --bundle @remote (a file is read again whenever it changes)") }
-            source = .file(path: path)
-        }
-        return try ServedBundle(source: source, name: path, statePath: arguments[APIServeFlags.state], overrides: overrides, clock: invocation.io.clock,
-                                words: { FlagWording.message(for: $0) }, warn: warn,
-                                refetchFailed: { error, version in
-                                    invocation.warn("--refetch: \(FlagWording.message(for: error)); still serving bundle_version \(version)")
-                                })
-    }
-
-    /// The key every request must carry; nil when any non-empty key will do.
-    static func requiredKey(_ invocation: Invocation) throws -> [UInt8]? {
-        if let path = invocation.arguments[APIServeFlags.keyFile] {
-            var bytes = try FileReading.readSettingFile(path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
-            if bytes.last == 0x0A { bytes.removeLast() }
-            if bytes.last == 0x0D { bytes.removeLast() }
-            guard !bytes.isEmpty else { throw Failure(.configuration, "--key-file \(path) is empty") }
-            return bytes
-        }
-        if invocation.arguments[APIServeFlags.keyFromEnv] {
-            guard let value = invocation.io.environment[APIAccess.keyVariable], !value.isEmpty else {
-                throw Failure(.configuration, "--key-from-env: \(APIAccess.keyVariable) is not set")
-            }
-            return Array(value.utf8)
-        }
-        return nil
     }
 }

@@ -10,23 +10,43 @@ enum APIAccess {
     static let urlVariable = "APPDNA_API_URL"
     static let defaultAPIURL = "https://api.appdna.ai"
 
-    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
-    static func key(_ invocation: Invocation) throws -> APIKey {
-        try key(keyFile: invocation.arguments[APIFlags.keyFile], environment: invocation.io.environment)
+    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed), for a plan:
+    /// the key file named in `arguments`, read through the command's files.
+    static func key(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> APIKey {
+        try key(keyFile: arguments[APIFlags.keyFile], environment: invocation.io.environment, files: invocation.io.files)
     }
 
-    /// The key from `keyFile` (the --key-file a plan holds) or APPDNA_SDK_KEY.
-    static func key(keyFile: String?, environment: [String: String]) throws -> APIKey {
+    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed). Reads the
+    /// arguments through the invocation: for the commands not yet planned (issue 54.1), gone
+    /// with `Invocation.arguments`.
+    static func key(_ invocation: Invocation) throws -> APIKey {
+        try key(keyFile: invocation.arguments[APIFlags.keyFile], environment: invocation.io.environment, files: invocation.io.files)
+    }
+
+    /// The key from `keyFile` (the --key-file a plan holds), read through `files` (the
+    /// command's `FileAccess`), or APPDNA_SDK_KEY.
+    static func key(keyFile: String?, environment: [String: String], files: any FileAccess) throws -> APIKey {
         if let path = keyFile {
-            let bytes = try FileReading.readSettingFile(path, holding: "the API key",
-                                                        hint: "--key-file takes the path of a file that holds only the key")
-            return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
+            let bytes = try files.readSetting(path: path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
+            return try key(fileBytes: bytes, path: path)
         }
         guard let value = environment[keyVariable], !value.isEmpty else {
             throw Failure(.configuration, "no API key: set \(keyVariable) or pass --key-file PATH",
                           hint: "the SDK key (adn_live_… or adn_test_…) is in the AppDNA console; in CI, store it as a secret")
         }
         return try APIKey(value, source: keyVariable)
+    }
+
+    /// `key(keyFile:environment:files:)` over the system's files, for the callers not yet
+    /// given their command's (`LiveBundleConnection`); goes when they are (issue 54.3).
+    static func key(keyFile: String?, environment: [String: String]) throws -> APIKey {
+        try key(keyFile: keyFile, environment: environment, files: SystemFileAccess())
+    }
+
+    /// The key in the bytes of the key file `path`, read once by a plan that needs them twice
+    /// (`api serve`: the key requests must carry, and the one `@remote` sends).
+    static func key(fileBytes: [UInt8], path: String) throws -> APIKey {
+        try APIKey(String(decoding: fileBytes, as: UTF8.self), source: "--key-file \(path)")
     }
 
     /// APPDNA_API_URL without a trailing slash, checked (78 for plain http to a non-loopback host).
