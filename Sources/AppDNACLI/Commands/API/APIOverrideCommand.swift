@@ -123,6 +123,11 @@ enum APIOverrideCommand {
         if arguments[APIOverrideFlags.clearAll] && arguments.operand(0) != "clear" {
             throw Failure(.usage, "--all goes with clear (api override clear --all)")
         }
+        if arguments.operand(0) != "identity" {
+            // The device context is identity's alone: given to another action it would change nothing.
+            try ModeFlags("api override \(arguments.operand(0) ?? "")", reads: [])
+                .check(arguments, declared: APIOverrideFlags.context)
+        }
         switch arguments.operand(0) {
         case "list":
             if operand != nil { throw Failure(.usage, "api override list takes no OVERRIDE") }
