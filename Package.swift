@@ -56,7 +56,7 @@ let package = Package(
         .plugin(name: "AppDNABundlePlugin", capability: .buildTool(), dependencies: ["appdna"]),
 
         .testTarget(name: "AppDNACoreTests", dependencies: ["AppDNACore", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "AppDNAServers", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "AppDNACLITests", dependencies: ["AppDNACLI", "AppDNAServers", "TestSupport", "LoopbackHTTPServer"], exclude: ["Golden"]),
         .testTarget(name: "AppDNANetTests", dependencies: ["AppDNANet", "LoopbackHTTPServer", "TestSupport"]),
         // The replay engine in-process: a scripted transport and a virtual clock, no sockets, no sleeping.
         .testTarget(name: "AppDNAReplayTests", dependencies: ["AppDNAReplay", "AppDNANet", "AppDNACore", "TestSupport"]),

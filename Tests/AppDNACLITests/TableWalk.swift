@@ -25,6 +25,9 @@ struct TableWalk {
         let queue: String
         let body: String
         let keyFile: String
+        /// What a port flag is given (`--port`, `--inspect`): a port a listener of the test
+        /// holds, in the end-to-end walk (a command that bound before refusing would say it is in use).
+        var port: String? = nil
 
         static func make() throws -> Samples {
             let directory = NSTemporaryDirectory() + "appdna-walk-\(UUID().uuidString)"
@@ -41,7 +44,7 @@ struct TableWalk {
         static let bundleJSON = #"""
         {"bundle_version": 3, "api_version": 1, "config": {"greeting": "hi"},
          "experiments": {"onboarding": {"salt": "s1", "status": "running",
-           "variants": [{"id": "control", "weight": 50}, {"id": "bold", "weight": 50}]}}}
+           "variants": [{"id": "control", "weight": 0.5}, {"id": "bold", "weight": 0.5}]}}}
         """#
 
         /// The sample files, in memory (the plans read through the door; readers below the
@@ -57,6 +60,7 @@ struct TableWalk {
         /// What a value-taking flag is given: its sample, or a file of the right kind when
         /// the flag names one.
         func value(for flag: FlagSpec) -> String {
+            if let port, flag.long == "port" || flag.valueName == "PORT" { return port }
             switch flag.completion {
             case .file:
                 if flag.long.contains("key") { return keyFile }
