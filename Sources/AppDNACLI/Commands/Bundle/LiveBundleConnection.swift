@@ -21,7 +21,7 @@ struct LiveBundleConnection {
     /// The connection a plan's API settings describe (the arguments are not read again);
     /// reads and checks the configuration (78 on any problem) before any request is made.
     init(_ invocation: Invocation, api: APISettings, maxResponseBytes: Int = LiveBundleConnection.defaultMaxResponseBytes) throws {
-        try self.init(invocation, key: APIAccess.key(keyFile: api.keyFile, environment: invocation.io.environment),
+        try self.init(invocation, key: APIAccess.key(keyFile: api.keyFile, environment: invocation.io.environment, files: invocation.io.files),
                       timeout: api.timeout, retries: api.retries, maxResponseBytes: maxResponseBytes)
     }
 

@@ -16,7 +16,7 @@ struct LiveBundleSource {
     /// Checks the configuration as `LiveBundleConnection` will use it, in its order: the key,
     /// the base URL, the trusted certificates (those only for the system's transport).
     init(_ api: APISettings, io: CommandIO) throws {
-        key = try APIAccess.key(keyFile: api.keyFile, environment: io.environment)
+        key = try APIAccess.key(keyFile: api.keyFile, environment: io.environment, files: io.files)
         _ = try APIAccess.baseURL(io.environment)
         if io.transport == nil { _ = try TLSTrust(environment: io.environment) }
         timeout = api.timeout

@@ -37,12 +37,6 @@ enum APIAccess {
         return try APIKey(value, source: keyVariable)
     }
 
-    /// `key(keyFile:environment:files:)` over the system's files, for the callers not yet
-    /// given their command's (`LiveBundleConnection`); goes when they are (issue 54.3).
-    static func key(keyFile: String?, environment: [String: String]) throws -> APIKey {
-        try key(keyFile: keyFile, environment: environment, files: SystemFileAccess())
-    }
-
     /// The key in the bytes of the key file `path`, read once by a plan that needs them twice
     /// (`api serve`: the key requests must carry, and the one `@remote` sends).
     static func key(fileBytes: [UInt8], path: String) throws -> APIKey {
