@@ -21,6 +21,15 @@ public struct FileStatus: Sendable {
     /// The owner's user id.
     public let owner: UInt32
 
+    /// A status made up (a test's files in memory).
+    public init(kind: Kind, kindName: String, size: Int64, permissions: UInt32, owner: UInt32 = 0) {
+        self.kind = kind
+        self.kindName = kindName
+        self.size = size
+        self.permissions = permissions
+        self.owner = owner
+    }
+
     init(_ info: stat) {
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular

@@ -4,19 +4,18 @@ import AppDNACore
 /// `RecordedDelivery`), fsynced before the sender gets its answer, so a delivery that was
 /// acknowledged is on disk even if the listener is killed right after. A new file is created
 /// with mode 0600: it holds signatures and payloads (never the secret). Only a regular file is
-/// recorded to, never through a symbolic link (`RecordFile`): status 73 before listening.
+/// recorded to, never through a symbolic link (`RecordFile`): status 73 before listening. The
+/// file is opened through the `FileAccess` the command hands over (`CommandIO.files`).
 public final class DeliveryRecorder: Sendable {
-    public let path: String
-    private let fd: Int32
-    /// Held while a line is written and synced, so lines never interleave.
+    public var path: String { file.path }
+    /// Written only under `writing`, so lines never interleave.
+    private let file: any AppendingFile
+    /// Held while a line is written and synced.
     private let writing = Locked(())
 
-    public init(path: String) throws {
-        fd = try RecordFile.openForAppending(path)
-        self.path = path
+    public init(path: String, files: any FileAccess = SystemFileAccess()) throws(Failure) {
+        file = try files.openRecordFile(path: path)
     }
-
-    deinit { SystemFile.close(fd) }
 
     /// Appends and fsyncs one record; nil on success, else what went wrong.
     public func append(_ delivery: RecordedDelivery) -> String? {
@@ -29,13 +28,13 @@ public final class DeliveryRecorder: Sendable {
         writing.withLock { _ in
             // A write cut short (EFBIG past `ulimit -f`, ENOSPC) leaves part of a line: cut back
             // to the size before it, so the file holds whole lines only (issue 49).
-            let before = try? FileStatus.of(descriptor: fd).size
-            if let code = line.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) {
-                if let before { try? SystemFile.truncate(fd, to: before) }
-                return "\(path): cannot write: \(SystemError.describe(code))"
+            let before = file.size()
+            if let error = file.append(line) {
+                if let before { try? file.truncate(to: before) }
+                return "\(path): cannot write: \(error)"
             }
-            if DiskSync.file(fd) != 0 {
-                return "\(path): cannot sync: \(SystemError.last)"
+            if let error = file.sync() {
+                return "\(path): cannot sync: \(error)"
             }
             return nil
         }

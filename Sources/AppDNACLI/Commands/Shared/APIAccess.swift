@@ -10,16 +10,12 @@ enum APIAccess {
     static let urlVariable = "APPDNA_API_URL"
     static let defaultAPIURL = "https://api.appdna.ai"
 
-    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed).
-    static func key(_ invocation: Invocation) throws -> APIKey {
-        try key(keyFile: invocation.arguments[APIFlags.keyFile], environment: invocation.io.environment)
-    }
-
-    /// The key from `keyFile` (the --key-file a plan holds) or APPDNA_SDK_KEY.
-    static func key(keyFile: String?, environment: [String: String]) throws -> APIKey {
+    /// The key from `keyFile` (the --key-file a plan holds, read through `files`) or
+    /// APPDNA_SDK_KEY (78 when missing or malformed).
+    static func key(keyFile: String?, environment: [String: String], files: any FileAccess = SystemFileAccess()) throws -> APIKey {
         if let path = keyFile {
-            let bytes = try FileReading.readSettingFile(path, holding: "the API key",
-                                                        hint: "--key-file takes the path of a file that holds only the key")
+            let bytes = try files.readSettingFile(path, holding: "the API key",
+                                                  hint: "--key-file takes the path of a file that holds only the key")
             return try APIKey(String(decoding: bytes, as: UTF8.self), source: "--key-file \(path)")
         }
         guard let value = environment[keyVariable], !value.isEmpty else {
