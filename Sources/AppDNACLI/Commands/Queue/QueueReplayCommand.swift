@@ -50,11 +50,11 @@ enum QueueReplayCommand {
                     "Non-interactive, four requests in flight, a JSON summary."),
     ]
 
-    static let run = CommandRun.planned(plan: plan, perform: perform)
+    static let run = CommandRun.planned(plan: QueueReplayPlan.make, perform: perform)
 
     /// Reads the queues (the plan's PATHs) and the journal, prints the plan, asks, and sends
     /// through the engine, every file of the state directory through `CommandIO.files`.
-    @Sendable static func perform(_ options: Plan, _ invocation: Invocation) throws -> ExitStatus {
+    @Sendable static func perform(_ options: QueueReplayPlan, _ invocation: Invocation) throws -> ExitStatus {
         // The queues.
         let (sources, status) = QueueOperands.sources(options.paths, io: invocation.io)
         guard status == .success, !sources.isEmpty else { return status }
@@ -137,7 +137,7 @@ enum QueueReplayCommand {
 
     /// The end of a run that SIGINT or SIGTERM stopped: the usual summary (or JSON) for what
     /// was done, then one line saying so and that a re-run resumes; 130 or 143.
-    static func interrupted(_ outcome: ReplayOutcome, plan: ReplayPlan, options: Plan, invocation: Invocation) -> ExitStatus {
+    static func interrupted(_ outcome: ReplayOutcome, plan: ReplayPlan, options: QueueReplayPlan, invocation: Invocation) -> ExitStatus {
         var outcome = outcome
         let signal = outcome.interruptedBy
         // Counted against the plan: the sending pass stopped reading the queues part way.

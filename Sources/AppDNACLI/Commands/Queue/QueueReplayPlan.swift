@@ -2,34 +2,34 @@ import AppDNACore
 import AppDNANet
 import AppDNAReplay
 
-extension QueueReplayCommand {
-    /// Everything one `queue replay` run needs, read from the flags and the configuration once,
-    /// before any queue is read or the state directory touched: the PATHs, what the engine is
-    /// asked (`ReplaySettings`), where the state goes, the key, the URL and the client. A key
-    /// that is missing or malformed, a bad APPDNA_API_URL or CA variable is refused here (78).
-    struct Plan: Sendable {
-        let paths: [String]
-        let replay: ReplaySettings
-        let stateDirectory: String
-        let deadLetterPath: String
-        let json: Bool
-        let dryRun: Bool
-        /// `--yes`: send without asking.
-        let yes: Bool
-        /// The key; nil only on a dry run without one (it sends nothing).
-        let key: APIKey?
-        /// APPDNA_API_URL checked, or the default on a dry run whose URL is refused.
-        let base: String
-        /// What the batches go out with (`--retries` each); nil on a dry run.
-        let client: HTTPClient?
-        /// Where the client's `--verbose` retry notes go.
-        let retryNotes: ReplayRetryNotes
+/// Everything one `queue replay` run needs, read from the flags and the configuration once,
+/// before any queue is read or the state directory touched: the PATHs, what the engine is
+/// asked (`ReplaySettings`), where the state goes, the key, the URL and the client. A key
+/// that is missing or malformed, a bad APPDNA_API_URL or CA variable is refused here (78).
+/// (`ReplayPlan` is what the engine finds in the queues: what would be sent.)
+struct QueueReplayPlan: Sendable {
+    let paths: [String]
+    let replay: ReplaySettings
+    let stateDirectory: String
+    let deadLetterPath: String
+    let json: Bool
+    let dryRun: Bool
+    /// `--yes`: send without asking.
+    let yes: Bool
+    /// The key; nil only on a dry run without one (it sends nothing).
+    let key: APIKey?
+    /// APPDNA_API_URL checked, or the default on a dry run whose URL is refused.
+    let base: String
+    /// What the batches go out with (`--retries` each); nil on a dry run.
+    let client: HTTPClient?
+    /// Where the client's `--verbose` retry notes go.
+    let retryNotes: ReplayRetryNotes
 
-        var batchSize: Int { replay.batchSize }
-        var url: String { base + AppDNAAPI.ingestPath }
-    }
+    var batchSize: Int { replay.batchSize }
+    var url: String { base + AppDNAAPI.ingestPath }
 
-    @Sendable static func plan(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> Plan {
+    /// Reads every flag once and checks the configuration; no effect (nothing read but the key file).
+    @Sendable static func make(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> QueueReplayPlan {
         let io = invocation.io
         let replay = ReplaySettings(batchSize: arguments[QueueReplayFlags.batchSize],
                                     concurrency: arguments[QueueReplayFlags.concurrency],
@@ -61,9 +61,9 @@ extension QueueReplayCommand {
             base = try APIAccess.baseURL(io.environment)
             client = try APIAccess.client(invocation, retries: retries, say: { line in retryNotes.say(line) })
         }
-        return Plan(paths: paths, replay: replay, stateDirectory: stateDirectory, deadLetterPath: deadLetterPath,
-                    json: arguments[QueueReplayFlags.json], dryRun: dryRun, yes: arguments[QueueReplayFlags.yes],
-                    key: key, base: base, client: client, retryNotes: retryNotes)
+        return QueueReplayPlan(paths: paths, replay: replay, stateDirectory: stateDirectory, deadLetterPath: deadLetterPath,
+                               json: arguments[QueueReplayFlags.json], dryRun: dryRun, yes: arguments[QueueReplayFlags.yes],
+                               key: key, base: base, client: client, retryNotes: retryNotes)
     }
 }
 

@@ -15,7 +15,7 @@ enum QueueReplayReport {
 
     /// "nothing to send: of 6 events read, 3 already delivered (journal …), 3 dead-lettered by
     /// an earlier run (…)": every event that is left, counted by why it is not sent.
-    static func nothingToSend(_ plan: ReplayPlan, options: QueueReplayCommand.Plan) -> String {
+    static func nothingToSend(_ plan: ReplayPlan, options: QueueReplayPlan) -> String {
         let why: [ReplaySkip: String] = [
             .cancelled: "cancelled by a later tombstone on the device",
             .stale: "older than --max-age (--include-stale sends them)",
@@ -32,7 +32,7 @@ enum QueueReplayReport {
         return "nothing to send: of \(plan.eventsRead) event\(plan.eventsRead == 1 ? "" : "s") read, " + parts.joined(separator: ", ")
     }
 
-    static func writePlan(_ plan: ReplayPlan, options: QueueReplayCommand.Plan, invocation: Invocation) {
+    static func writePlan(_ plan: ReplayPlan, options: QueueReplayPlan, invocation: Invocation) {
         let out = invocation.stdout
         var rows: [(String, String)] = []
         for source in plan.sources { rows.append(("queue", "\(source.path) (\(source.format.rawValue))")) }
@@ -59,7 +59,7 @@ enum QueueReplayReport {
     }
 
     static func writeSummary(_ outcome: ReplayOutcome, plan: ReplayPlan, toSend: Int, undelivered: Int,
-                             options: QueueReplayCommand.Plan, invocation: Invocation) {
+                             options: QueueReplayPlan, invocation: Invocation) {
         let out = invocation.stdout
         out.writeLine("Delivered \(outcome.delivered) of \(toSend) event\(toSend == 1 ? "" : "s") in \(outcome.requests) request\(outcome.requests == 1 ? "" : "s") (\(NumberText.seconds(outcome.seconds)), \(eventsPerSecond(outcome)) events/s)")
         if outcome.retries > 0 || outcome.splits > 0 {
@@ -82,7 +82,7 @@ enum QueueReplayReport {
         out.flush()
     }
 
-    static func writeJSON(_ plan: ReplayPlan, options: QueueReplayCommand.Plan, outcome: ReplayOutcome?,
+    static func writeJSON(_ plan: ReplayPlan, options: QueueReplayPlan, outcome: ReplayOutcome?,
                           dryRun: Bool, to out: OutputSink) {
         var skipped = JSONObject()
         for reason in ReplaySkip.allCases { skipped[reason.rawValue] = .integer(plan.skipped[reason] ?? 0) }
