@@ -57,30 +57,36 @@ struct WarehousePlan {
         }
     }
 
+    /// Reads the flags `query` declares (each query its own: `WarehouseFlags`), in the order
+    /// their errors are reported: the engine, the names, then the bundle.
     init(_ query: WarehouseQuery, _ arguments: ParsedArguments, _ invocation: Invocation) throws {
         let engine = try WarehouseFlags.engine(arguments)
-        let user = arguments[WarehouseFlags.userColumn], experiment = arguments[WarehouseFlags.experimentColumn]
-        // The audit judges every experiment of the file: an exposure of any other is experiment-missing.
-        var wanted = arguments[WarehouseFlags.experiment]
+        let wanted: [String]
         switch query {
         case .assignment:
             let columns = try WarehouseFlags.columns(arguments, table: arguments[WarehouseFlags.table], tableIs: .usersTable)
             sql = .assignment(AssignmentSQL(engine: engine, scheme: arguments[WarehouseFlags.scheme], columns: columns))
+            wanted = arguments[WarehouseFlags.experiment]
         case .audit:
-            let exposures = try ExposuresTable(table: Self.exposuresTable(arguments), user: user, experiment: experiment,
-                                               variant: arguments[WarehouseFlags.variantColumn], eventID: arguments[WarehouseFlags.eventIDColumn],
+            let exposures = try ExposuresTable(table: Self.exposuresTable(arguments), user: arguments[WarehouseFlags.userColumn],
+                                               experiment: arguments[WarehouseFlags.experimentColumn], variant: arguments[WarehouseFlags.variantColumn],
+                                               eventID: arguments[WarehouseFlags.eventIDColumn],
                                                bundleVersion: arguments[WarehouseFlags.bundleVersionColumn])
             let context = try WarehouseFlags.columns(arguments, table: exposures.table, tableIs: .exposuresTable,
                                                      sdkVersion: arguments[WarehouseFlags.sdkVersionColumn])
             sql = .audit(engine: engine, exposures: exposures, context: context)
+            // Every experiment of the file: an exposure of any other is experiment-missing.
             wanted = []
         case .srm:
-            sql = .srm(SampleRatioSQL(engine: engine, exposures: try ExposuresTable(table: Self.exposuresTable(arguments), user: user, experiment: experiment,
-                                                                                    variant: arguments[WarehouseFlags.variantColumn])))
+            sql = .srm(SampleRatioSQL(engine: engine, exposures: try ExposuresTable(
+                table: Self.exposuresTable(arguments), user: arguments[WarehouseFlags.userColumn],
+                experiment: arguments[WarehouseFlags.experimentColumn], variant: arguments[WarehouseFlags.variantColumn])))
+            wanted = arguments[WarehouseFlags.experiment]
         case .duplicates:
-            sql = .duplicates(DuplicateExposuresSQL(engine: engine, exposures: try ExposuresTable(table: Self.exposuresTable(arguments), user: user,
-                                                                                                  experiment: experiment,
-                                                                                                  session: arguments[WarehouseFlags.sessionColumn])))
+            sql = .duplicates(DuplicateExposuresSQL(engine: engine, exposures: try ExposuresTable(
+                table: Self.exposuresTable(arguments), user: arguments[WarehouseFlags.userColumn],
+                experiment: arguments[WarehouseFlags.experimentColumn], session: arguments[WarehouseFlags.sessionColumn])))
+            wanted = arguments[WarehouseFlags.experiment]
         }
         bundle = try Self.bundle(arguments.operand(0)!, wanted: wanted, api: APISettings(arguments), invocation)
     }
