@@ -2,12 +2,14 @@ import AppDNACore
 
 /// Output files held in memory (`CommandIO.files`), so a command's file behaviour runs in
 /// process: what it reads comes from `contents`, what it writes lands there and is listed in
-/// `writes`, and a path in `refused` is refused as a directory without write permission is.
+/// `writes`, and a path in `refused` is refused as a directory without write permission is;
+/// an append to a path in `full` writes half its bytes and fails as a full disk does (ENOSPC).
 /// Directories made, permissions set, locks held and every path read are kept too; standard
 /// input (a descriptor) is still the process's.
 final class InMemoryFiles: FileAccess {
     private let state: Locked<State>
     let refused: Set<String>
+    let full: Set<String>
 
     struct State {
         var contents: [String: [UInt8]]
@@ -19,9 +21,10 @@ final class InMemoryFiles: FileAccess {
         var syncs: [String] = []
     }
 
-    init(_ contents: [String: [UInt8]] = [:], refused: Set<String> = []) {
+    init(_ contents: [String: [UInt8]] = [:], refused: Set<String> = [], full: Set<String> = []) {
         state = Locked(State(contents: contents))
         self.refused = refused
+        self.full = full
     }
 
     var contents: [String: [UInt8]] { state.withLock { $0.contents } }
@@ -192,11 +195,12 @@ final class InMemoryFiles: FileAccess {
         func lastByte() -> UInt8? { files.contents[path]?.last }
 
         func append(_ bytes: [UInt8]) -> SystemError? {
+            let full = files.full.contains(path)
             files.state.withLock { state in
-                state.contents[path, default: []] += bytes
+                state.contents[path, default: []] += full ? bytes.prefix(bytes.count / 2) : bytes[...]
                 state.writes.append(path)
             }
-            return nil
+            return full ? .noSpace : nil
         }
 
         func sync() -> SystemError? {
