@@ -92,6 +92,23 @@ final class QueueReplayFileAccessTests: XCTestCase {
         XCTAssertEqual(files.text(Self.journal), ReplayJournal.header + "\n" + "dead-letter 422 " + (1...5).map { TestEvents.id($0) }.joined(separator: " ") + "\n")
     }
 
+    /// The flags are checked before anything is read or written: dead letters are never
+    /// appended to a queue, and an empty path is no path.
+    func testDeadLettersAimedAtAQueueOrAnEmptyPathAreRefusedBeforeAnything() {
+        let files = InMemoryFiles()
+        let api = api()
+        for (extra, refusal) in [(["--dead-letter", queue], "--dead-letter \(queue) is one of the queues to replay"),
+                                 (["--dead-letter", ""], "--dead-letter takes a path, not an empty word"),
+                                 (["--state-dir", ""], "--state-dir takes a path, not an empty word")] {
+            let run = runCLI(["queue", "replay", queue, "--yes"] + extra, environment: ["APPDNA_SDK_KEY": Self.key, "APPDNA_API_URL": "http://127.0.0.1:9"],
+                             transport: api, clock: clock, files: files)
+            XCTAssertEqual(run.status, 64, run.stderr)
+            XCTAssertTrue(run.stderr.hasPrefix("appdna: " + refusal), run.stderr)
+        }
+        XCTAssertEqual(files.reads + files.writes, [])
+        XCTAssertEqual(api.paths, [])
+    }
+
     /// The key is configuration: without one the plan refuses (78) before any queue is read
     /// (a PATH that does not exist would otherwise be 66) and before the journal is touched.
     func testNoKeyIsRefusedBeforeAnyQueueIsReadOrTheJournalTouched() {
