@@ -79,6 +79,22 @@ final class QueueReplayFileAccessTests: XCTestCase {
                        ReplayJournal.header + "\n" + Self.journalLine(1...2) + "delivered 200 0000\n" + Self.journalLine(3...5))
     }
 
+    /// The state directory's lock is taken through the injected files: held by another run,
+    /// the replay stops (75) naming its holder, and nothing is sent or recorded.
+    func testALockHeldInTheInjectedFilesStopsTheRun() throws {
+        let files = InMemoryFiles()
+        try files.makeDirectory(path: Self.state, permissions: 0o700)
+        let held = try XCTUnwrap(try files.lockExclusively(path: Self.state + "/lock", permissions: 0o600))
+        try held.replaceContents(with: Array("4242\n".utf8))
+        let api = api()
+        let run = replay(api, files: files)
+        XCTAssertEqual(run.status, 75, run.stderr)
+        XCTAssertTrue(run.stderr.contains("another appdna queue replay (pid 4242) is replaying this queue"), run.stderr)
+        XCTAssertEqual(api.paths, [])
+        XCTAssertNil(files.contents[Self.journal])
+        withExtendedLifetime(held) {}
+    }
+
     func testDeadLettersAndTheKeyFileGoThroughTheInjectedFiles() throws {
         let keyFile = "/nonexistent-appdna-directory/key.txt"
         let files = InMemoryFiles([keyFile: Array((Self.key + "\n").utf8)])
