@@ -41,9 +41,15 @@ public final class HTTPServer: Sendable {
         /// read cannot hold the stop for its timeouts). Connections with no request under way
         /// are closed at once.
         public var stopGraceSeconds = 1.5
-        /// How a 413's reason names the body limit (`the 1 MiB limit`): the CLI says which of
-        /// its flags sets it, so Net names no flag.
-        public var bodyLimitText: @Sendable (_ maxBodyBytes: Int) -> String = { "the \(NumberText.binarySize($0)) limit" }
+        /// What sets the body limit, named after it in a 413's reason (`the 1 MiB limit
+        /// (--max-body)`): the CLI says which of its flags, so Net names none. Data, not code: a
+        /// command's plan holds these limits (issue 54.1).
+        public var bodyLimitSetting: String? = nil
+
+        /// How a 413's reason names the body limit of `maxBodyBytes`.
+        public func bodyLimitText(_ maxBodyBytes: Int) -> String {
+            "the \(NumberText.binarySize(maxBodyBytes)) limit" + (bodyLimitSetting.map { " (\($0))" } ?? "")
+        }
 
         /// `handlerBytes`: what a handler may hold beyond its request while it runs (a forward's
         /// relayed answer), reserved with `reserve`; the default budget leaves room for it.
@@ -193,10 +199,7 @@ public final class HTTPServer: Sendable {
         } catch {
             switch error {
             case .notAnAddress:
-                // A usage error (64): 78 is what the help keeps for a missing secret or key.
-                throw HTTPError(.usage, "'\(host)' is not an IPv4 or IPv6 address to listen on",
-                                hint: "use 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for all interfaces",
-                                settingFact: .listenAddressInvalid(host))
+                throw Self.notAnAddress(host)
             case .socket(let code):
                 throw HTTPError(.internalError, "socket: \(code)")
             case .bind(let code):
@@ -327,6 +330,19 @@ public final class HTTPServer: Sendable {
 extension HTTPServer {
     /// `http://HOST:PORT` of this server as a client writes it: an IPv6 address in brackets.
     public var baseURL: String { Self.baseURL(host: host, port: port) }
+
+    /// Refuses a `host` that `init` could not listen on, as `init` would, without a socket (a
+    /// command's plan checks it before anything is opened or bound).
+    public static func checkHost(_ host: String) throws(HTTPError) {
+        if !Sockets.isListenAddress(host) { throw notAnAddress(host) }
+    }
+
+    static func notAnAddress(_ host: String) -> HTTPError {
+        // A usage error (64): 78 is what the help keeps for a missing secret or key.
+        HTTPError(.usage, "'\(host)' is not an IPv4 or IPv6 address to listen on",
+                  hint: "use 127.0.0.1 (the default), ::1, or 0.0.0.0 / :: for all interfaces",
+                  settingFact: .listenAddressInvalid(host))
+    }
 
     /// The same, on loopback when the server listens on every interface (`0.0.0.0`, `::`):
     /// the URL a command on this machine can send to.

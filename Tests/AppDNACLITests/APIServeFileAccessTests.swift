@@ -88,7 +88,7 @@ final class APIServeFileAccessTests: XCTestCase {
         let io = CommandIO(stdout: OutputSink(capturingAsTerminal: false), stderr: OutputSink(capturingAsTerminal: false), stdinDescriptor: -1,
                            stdinIsTerminal: false, environment: environment, transport: nil, clock: SystemClock(), files: files)
         defer { arguments.close() }
-        return try APIServeCommand.plan(arguments, Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io)))
+        return try APIServeCommand.plan(arguments, Invocation(command: command, io: io, options: GlobalOptions(arguments, io: io)))
     }
 
     func assertRefused(_ line: [String], _ files: InMemoryFiles, status: FailureKind, saying words: String,

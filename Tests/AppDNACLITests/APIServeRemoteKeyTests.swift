@@ -28,7 +28,7 @@ final class APIServeRemoteKeyTests: XCTestCase {
         guard case .run(let command, let arguments) = try ArgumentParser(table: .appdna).parse(line) else { return XCTFail("not a command") }
         let io = CommandIO(stdout: OutputSink(capturingAsTerminal: false), stderr: OutputSink(capturingAsTerminal: false), stdinDescriptor: -1,
                            stdinIsTerminal: false, environment: ["APPDNA_API_URL": "http://127.0.0.1:9"], transport: api, clock: clock)
-        let invocation = Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io))
+        let invocation = Invocation(command: command, io: io, options: GlobalOptions(arguments, io: io))
         // The plan reads the key file; from now on the flags are not to be read, and the key
         // file may be gone before the first fetch.
         let plan = try APIServeCommand.plan(arguments, invocation)

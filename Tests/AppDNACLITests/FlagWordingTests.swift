@@ -90,10 +90,11 @@ final class FlagWordingTests: XCTestCase {
     }
 
     func testBodyLimitIsNamedByMaxBody() {
-        let limits = HTTPServer.Limits(maxBodyBytes: 2000, headerTimeout: 1, idleTimeout: 1, maxConnections: 1)
+        var limits = HTTPServer.Limits(maxBodyBytes: 2000, headerTimeout: 1, idleTimeout: 1, maxConnections: 1)
         XCTAssertEqual(limits.bodyLimitText(2000), "the \(NumberText.binarySize(2000)) limit")
-        XCTAssertEqual(FlagWording.bodyLimit(2000), "the \(NumberText.binarySize(2000)) limit (--max-body)")
-        XCTAssertEqual(FlagWording.bodyLimit(1 << 20), "the 1 MiB limit (--max-body)")
+        limits.bodyLimitSetting = FlagWording.bodyLimitSetting
+        XCTAssertEqual(limits.bodyLimitText(2000), "the \(NumberText.binarySize(2000)) limit (--max-body)")
+        XCTAssertEqual(limits.bodyLimitText(1 << 20), "the 1 MiB limit (--max-body)")
     }
 }
 

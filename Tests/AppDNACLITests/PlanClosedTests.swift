@@ -69,7 +69,7 @@ final class PlanClosedTests: XCTestCase {
             // No key in the environment: bundle fetch plans, then stops at the configuration (78).
             let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: [:],
                                transport: nil, clock: SystemClock())
-            _ = try? command.run.run(arguments, Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io)))
+            _ = try? command.run.run(arguments, Invocation(command: command, io: io, options: GlobalOptions(arguments, io: io)))
             XCTAssertTrue(arguments.isClosed, "\(line.joined(separator: " ")): ran without closing its arguments after its plan")
             XCTAssertEqual(arguments.lateReads, [], "\(line.joined(separator: " "))")
         }

@@ -25,6 +25,7 @@ struct TableWalk {
         let queue: String
         let body: String
         let keyFile: String
+        let secretFile: String
         /// What a port flag is given (`--port`, `--inspect`): a port a listener of the test
         /// holds, in the end-to-end walk (a command that bound before refusing would say it is in use).
         var port: String? = nil
@@ -33,12 +34,13 @@ struct TableWalk {
             let directory = NSTemporaryDirectory() + "appdna-walk-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let bundle = directory + "/bundle.json", queue = directory + "/pending_events.json"
-            let body = directory + "/body.json", keyFile = directory + "/key"
+            let body = directory + "/body.json", keyFile = directory + "/key", secretFile = directory + "/secret"
+            try Data("whsec_walk_secret\n".utf8).write(to: URL(fileURLWithPath: secretFile))
             try Data(Self.bundleJSON.utf8).write(to: URL(fileURLWithPath: bundle))
             try Data("[]".utf8).write(to: URL(fileURLWithPath: queue))
             try Data(#"{"type":"subscription.renewed","id":"evt_1"}"#.utf8).write(to: URL(fileURLWithPath: body))
             try Data("adn_test_walk\n".utf8).write(to: URL(fileURLWithPath: keyFile))
-            return Samples(directory: directory, bundle: bundle, queue: queue, body: body, keyFile: keyFile)
+            return Samples(directory: directory, bundle: bundle, queue: queue, body: body, keyFile: keyFile, secretFile: secretFile)
         }
 
         static let bundleJSON = #"""
@@ -51,7 +53,7 @@ struct TableWalk {
         /// commands read the same files on disk).
         func files() -> InMemoryFiles {
             var contents: [String: [UInt8]] = [:]
-            for path in [bundle, queue, body, keyFile] {
+            for path in [bundle, queue, body, keyFile, secretFile] {
                 contents[path] = (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
             }
             return InMemoryFiles(contents, directories: [directory])
@@ -61,9 +63,12 @@ struct TableWalk {
         /// the flag names one.
         func value(for flag: FlagSpec) -> String {
             if let port, flag.long == "port" || flag.valueName == "PORT" { return port }
+            // A signature header of the right shape (its check is the perform's).
+            if flag.long == "signature" { return "sha256=" + String(repeating: "0", count: 64) }
             switch flag.completion {
             case .file:
                 if flag.long.contains("key") { return keyFile }
+                if flag.long.contains("secret") { return secretFile }
                 if flag.long.contains("bundle") { return bundle }
                 return body
             case .directory: return directory
@@ -155,9 +160,12 @@ struct TableWalk {
         guard case .run(let command, let arguments)? = try? ArgumentParser(table: table).parse(line) else { return nil }
         let files = samples.files(), transport = RecordingTransport()
         let out = OutputSink(capturingAsTerminal: false), err = OutputSink(capturingAsTerminal: false)
-        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: -1, stdinIsTerminal: false, environment: environment,
+        // Standard input is empty, as the end-to-end walk's /dev/null is.
+        let stdin = open("/dev/null", O_RDONLY)
+        defer { close(stdin) }
+        let io = CommandIO(stdout: out, stderr: err, stdinDescriptor: stdin, stdinIsTerminal: false, environment: environment,
                            transport: transport, clock: SystemClock(), files: files)
-        let invocation = Invocation(command: command, arguments: arguments, io: io, options: GlobalOptions(arguments, io: io))
+        let invocation = Invocation(command: command, io: io, options: GlobalOptions(arguments, io: io))
         arguments.forgetReads()
         var verdict: Verdict
         do {

@@ -169,7 +169,7 @@ extension CommandTable {
                 flags: WebhookCommand.verifyFlags,
                 examples: WebhookCommand.examples,
                 alternativeUsages: ["--request FILE [OPTIONS]", "--recorded FILE [--line N] [OPTIONS]"],
-                run: .unplanned(WebhookCommand.verify)),
+                run: WebhookCommand.verify),
             CommandSpec(
                 ["webhook", "sign"],
                 summary: "Print the X-AppDNA-Signature value for a body",
@@ -178,14 +178,14 @@ extension CommandTable {
                 flags: WebhookCommand.signFlags,
                 examples: [ExampleSpec("appdna webhook sign body.json --secret-file secret.txt",
                                        "Sign a test delivery (prints sha256=<hex>).")],
-                run: .unplanned(WebhookCommand.sign)),
+                run: WebhookCommand.sign),
             CommandSpec(
                 ["webhook", "listen"],
                 summary: "Receive deliveries locally: check each signature, log it, forward it to your handler",
                 discussion: WebhookListenCommand.discussion,
                 flags: WebhookListenCommand.flags,
                 examples: WebhookListenCommand.examples,
-                run: .unplanned(WebhookListenCommand.run)),
+                run: WebhookListenCommand.run),
             CommandSpec(
                 ["webhook", "trigger"],
                 summary: "Send a signed demo delivery of any event type, or replay recorded ones",
@@ -212,7 +212,7 @@ extension CommandTable {
                 operands: QueueInspectCommand.operands,
                 flags: QueueReplayCommand.flags,
                 examples: QueueReplayCommand.examples,
-                run: .unplanned(QueueReplayCommand.run)),
+                run: QueueReplayCommand.run),
             CommandSpec(
                 ["api", "serve"],
                 summary: "Serve the config bundle (a file or @remote, with overrides) and event ingest, audited, with injected faults, on 127.0.0.1",
@@ -235,7 +235,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.assignment.flags,
                 examples: WarehouseCommand.assignmentExamples,
-                run: .unplanned(WarehouseCommand.assignment)),
+                run: WarehouseCommand.assignment),
             CommandSpec(
                 ["warehouse", "audit"],
                 summary: "SQL that lists the recorded exposures that disagree with the bundle, with the likely cause",
@@ -243,7 +243,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.audit.flags,
                 examples: WarehouseCommand.auditExamples,
-                run: .unplanned(WarehouseCommand.audit)),
+                run: WarehouseCommand.audit),
             CommandSpec(
                 ["warehouse", "srm"],
                 summary: "SQL that tests each running experiment's exposures for a sample-ratio mismatch",
@@ -251,7 +251,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.srm.flags,
                 examples: WarehouseCommand.srmExamples,
-                run: .unplanned(WarehouseCommand.srm)),
+                run: WarehouseCommand.srm),
             CommandSpec(
                 ["warehouse", "duplicates"],
                 summary: "SQL that counts exposures repeated within a session, per experiment",
@@ -259,7 +259,7 @@ extension CommandTable {
                 operands: [WarehouseCommand.bundleOperand],
                 flags: WarehouseQuery.duplicates.flags,
                 examples: WarehouseCommand.duplicatesExamples,
-                run: .unplanned(WarehouseCommand.duplicates)),
+                run: WarehouseCommand.duplicates),
             CommandSpec(
                 ["completions"],
                 summary: "Print a shell completion script, or install it where your shell finds it",

@@ -23,11 +23,4 @@ public struct CommandRun: Sendable {
             return try perform(decided, invocation)
         }, planOnly: { arguments, invocation in try plan(arguments, invocation) })
     }
-
-    /// Transitional (issue 54.1): a command not yet split into plan and perform. Removed once
-    /// every command of the table is planned; nothing new may use it.
-    static func unplanned(_ run: @escaping @Sendable (Invocation) throws -> ExitStatus) -> CommandRun {
-        CommandRun(run: { _, invocation in try run(invocation) },
-                   planOnly: { _, _ in throw Failure(.internalError, "not planned") })
-    }
 }

@@ -54,10 +54,8 @@ enum FlagWording {
     /// `api serve`'s words for the facts that name its flags (AppDNAServers names none).
     static let serve = ServeWords(injectedFailure: "injected by --fail", batchLimit: "--status-413-over", error: { message(for: $0) })
 
-    /// The body limit in a 413's reason (`webhook listen`), named by the flag that sets it.
-    @Sendable static func bodyLimit(_ maxBodyBytes: Int) -> String {
-        "the \(NumberText.binarySize(maxBodyBytes)) limit (--max-body)"
-    }
+    /// The flag that sets the body limit a 413's reason names (`webhook listen`).
+    static let bodyLimitSetting = "--max-body"
 
     static func text(_ remedy: Remedy) -> String {
         switch remedy {

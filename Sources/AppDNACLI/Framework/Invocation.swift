@@ -78,12 +78,19 @@ public struct GlobalOptions: Sendable {
     }
 }
 
-/// Everything a command's `run` gets.
+/// What a command's plan and perform both get: the command, its streams, environment, network,
+/// clock and files, and the global options. Not the arguments: only the plan builder is given
+/// those (`CommandRun.planned`), so a perform cannot read them (issue 54.1).
 public struct Invocation: Sendable {
     public let command: CommandSpec
-    public let arguments: ParsedArguments
     public let io: CommandIO
     public let options: GlobalOptions
+
+    public init(command: CommandSpec, io: CommandIO, options: GlobalOptions) {
+        self.command = command
+        self.io = io
+        self.options = options
+    }
 
     public var stdout: OutputSink { io.stdout }
 

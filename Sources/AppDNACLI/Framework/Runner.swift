@@ -47,7 +47,7 @@ public enum Runner {
                 io.stdout.writeLine("\(table.programName) \(table.version)")
                 return .success
             case .run(let command, let arguments):
-                let invocation = Invocation(command: command, arguments: arguments, io: io,
+                let invocation = Invocation(command: command, io: io,
                                             options: GlobalOptions(arguments, io: io))
                 let outcome = Result { try command.run.run(arguments, invocation) }
                 // A flag read but not declared is a bug in the command, whatever it returned.

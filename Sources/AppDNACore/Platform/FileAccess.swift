@@ -3,8 +3,10 @@
 /// binary passes the system's (`SystemFileAccess`); a test passes one of its own, so a
 /// command's file behaviour (what it reads, what it writes and reads back, what it does when a
 /// write is refused) runs in process and is observed without touching the disk. No file call
-/// under Commands/ goes around it (`CommandFileDoorTests`).
+/// under Commands/ goes around it (`CommandFileDoorTests`); the libraries a command hands it
+/// to (the replay journal, the servers' `--state` and `--record`, the discovery files) use it too.
 public protocol FileAccess: Sendable {
+    // Output files
     /// Whether `replace` could write `path`, checked before the work that produces the bytes;
     /// a refusal is `cannotCreateOutput` (73), worded as `replace` words it.
     func checkWritable(path: String) throws(Failure)
@@ -20,6 +22,8 @@ public protocol FileAccess: Sendable {
     /// state file or a discovery directory that is a link is refused, not followed);
     /// `SystemError.notFound` when nothing is, another error when it cannot be looked at.
     func status(path: String, followingLinks: Bool) throws(SystemError) -> FileStatus
+    /// What `fstat` says of an open descriptor (standard input).
+    func status(fileDescriptor: Int32) throws(SystemError) -> FileStatus
     /// The names in `directory`, "." and ".." left out; nil when it cannot be read.
     func entries(of directory: String) -> [String]?
 
@@ -28,12 +32,24 @@ public protocol FileAccess: Sendable {
     /// standard input): missing, unreadable or a directory is `inputMissing` (66) as
     /// "PATH: why", a read that fails `ioError` (74). A bundle, a state file, a key file.
     func readAll(path: String) throws(Failure) -> [UInt8]
+    /// Everything left on `fileDescriptor` (standard input); `name` is for errors.
+    func readAll(fileDescriptor: Int32, name: String) throws(Failure) -> [UInt8]
+    /// One byte of `fileDescriptor` (an answer typed on the terminal); nil at its end.
+    func readByte(fileDescriptor: Int32) -> UInt8?
+    /// At most the first `count` bytes of the regular file at `path`; nil for anything else
+    /// (a pipe, a FIFO, a device, a missing file), which is neither opened nor read.
+    func regularFilePrefix(path: String, count: Int) -> [UInt8]?
     /// The whole of a regular file of at most `limit` bytes, else nil, opened without
     /// following a final symbolic link or waiting on a FIFO (`FileReading.smallRegularFile`):
     /// for directories others may have put things in (the discovery files).
     func smallRegularFile(path: String, limit: Int) -> [UInt8]?
+    /// Calls `body` with each chunk of the file at `path` (constant memory whatever its size);
+    /// missing or a directory is `inputMissing` (66).
+    func forEachChunk(path: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure)
+    /// Calls `body` with each chunk read from `fileDescriptor` until its end.
+    func forEachChunk(fileDescriptor: Int32, name: String, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure)
 
-    // Making and removing
+    // Making, changing, removing
     /// Whether this process may create files in the directory `path`; why not, when not.
     func checkCanCreateFiles(inDirectory path: String) throws(SystemError)
     /// Makes the directory `path` with `permissions` less the umask; `SystemError.exists`
@@ -41,26 +57,39 @@ public protocol FileAccess: Sendable {
     func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError)
     /// Sets the permission bits of `path` exactly.
     func setPermissions(_ path: String, _ permissions: UInt32) throws(SystemError)
+    /// Makes the entries of the directory `path` durable (best effort).
+    func syncDirectory(path: String)
     /// Removes the file `path`; whether it was there to remove.
     func removeFile(path: String) -> Bool
-    /// `path` opened to append records to (`RecordFile`: a regular file only, never through a
-    /// symbolic link, a new one 0600; 73 otherwise): `--record` of both servers, the replay journal.
-    func openForAppending(path: String) throws(Failure) -> any AppendingFile
+    /// Opens `path` for appending, creating it with `permissions` and setting them on it
+    /// whatever the umask (a replay's journal and dead letters).
+    func openForAppending(path: String, permissions: UInt32) throws(SystemError) -> any AppendingFile
+    /// Opens a record file for appending as `RecordFile` rules: a symbolic link or anything
+    /// but a regular file refused (73) unopened, a new file created 0600 (`--record` of both servers).
+    func openRecordFile(path: String) throws(Failure) -> any AppendingFile
+    /// Creates `path` (`permissions`) if needed and takes an exclusive lock on it without
+    /// waiting, held while the returned lock lives; nil when another process holds it.
+    func lockExclusively(path: String, permissions: UInt32) throws(SystemError) -> (any HeldFileLock)?
 }
 
 extension FileAccess {
-    /// What is at `path`, links followed: `status(path:followingLinks:)`'s kind.
+    /// What `stat` says of `path`, symbolic links followed.
+    public func status(path: String) throws(SystemError) -> FileStatus {
+        try status(path: path, followingLinks: true)
+    }
+
+    /// What is at `path`, links followed.
     public func kind(path: String) throws(SystemError) -> FileStatus.Kind {
         try status(path: path, followingLinks: true).kind
     }
 
-    /// The small file a setting names (an API key): not being able to read it is the
-    /// setting's fault (78), worded as `FileReading.readSettingFile` words it.
-    public func readSetting(path: String, holding what: String, hint: String) throws(Failure) -> [UInt8] {
+    /// The small file a setting names (an API key, a webhook secret), read through the door:
+    /// not being able to read it is a fault of the setting (78, `FileReading.settingFailure`).
+    public func readSettingFile(_ path: String, holding what: String, hint: String) throws(Failure) -> [UInt8] {
         do {
             return try readAll(path: path)
         } catch {
-            throw Failure(.configuration, "cannot read \(what): \(error.message)", hint: hint)
+            throw FileReading.settingFailure(error, holding: what, hint: hint)
         }
     }
 
@@ -75,60 +104,5 @@ extension FileAccess {
         } catch {
             throw Failure(.cannotCreateOutput, error.description)
         }
-    }
-}
-
-/// The system's files: `AtomicFile`, `FileStatus`, `FileReading`, `FileSystem`.
-public struct SystemFileAccess: FileAccess {
-    public init() {}
-
-    public func checkWritable(path: String) throws(Failure) {
-        try AtomicFile.checkWritable(path: path)
-    }
-
-    public func replace(path: String, with bytes: [UInt8], timeout: Double?) throws(Failure) {
-        try AtomicFile.replace(path: path, with: bytes, timeout: timeout)
-    }
-
-    public func regularFileBytes(path: String) -> [UInt8]? {
-        guard FileStatus.kind(path: path) == .regular else { return nil }
-        return try? FileReading.readAll(path: path)
-    }
-
-    public func status(path: String, followingLinks: Bool) throws(SystemError) -> FileStatus {
-        followingLinks ? try FileStatus.of(path: path) : try FileStatus.ofLink(path: path)
-    }
-
-    public func entries(of directory: String) -> [String]? {
-        FileSystem.entries(of: directory)
-    }
-
-    public func readAll(path: String) throws(Failure) -> [UInt8] {
-        // FileReading takes "-" for standard input: here it is a file of that name.
-        try FileReading.readAll(path: path == "-" ? "./-" : path)
-    }
-
-    public func smallRegularFile(path: String, limit: Int) -> [UInt8]? {
-        FileReading.smallRegularFile(path: path, limit: limit)
-    }
-
-    public func checkCanCreateFiles(inDirectory path: String) throws(SystemError) {
-        try FileSystem.checkCanCreateFiles(in: path)
-    }
-
-    public func makeDirectory(_ path: String, permissions: UInt32) throws(SystemError) {
-        try FileSystem.makeDirectory(path, permissions: permissions)
-    }
-
-    public func setPermissions(_ path: String, _ permissions: UInt32) throws(SystemError) {
-        try FileSystem.setPermissions(path, permissions)
-    }
-
-    public func removeFile(path: String) -> Bool {
-        FileSystem.removeFile(path)
-    }
-
-    public func openForAppending(path: String) throws(Failure) -> any AppendingFile {
-        try SystemAppendingFile(path: path)
     }
 }

@@ -78,8 +78,13 @@ public enum FileReading {
         do {
             return try readAll(path: path)
         } catch {
-            throw Failure(.configuration, "\(setting.map { "\($0): " } ?? "")cannot read \(what): \(error.message)", hint: hint)
+            throw settingFailure(error, holding: what, setting: setting, hint: hint)
         }
+    }
+
+    /// How a setting's unreadable file is worded (`readSettingFile`, and `FileAccess`'s).
+    public static func settingFailure(_ error: Failure, holding what: String, setting: String? = nil, hint: String) -> Failure {
+        Failure(.configuration, "\(setting.map { "\($0): " } ?? "")cannot read \(what): \(error.message)", hint: hint)
     }
 
     /// An input file opened for reading, with what `fstat` says of it.

@@ -21,8 +21,8 @@ public struct FileStatus: Sendable {
     /// The owner's user id.
     public let owner: UInt32
 
-    /// A status made up by a `FileAccess` of its own (a test's files in memory).
-    public init(kind: Kind, kindName: String, size: Int64, permissions: UInt32, owner: UInt32) {
+    /// A status made up (a test's files in memory).
+    public init(kind: Kind, kindName: String, size: Int64, permissions: UInt32, owner: UInt32 = 0) {
         self.kind = kind
         self.kindName = kindName
         self.size = size

@@ -27,6 +27,18 @@ public enum Sockets {
         case bind(SystemError)
     }
 
+    /// Whether `listen` takes `host` as an address (an IPv4 address, an IPv6 one, or
+    /// "localhost"), told without a socket: a plan checks its --host before anything is bound.
+    public static func isListenAddress(_ host: String) -> Bool {
+        let text = host == "localhost" ? "127.0.0.1" : host
+        if text.utf8.contains(UInt8(ascii: ":")) {
+            var address = in6_addr()
+            return inet_pton(AF_INET6, text, &address) == 1
+        }
+        var address = in_addr()
+        return inet_pton(AF_INET, text, &address) == 1
+    }
+
     /// A TCP socket listening on `host` (an IPv4 address, an IPv6 one such as `::1` or `::`,
     /// or "localhost") and `port` (0: any free one) with SO_REUSEADDR and `backlog` connections
     /// waiting in the kernel's queue (capped by the kernel: net.core.somaxconn,

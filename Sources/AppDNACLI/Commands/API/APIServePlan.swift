@@ -61,7 +61,7 @@ struct APIServePlan: Sendable {
         // The key file is read once, here: the key requests must carry and, for @remote, the
         // key its fetches send.
         let keyFileRead = try keyFile.map { path in
-            (path: path, bytes: try files.readSetting(path: path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key"))
+            (path: path, bytes: try files.readSettingFile(path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key"))
         }
         let requiredKey = try Self.requiredKey(keyFile: keyFileRead, fromEnvironment: keyFromEnv, environment: invocation.io.environment)
         let liveBootstrap = bootstrap == .live ? try SDKBootstrapFetch.settings(invocation) : nil

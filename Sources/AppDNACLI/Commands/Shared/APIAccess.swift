@@ -16,18 +16,11 @@ enum APIAccess {
         try key(keyFile: arguments[APIFlags.keyFile], environment: invocation.io.environment, files: invocation.io.files)
     }
 
-    /// The key from --key-file or APPDNA_SDK_KEY (78 when missing or malformed). Reads the
-    /// arguments through the invocation: for the commands not yet planned (issue 54.1), gone
-    /// with `Invocation.arguments`.
-    static func key(_ invocation: Invocation) throws -> APIKey {
-        try key(keyFile: invocation.arguments[APIFlags.keyFile], environment: invocation.io.environment, files: invocation.io.files)
-    }
-
     /// The key from `keyFile` (the --key-file a plan holds), read through `files` (the
     /// command's `FileAccess`), or APPDNA_SDK_KEY.
     static func key(keyFile: String?, environment: [String: String], files: any FileAccess) throws -> APIKey {
         if let path = keyFile {
-            let bytes = try files.readSetting(path: path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
+            let bytes = try files.readSettingFile(path, holding: "the API key", hint: "--key-file takes the path of a file that holds only the key")
             return try key(fileBytes: bytes, path: path)
         }
         guard let value = environment[keyVariable], !value.isEmpty else {

@@ -20,12 +20,15 @@ enum BundleArgument {
 
     /// The bundle `path` names, parsed; `sdkShape` lays a file in the API's shape out as the
     /// SDK file (what `@remote` always is), so the two compare by content.
-    /// `api`: the API flags a plan holds, for `@remote` (else they are read from the arguments).
+    /// `api`: the API flags the plan holds, for `@remote`. A file is read through the
+    /// command's files (`BundleOperand`, the one reader of a bundle operand).
     static func document(_ path: String, _ invocation: Invocation, sdkShape: Bool = false, api: APISettings? = nil) throws -> JSONDocument {
-        try checkSpelling(path)
-        if path == remote { return try liveBundle(over: LiveBundleConnection(invocation, api: api ?? APISettings(invocation.arguments))) }
-        let document = try parse(try BundleInput.load(path: path, stdinDescriptor: invocation.io.stdinDescriptor))
-        return sdkShape ? try Self.sdkShape(document) : document
+        let operand = try BundleOperand(path)
+        if operand == .remote {
+            guard let api else { throw Failure(.internalError, "@remote without its API settings in the plan") }
+            return try liveBundle(over: LiveBundleConnection(invocation, api: api))
+        }
+        return try operand.document(invocation, live: nil, sdkShape: sdkShape)
     }
 
     /// The live bundle over `connection`, in the SDK file shape.

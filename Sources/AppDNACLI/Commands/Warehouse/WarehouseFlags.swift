@@ -53,27 +53,24 @@ enum WarehouseFlags {
     }
 
     /// The experiments of the bundle `document` (read from `path`) named in `wanted` (all,
-    /// in bundle order, when none is named); an unknown id is a usage error with the closest
-    /// id suggested, or the normalisation form it differs in. A bundle with rule-level errors
-    /// still becomes SQL (it does what devices do with them, as `bucket --bundle` does); the
-    /// validator's error count goes to stderr, the SQL alone to stdout.
-    static func experiments(_ invocation: Invocation, in document: JSONDocument, bundlePath path: String, wanted: [String]) throws -> [ExperimentDefinition] {
+    /// in bundle order, when none is named), and how many rule-level errors the validator
+    /// finds in it; an unknown id is a usage error with the closest id suggested, or the
+    /// normalisation form it differs in. A bundle with rule-level errors still becomes SQL (it
+    /// does what devices do with them, as `bucket --bundle` does); the run says how many on
+    /// stderr, the SQL alone goes to stdout.
+    static func experiments(in document: JSONDocument, bundlePath path: String, wanted: [String]) throws -> (experiments: [ExperimentDefinition], errors: Int) {
         guard let map = BundleExperiments.map(in: document.root) else {
             throw Failure(.malformedInput, "\(path): the bundle has no experiments")
         }
         let errors = BundleValidator.validate(document: document).filter { $0.severity == .error }.count
-        if errors > 0 {
-            invocation.io.stderr.writeLine("appdna: warning: \(path): \(errors) validation error\(errors == 1 ? "" : "s"); the SQL does what devices do "
-                                           + "with them (run \(ShellWord.line(["appdna", "bundle", "validate", path])) to list them)")
-        }
         let all = map.members.filter { $0.value.kind == .object }.map { ExperimentDefinition(id: $0.key, node: $0.value) }
-        if wanted.isEmpty { return all }
-        return try wanted.map { id in
+        if wanted.isEmpty { return (all, errors) }
+        return (try wanted.map { id in
             guard let found = all.first(where: { ByteIdentity.same($0.id, id) }) else {
                 throw BundleExperiments.notFound(id, among: all.map(\.id), file: path)
             }
             return found
-        }
+        }, errors)
     }
 
     /// How each table or column name is given, for the message about a bad one.

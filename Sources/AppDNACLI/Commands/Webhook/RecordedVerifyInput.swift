@@ -9,8 +9,8 @@ enum RecordedVerifyInput {
     /// The delivery on `line` (1-based), or the file's only one; the request it was.
     /// `skipped`: the file's unreadable lines when no --line picked the delivery (the caller
     /// warns of them: a torn or junk line is never passed over in silence).
-    static func request(path: String, line: Int?) throws -> (line: Int, request: RawHTTPRequest, skipped: String?) {
-        let file = RecordedDeliveries(fileBytes: try recordBytes(path))
+    static func request(path: String, line: Int?, io: CommandIO) throws -> (line: Int, request: RawHTTPRequest, skipped: String?) {
+        let file = RecordedDeliveries(fileBytes: try recordBytes(path, io: io))
         let path = name(path)
         let chosen: (line: Int, delivery: RecordedDelivery)
         if let line {
@@ -42,14 +42,14 @@ enum RecordedVerifyInput {
         }
     }
 
-    /// The record file's bytes. Only a regular file (or standard input that is one, or a
-    /// pipe) is read: a device (/dev/zero) would be read until memory runs out and a FIFO
-    /// with no writer would block forever, so both are refused (66) before any read.
-    static func recordBytes(_ path: String) throws -> [UInt8] {
+    /// The record file's bytes, through `io.files`. Only a regular file (or standard input
+    /// that is one, or a pipe) is read: a device (/dev/zero) would be read until memory runs
+    /// out and a FIFO with no writer would block forever, so both are refused (66) before any read.
+    static func recordBytes(_ path: String, io: CommandIO) throws -> [UInt8] {
         let name = name(path)
         let status: FileStatus
         do {
-            status = path == "-" ? try FileStatus.of(descriptor: 0) : try FileStatus.of(path: path)
+            status = path == "-" ? try io.files.status(fileDescriptor: io.stdinDescriptor) : try io.files.status(path: path)
         } catch {
             throw Failure(.inputMissing, "\(name): \(error.description)")
         }
@@ -58,7 +58,7 @@ enum RecordedVerifyInput {
             throw Failure(.inputMissing, "\(name) is \(status.kindName), not a webhook listen --record file",
                           hint: "--recorded takes the regular file webhook listen --record wrote")
         }
-        return try FileReading.readAll(path: path)
+        return path == "-" ? try io.files.readAll(fileDescriptor: io.stdinDescriptor, name: name) : try io.files.readAll(path: path)
     }
 
     /// `--recorded -` is standard input, and is called that in messages.
@@ -68,8 +68,8 @@ enum RecordedVerifyInput {
     /// recorded delivery (a body of AppDNA's is a webhook event, never that). Only a regular
     /// file is looked at, and only its first `sniffBytes`: a pipe or FIFO (`<(cat body.json)`)
     /// is never read here, so verify hashes every byte of it, and a huge body costs no memory.
-    static func isRecordFile(_ path: String) -> Bool {
-        guard let prefix = FileReading.regularFilePrefix(path: path, count: sniffBytes) else { return false }
+    static func isRecordFile(_ path: String, files: any FileAccess) -> Bool {
+        guard let prefix = files.regularFilePrefix(path: path, count: sniffBytes) else { return false }
         let start = prefix.firstIndex { ![9, 10, 13, 32].contains($0) } ?? prefix.endIndex
         if let end = prefix[start...].firstIndex(of: 10) {
             return (try? RecordedDelivery.parse(line: Array(prefix[start..<end]))) != nil

@@ -48,48 +48,27 @@ enum WebhookCommand {
 
     // MARK: - verify
 
-    @Sendable static func verify(_ invocation: Invocation) throws -> ExitStatus {
-        let arguments = invocation.arguments
-        let explain = arguments[WebhookVerifyFlags.explain]
-        var source = try WebhookInputs.bodySource(invocation, takesRequestDump: true)
-        try WebhookInputs.signatureFlagsCheck(arguments)
-        let secrets = try WebhookInputs.secrets(invocation)
+    static let verify = CommandRun.planned(plan: WebhookVerifyPlan.make, perform: performVerify)
 
-        var request: RawHTTPRequest? = nil
-        if case .request(let path) = source {
-            request = try WebhookInputs.request(path)
-        } else if case .recorded(let path, let line) = source {
-            let recorded = try RecordedVerifyInput.request(path: path, line: line == 0 ? nil : line)
-            source = .recorded(path, line: recorded.line)
-            request = recorded.request
-            if let skipped = recorded.skipped { invocation.warn(skipped) }
-        }
-        let requestPath = source.requestPath
-        let given = try WebhookInputs.signature(arguments, request: request.map { (requestPath!, $0) })
-
+    /// Hashes the body as it is read (through `CommandIO.files`) and reports the verdict.
+    @Sendable static func performVerify(_ plan: WebhookVerifyPlan, _ invocation: Invocation) throws -> ExitStatus {
+        if let skipped = plan.recordSkipped { invocation.warn(skipped) }
+        let source = plan.source, request = plan.request, secrets = plan.secrets, explain = plan.explain
         let signature: WebhookSignature
-        do {
-            signature = try given.parse()
-        } catch {
-            // A SHA-1 or base64 signature is still malformed (65), but --explain can say
-            // whether it is this body's MAC under the wrong algorithm or encoding.
-            let provided = ProvidedSignature(headerValue: given.value)
-            if explain, provided.bytes != nil {
-                try explainMalformed(invocation, source: source, request: request, provided: provided, secrets: secrets)
-            }
-            // A record's signature is located as its other errors are: FILE:LINE first.
-            let recordedHeader = arguments[WebhookVerifyFlags.recorded] != nil && arguments[WebhookVerifyFlags.signature] == nil
-                && arguments[WebhookVerifyFlags.header] == nil
-            throw error.located(recordedHeader ? "\(requestPath ?? ""): \(given.origin)" : given.origin)
+        switch plan.signature {
+        case .valid(let parsed):
+            signature = parsed
+        case .malformed(let provided, let failure):
+            try explainMalformed(invocation, plan: plan, provided: provided)
+            throw failure
         }
 
         var verifier = try WebhookVerifier(secrets: secrets)
         let retainLimit = explain ? MismatchExplainer.maxRewrittenBodyBytes : WebhookBodyShape.maxCheckedBytes
-        let body = try WebhookInputs.streamBody(source, request: request, stdinDescriptor: invocation.io.stdinDescriptor,
-                                                retainLimit: retainLimit) { verifier.update($0) }
+        let body = try WebhookInputs.streamBody(source, request: request, io: invocation.io, retainLimit: retainLimit) { verifier.update($0) }
         let verification = verifier.finish(expected: signature)
 
-        let warnings = bodyWarnings(invocation, body: body, request: request, requestPath: requestPath)
+        let warnings = bodyWarnings(invocation, body: body, request: request, requestPath: source.requestPath)
         var explanation: MismatchExplanation? = nil
         var explainNotes: [String] = []
         if explain && !verification.isValid {
@@ -100,9 +79,9 @@ enum WebhookCommand {
             }
         }
         let report = VerifyReport(
-            verification: verification, secrets: secrets, signature: signature, signatureOrigin: given.origin,
+            verification: verification, secrets: secrets, signature: signature, signatureOrigin: plan.signatureOrigin,
             bodySource: source, warnings: warnings, explain: explain, explanation: explanation, extraNotes: explainNotes)
-        if arguments[WebhookVerifyFlags.json] {
+        if plan.json {
             report.writeJSON(to: invocation.stdout)
         } else {
             report.writeText(invocation)
@@ -115,20 +94,19 @@ enum WebhookCommand {
 
     /// For a SHA-1 or base64 signature under --explain: print the diagnoses, then the caller
     /// fails with the parse error (65) as without --explain.
-    static func explainMalformed(_ invocation: Invocation, source: WebhookInputs.BodySource, request: RawHTTPRequest?,
-                                 provided: ProvidedSignature, secrets: [WebhookSecret]) throws {
-        guard let body = try WebhookInputs.streamBody(source, request: request, stdinDescriptor: invocation.io.stdinDescriptor,
+    static func explainMalformed(_ invocation: Invocation, plan: WebhookVerifyPlan, provided: ProvidedSignature) throws {
+        guard let body = try WebhookInputs.streamBody(plan.source, request: plan.request, io: invocation.io,
                                                       retainLimit: MismatchExplainer.maxRewrittenBodyBytes, { _ in }) else { return }
-        let explanation = MismatchExplainer.explain(body: body, provided: provided, secrets: secrets)
-        if invocation.arguments[WebhookVerifyFlags.json] {
+        let explanation = MismatchExplainer.explain(body: body, provided: provided, secrets: plan.secrets)
+        if plan.json {
             var object = JSONObject()
             object["valid"] = false
             object["verdict"] = "malformed-signature"
-            object["explain"] = VerifyReport.explanationJSON(explanation, secrets: secrets, computed: [], notes: [])
+            object["explain"] = VerifyReport.explanationJSON(explanation, secrets: plan.secrets, computed: [], notes: [])
             invocation.stdout.write(JSONWriter(indent: 2).write(.object(object)))
             invocation.stdout.writeLine()
         } else {
-            let rows = VerifyReport.explanationRows(explanation, secrets: secrets, style: invocation.options.stdoutStyle)
+            let rows = VerifyReport.explanationRows(explanation, secrets: plan.secrets, style: invocation.options.stdoutStyle)
             LabelValueBlock.write(rows, to: invocation.stdout)
         }
     }
@@ -160,22 +138,20 @@ enum WebhookCommand {
 
     static let signFlags = SecretFlags.specs(rotation: false, stdinNote: "the body must then be a file") + [WebhookSignFlags.json.spec]
 
-    @Sendable static func sign(_ invocation: Invocation) throws -> ExitStatus {
-        let source = try WebhookInputs.bodySource(invocation, takesRequestDump: false)
-        let secrets = try WebhookInputs.secrets(invocation)
-        guard secrets.count == 1 else {
-            throw Failure(.usage, "webhook sign signs with one secret; \(secrets.count) were given")
-        }
-        var mac = HMACSHA256(key: secrets[0].bytes)
+    static let sign = CommandRun.planned(plan: WebhookSignPlan.make, perform: performSign)
+
+    /// Prints the signature of the body, hashed as it is read (through `CommandIO.files`).
+    @Sendable static func performSign(_ plan: WebhookSignPlan, _ invocation: Invocation) throws -> ExitStatus {
+        var mac = HMACSHA256(key: plan.secret.bytes)
         var length = 0
-        let body = try WebhookInputs.streamBody(source, request: nil, stdinDescriptor: invocation.io.stdinDescriptor,
+        let body = try WebhookInputs.streamBody(plan.source, request: nil, io: invocation.io,
                                                 retainLimit: WebhookBodyShape.maxCheckedBytes) { mac.update($0); length += $0.count }
         _ = bodyWarnings(invocation, body: body, request: nil, requestPath: nil)
         let value = WebhookSignature(digest: mac.finalize()).headerValue
-        if invocation.arguments[WebhookSignFlags.json] {
+        if plan.json {
             // The secret itself never: only where it came from.
             invocation.stdout.write(JSONWriter(indent: 2).write(["header": "X-AppDNA-Signature", "signature": .string(value),
-                                                                 "body_length": .integer(length), "secret": VerifyReport.secretJSON(0, secrets)]) + [0x0A])
+                                                                 "body_length": .integer(length), "secret": VerifyReport.secretJSON(0, plan.secrets)]) + [0x0A])
         } else {
             invocation.stdout.writeLine(value)
         }

@@ -35,8 +35,7 @@ enum WebhookInputs {
 
     /// Checks the flag combinations that cannot work, before anything is read. Only `verify`
     /// takes a request dump (`--request`); `sign` has the body alone.
-    static func bodySource(_ invocation: Invocation, takesRequestDump: Bool) throws -> BodySource {
-        let arguments = invocation.arguments
+    static func bodySource(_ arguments: ParsedArguments, _ invocation: Invocation, takesRequestDump: Bool) throws -> BodySource {
         let operand = arguments.operand(0)
         let orRequest = takesRequestDump ? " or --request FILE" : ""
         if takesRequestDump, let recorded = arguments[WebhookVerifyFlags.recorded] {
@@ -59,7 +58,7 @@ enum WebhookInputs {
         }
         let source: BodySource = operand == nil || operand == "-" ? .stdin : .file(operand!)
         // A record file given the old way (as BODY): its line is not the body that was signed.
-        if takesRequestDump, case .file(let path) = source, RecordedVerifyInput.isRecordFile(path) {
+        if takesRequestDump, case .file(let path) = source, RecordedVerifyInput.isRecordFile(path, files: invocation.io.files) {
             throw Failure(.usage, "\(path) is a webhook listen --record file, not a body: its lines hold the deliveries",
                           hint: "verify a recorded delivery with --recorded \(path) (and --line N when it holds several)")
         }
@@ -95,25 +94,21 @@ enum WebhookInputs {
         }
     }
 
-    /// The secrets, from `--secret-file` (in order) and `--secret-stdin`, or else from the
-    /// environment. Never from argv. Messages name the source, never the bytes.
-    static func secrets(_ invocation: Invocation) throws -> [WebhookSecret] {
-        try secrets(SecretSources(invocation.arguments), io: invocation.io)
-    }
-
-    /// The secrets `sources` names (a plan's).
+    /// The secrets `sources` names (a plan's): from `--secret-file` (in order) and
+    /// `--secret-stdin`, or else from the environment, read through `io.files`. Never from
+    /// argv. Messages name the source, never the bytes.
     static func secrets(_ sources: SecretSources, io: CommandIO) throws -> [WebhookSecret] {
         let files = sources.files
         var secrets: [WebhookSecret] = []
         for path in files {
-            let bytes = try FileReading.readSettingFile(path, holding: "the webhook secret",
-                                                        hint: "--secret-file takes the path of a file that holds only the secret")
+            let bytes = try io.files.readSettingFile(path, holding: "the webhook secret",
+                                                     hint: "--secret-file takes the path of a file that holds only the secret")
             secrets.append(try WebhookSecret(raw: bytes, source: "--secret-file \(path)"))
         }
         if sources.stdin {
             let bytes: [UInt8]
             do {
-                bytes = try FileReading.readAll(fileDescriptor: io.stdinDescriptor, name: "standard input")
+                bytes = try io.files.readAll(fileDescriptor: io.stdinDescriptor, name: "standard input")
             } catch {
                 throw Failure(.configuration, "cannot read the webhook secret from standard input: \(error.message)")
             }
@@ -163,8 +158,9 @@ enum WebhookInputs {
     }
 
     /// Reads and parses a request dump (66 when missing, 65 when malformed).
-    static func request(_ path: String) throws -> RawHTTPRequest {
-        let bytes = try FileReading.readAll(path: path)
+    static func request(_ path: String, io: CommandIO) throws -> RawHTTPRequest {
+        let bytes = path == "-" ? try io.files.readAll(fileDescriptor: io.stdinDescriptor, name: "standard input")
+            : try io.files.readAll(path: path)
         do {
             return try RawHTTPRequest.parse(bytes)
         } catch {
@@ -174,7 +170,7 @@ enum WebhookInputs {
 
     /// The body, hashed as it is read: calls `consume` with each chunk, and keeps the whole
     /// body only while it is at most `retainLimit` bytes (nil when it was larger).
-    static func streamBody(_ source: BodySource, request: RawHTTPRequest?, stdinDescriptor: Int32,
+    static func streamBody(_ source: BodySource, request: RawHTTPRequest?, io: CommandIO,
                            retainLimit: Int, _ consume: (UnsafeRawBufferPointer) -> Void) throws -> [UInt8]? {
         if let request {
             request.body.withUnsafeBytes { consume($0) }
@@ -193,13 +189,24 @@ enum WebhookInputs {
         }
         switch source {
         case .stdin, .request, .recorded:
-            try ChunkReading.forEachChunk(fileDescriptor: stdinDescriptor, name: "standard input", handle)
+            try io.files.forEachChunk(fileDescriptor: io.stdinDescriptor, name: "standard input", handle)
         case .file(let path):
-            let fd = try ChunkReading.open(path: path)
-            defer { SystemFile.close(fd) }
-            try ChunkReading.forEachChunk(fileDescriptor: fd, name: path, handle)
+            try io.files.forEachChunk(path: path, handle)
         }
         return retained
+    }
+
+    /// A BODY file that is missing or a directory, refused (66) as reading it would be, by the
+    /// plan: before the signature is computed or anything printed.
+    static func checkBodyFile(_ source: BodySource, files: any FileAccess) throws {
+        guard case .file(let path) = source else { return }
+        let status: FileStatus
+        do {
+            status = try files.status(path: path)
+        } catch {
+            throw Failure(.inputMissing, "\(path): \(error)")
+        }
+        if status.kind == .directory { throw Failure(.inputMissing, "\(path): is a directory") }
     }
 }
 

@@ -56,17 +56,21 @@ enum WebhookListenCommand {
                     "Record every delivery for replay, with one JSON object per delivery on stdout."),
     ]
 
-    /// Makes the plan (every flag read, once), binds the port, starts the inspector, and serves
-    /// until a stop; from the plan on, nothing reads the parsed arguments.
-    @Sendable static func run(_ invocation: Invocation) throws -> ExitStatus {
-        let plan = try WebhookListenPlan.make(invocation)
+    static let run = CommandRun.planned(plan: WebhookListenPlan.make, perform: perform)
+
+    /// Opens the record file (73 before listening), binds the port, starts the inspector, and
+    /// serves until a stop, from the plan alone.
+    @Sendable static func perform(_ plan: WebhookListenPlan, _ invocation: Invocation) throws -> ExitStatus {
+        // Through the command's files: the listener appends each delivery to what it opens.
+        let recorder = try plan.record.map { path throws(Failure) in try DeliveryRecorder(path: path, files: invocation.io.files) }
         let server = try HTTPServer(host: plan.host, port: plan.port, limits: plan.limits)
         let log = ListenLog(invocation, json: plan.json, style: plan.style)
         let inspector = try DeliveryInspection.start(plan, listener: server, log: log, clock: invocation.io.clock)
         server.stopOnInterrupt()
         let forwarding = plan.target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
-        let listener = WebhookListener(settings: plan.settings, report: log, clock: invocation.io.clock, inspector: inspector?.log, budget: server)
+        let listener = WebhookListener(settings: plan.settings(recorder: recorder), report: log, clock: invocation.io.clock,
+                                       inspector: inspector?.log, budget: server)
         server.serve(admit: { listener.admit($0) }, handle: { listener.handle($0) }, rejected: { listener.reject($0) })
         inspector?.stop()
         log.note(log.summary())

@@ -81,7 +81,7 @@ enum WebhookTriggerCommand {
         let body: [UInt8]
         let id = given.id ?? WebhookEventCatalog.demoID(type)
         if let path = given.file {
-            body = try FileReading.readAll(path: path)
+            body = try invocation.io.files.readAll(path: path)
         } else {
             guard let known = WebhookEventCatalog.named(type) else {
                 throw Failure(.usage, "'\(type)' is not a documented event type, so there is no demo body for it"
@@ -150,7 +150,7 @@ enum WebhookTriggerCommand {
     /// skipped with its line number, and the exit status says so at the end (65).
     static func replay(_ path: String, resign: Bool, _ plan: Plan, deadline: Deadline, _ invocation: Invocation) throws -> ExitStatus {
         let target = try destination(plan.target)
-        let contents = RecordedDeliveries(fileBytes: try FileReading.readAll(path: path))
+        let contents = RecordedDeliveries(fileBytes: try invocation.io.files.readAll(path: path))
         if contents.deliveries.isEmpty && contents.skipped.isEmpty {
             throw Failure(.malformedInput, "no deliveries in \(path)", remedy: .recordedDeliveries)
         }

@@ -30,7 +30,8 @@ public struct EventID128: Hashable, Sendable {
 }
 
 /// The state of a replay, in a directory of its own (never the input queue): an append-only
-/// journal of acknowledged batches, the dead-letter file, and a lock.
+/// journal of acknowledged batches, the dead-letter file, and a lock. Every file of it goes
+/// through the `FileAccess` the command hands over (`CommandIO.files`).
 ///
 /// Journal: a first line `appdna-replay-journal 1`, then one line per batch the server answered
 /// for good, written with one `write` and fsynced before the next batch is counted:
@@ -42,6 +43,8 @@ public final class ReplayJournal: Sendable {
     public let directory: String
     public var journalPath: String { directory + "/journal" }
     public var lockPath: String { directory + "/lock" }
+    /// The door every file of the state directory goes through.
+    let files: any FileAccess
 
     /// What the journal file says (read when opened).
     public struct Recorded: Sendable {
@@ -52,14 +55,14 @@ public final class ReplayJournal: Sendable {
         public var ignoredLines = 0
     }
 
-    /// The journal as read, and its open descriptors; batches are recorded from several
-    /// sending threads, one at a time under this box's lock.
+    /// The journal as read, and its open file and lock (each closed when it goes); batches are
+    /// recorded from several sending threads, one at a time under this box's lock.
     private let state = Locked(State())
 
     private struct State {
         var recorded = Recorded()
-        var fd: Int32 = -1
-        var lockFD: Int32 = -1
+        var file: (any AppendingFile)?
+        var lock: (any HeldFileLock)?
     }
 
     public var recorded: Recorded { state.withLock { $0.recorded } }
@@ -67,17 +70,11 @@ public final class ReplayJournal: Sendable {
     public var deadLettered: Set<EventID128> { recorded.deadLettered }
     public var ignoredLines: Int { recorded.ignoredLines }
 
-    /// Reads the journal in `directory` if there is one; creates nothing.
-    public init(directory: String) throws(Failure) {
+    /// Reads the journal in `directory` through `files` if there is one; creates nothing.
+    public init(directory: String, files: any FileAccess = SystemFileAccess()) throws(Failure) {
         self.directory = directory
+        self.files = files
         try load()
-    }
-
-    deinit {
-        state.withLock { state in
-            if state.fd >= 0 { SystemFile.close(state.fd) }
-            if state.lockFD >= 0 { SystemFile.close(state.lockFD) }
-        }
     }
 
     /// The same journal read again, keeping the lock and the open file (call after
@@ -97,9 +94,9 @@ public final class ReplayJournal: Sendable {
         var recorded = Recorded()
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.readAll(path: journalPath)
+            bytes = try files.readAll(path: journalPath)
         } catch {
-            do { _ = try FileStatus.of(path: journalPath) } catch where error == .notFound { return recorded } catch {}
+            do { _ = try files.status(path: journalPath) } catch where error == .notFound { return recorded } catch {}
             throw Failure(.ioError, "cannot read the replay journal: \(error.message)")
         }
         var lineStart = 0
@@ -143,53 +140,49 @@ public final class ReplayJournal: Sendable {
     /// by this one) is tightened when it holds a journal; a directory given with --state-dir
     /// that holds none (".", a shared folder) keeps its mode, and the files stay 0600.
     public func openForWriting() throws(Failure) {
-        let directoryExisted = (try? FileStatus.of(path: directory)) != nil
+        let directoryExisted = (try? files.status(path: directory)) != nil
         do {
-            try FileSystem.makeDirectory(directory, permissions: 0o700)
+            try files.makeDirectory(directory, permissions: 0o700)
         } catch where error != .exists {
             throw Failure(.cannotCreateOutput, "cannot create the replay state directory \(directory): \(error)",
                           remedy: .writableStateDirectory)
         } catch {}
-        let existing = try? FileStatus.of(path: journalPath)
-        if !directoryExisted || existing != nil { try? FileSystem.setPermissions(directory, 0o700) }
-        let lockFD = try lock()
-        state.withLock { $0.lockFD = lockFD }
-        let fd: Int32
+        let existing = try? files.status(path: journalPath)
+        if !directoryExisted || existing != nil { try? files.setPermissions(directory, 0o700) }
+        let lock = try lock()
+        state.withLock { $0.lock = lock }
+        let file: any AppendingFile
         do {
-            fd = try SystemFile.open(journalPath, [.write, .append, .create], permissions: 0o600)
+            file = try files.openForAppending(path: journalPath, permissions: 0o600)
         } catch {
             throw Failure(.cannotCreateOutput, "cannot open the replay journal \(journalPath): \(error)")
         }
-        state.withLock { $0.fd = fd }
-        try? SystemFile.setPermissions(fd, 0o600)
+        state.withLock { $0.file = file }
         if (existing?.size ?? 0) == 0 {
-            try append(Self.header + "\n", to: fd)
-            FileWriting.syncDirectory(directory)
-        } else if FileReading.lastByte(path: journalPath) != 10 {
-            try append("\n", to: fd)   // end a line a crash cut off, so the next one starts clean
+            try file.appendAll(Array((Self.header + "\n").utf8))
+            files.syncDirectory(path: directory)
+        } else if file.lastByte() != 10 {
+            try file.appendAll([10])   // end a line a crash cut off, so the next one starts clean
         }
     }
 
-    /// Takes the state directory's lock: the lock file's descriptor, held until the journal goes.
-    private func lock() throws(Failure) -> Int32 {
-        let lockFD: Int32
+    /// Takes the state directory's lock, held until the journal goes, and writes this process's
+    /// id in it.
+    private func lock() throws(Failure) -> any HeldFileLock {
+        let taken: (any HeldFileLock)?
         do {
-            lockFD = try SystemFile.open(lockPath, [.read, .write, .create], permissions: 0o600)
+            taken = try files.lockExclusively(path: lockPath, permissions: 0o600)
         } catch {
             throw Failure(.cannotCreateOutput, "cannot create the lock \(lockPath): \(error)")
         }
-        try? SystemFile.setPermissions(lockFD, 0o600)
-        if (try? SystemFile.lockExclusively(lockFD, wait: false)) == nil {
-            let holder = (try? FileReading.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        guard let taken else {
+            let holder = (try? files.readAll(path: lockPath)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let pid = holder.split(separator: "\n").first.map(String.init) ?? ""
-            SystemFile.close(lockFD)
             throw Failure(.temporary, "another appdna queue replay\(pid.isEmpty ? "" : " (pid \(pid))") is replaying this queue (lock \(lockPath))",
                           hint: "wait for it to finish; the lock goes away with the process, even when it is killed")
         }
-        let text = Array("\(ProcessControl.id)\n".utf8)
-        try? SystemFile.truncate(lockFD, to: 0)
-        try? SystemFile.writeAll(lockFD, text, at: 0)
-        return lockFD
+        try? taken.replaceContents(with: Array("\(ProcessControl.id)\n".utf8))
+        return taken
     }
 
     /// Records a batch the server answered for good, durably (write + fsync) before returning.
@@ -199,15 +192,12 @@ public final class ReplayJournal: Sendable {
         for id in ids { line += " " + id }
         line += "\n"
         try state.withLock { state throws(Failure) in
-            try append(line, to: state.fd)
-            if DiskSync.file(state.fd) != 0 {
-                throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(SystemError.last)")
+            guard let file = state.file else { throw Failure(.internalError, "\(journalPath): recorded to before it was opened") }
+            try file.appendAll(Array(line.utf8))
+            if let error = file.sync() {
+                throw Failure(.ioError, "\(journalPath): cannot sync to disk: \(error)")
             }
         }
-    }
-
-    private func append(_ text: String, to fd: Int32) throws(Failure) {
-        try FileWriting.writeAll(fd, Array(text.utf8), path: journalPath)
     }
 }
 
@@ -215,37 +205,36 @@ public final class ReplayJournal: Sendable {
 /// appended and fsynced before the journal records them.
 public final class DeadLetterFile: Sendable {
     public let path: String
-    /// The descriptor once opened (-1 before); batches are dead-lettered from several sending
-    /// threads, one at a time under this box's lock.
-    private let fd = Locked<Int32>(-1)
+    let files: any FileAccess
+    /// The file once opened; batches are dead-lettered from several sending threads, one at a
+    /// time under this box's lock.
+    private let file = Locked<(any AppendingFile)?>(nil)
 
-    public init(path: String) {
+    public init(path: String, files: any FileAccess = SystemFileAccess()) {
         self.path = path
-    }
-
-    deinit {
-        fd.withLock { fd in if fd >= 0 { SystemFile.close(fd) } }
+        self.files = files
     }
 
     /// Appends `lines` (each ending in a newline) with one write, then fsyncs.
     public func append(_ lines: [UInt8]) throws(Failure) {
-        try fd.withLock { fd throws(Failure) in try appendLocked(lines, &fd) }
+        try file.withLock { file throws(Failure) in try appendLocked(lines, &file) }
     }
 
-    private func appendLocked(_ lines: [UInt8], _ fd: inout Int32) throws(Failure) {
-        if fd < 0 {
+    private func appendLocked(_ lines: [UInt8], _ opened: inout (any AppendingFile)?) throws(Failure) {
+        let file: any AppendingFile
+        if let opened {
+            file = opened
+        } else {
             // 0600 whatever the umask: it holds whole events (user ids, purchases).
             do {
-                fd = try SystemFile.open(path, [.write, .append, .create], permissions: 0o600)
+                file = try files.openForAppending(path: path, permissions: 0o600)
             } catch {
                 throw Failure(.cannotCreateOutput, "cannot open the dead-letter file \(path): \(error)")
             }
-            try? SystemFile.setPermissions(fd, 0o600)
-            if let last = FileReading.lastByte(path: path), last != 10 {
-                _ = [UInt8(10)].withUnsafeBytes { FileWriting.writeAll(fd, $0) }
-            }
+            opened = file
+            if let last = file.lastByte(), last != 10 { _ = file.append([10]) }
         }
-        try FileWriting.writeAll(fd, lines, path: path)
-        if DiskSync.file(fd) != 0 { throw Failure(.ioError, "\(path): cannot sync to disk: \(SystemError.last)") }
+        try file.appendAll(lines)
+        if let error = file.sync() { throw Failure(.ioError, "\(path): cannot sync to disk: \(error)") }
     }
 }
