@@ -5,19 +5,8 @@ import AppDNACore
 /// reproduces as devices do) goes to stderr. The queries are built in Core (`AssignmentSQL`,
 /// `ExposureAuditSQL`, `SampleRatioSQL`, `DuplicateExposuresSQL`) over the engine's spellings.
 enum WarehouseCommand {
-    static let bundleOperand = OperandSpec("BUNDLE", "The config bundle: a file, '-' for standard input, or @remote for the live bundle",
-                                           completion: .file)
-
-    /// "clickhouse, spark, duckdb", from the engines the tool knows.
-    static var engineList: String { SQLEngines.names.joined(separator: ", ") }
-
-    static let assignment = planned(.assignment)
-    static let audit = planned(.audit)
-    static let srm = planned(.srm)
-    static let duplicates = planned(.duplicates)
-
     /// The run of one query: its plan (`WarehousePlan`), then the SQL.
-    private static func planned(_ query: WarehouseQuery) -> CommandRun {
+    static func run(_ query: WarehouseQuery) -> CommandRun {
         CommandRun.planned(plan: { arguments, invocation in try WarehousePlan(query, arguments, invocation) }, perform: perform)
     }
 

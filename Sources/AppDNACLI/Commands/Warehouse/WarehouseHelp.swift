@@ -1,5 +1,13 @@
+import AppDNACore
+
 /// What `appdna warehouse … --help` and the man page say about each query.
-extension WarehouseCommand {
+enum WarehouseHelp {
+    static let bundleOperand = OperandSpec("BUNDLE", "The config bundle: a file, '-' for standard input, or @remote for the live bundle",
+                                           completion: .file)
+
+    /// "clickhouse, spark, duckdb", from the engines the tool knows.
+    static var engineList: String { SQLEngines.names.joined(separator: ", ") }
+
     private static var common: String {
         """
         --dialect is the engine (\(engineList)); the query is written for it alone. BUNDLE is read once \
