@@ -94,8 +94,10 @@ extension CommandTable {
                 intended split), flag wrappers, API section names, onboarding.active_flow_id and integers \
                 beyond 2^53. Each finding has a stable code (E001.. errors, W001.. warnings, listed below), \
                 a JSON Pointer and FILE:LINE:COL. Input that is not JSON is a finding (E001/E002), \
-                so the status is 1, not 65. Exit 0 when every file is valid (warnings allowed), 1 when one \
-                is invalid, 66 when a file is missing.
+                so the status is 1, not 65. FILE @remote is the live bundle (APPDNA_SDK_KEY or --key-file, \
+                --timeout, --retries, as bundle fetch); without an @remote FILE those three flags are refused \
+                (64). Every FILE is checked before anything is downloaded. Exit 0 when every file is valid \
+                (warnings allowed), 1 when one is invalid, 66 when a file is missing.
                 """,
                 operands: BundleValidateCommand.operands,
                 flags: BundleValidateCommand.flags,
@@ -116,8 +118,10 @@ extension CommandTable {
                 feature_flags, as the SDK picks; the bundle's value is the default) and one enum per experiment \
                 (its variant ids plus unknown(String)), read through the AppDNAValueSource protocol so the code \
                 needs no SDK. Names follow one rule with _2, _3 … for collisions (docs/codegen.md). Same bundle, \
-                same bytes. Exit 1 when the bundle is invalid (nothing written) or, with --check, when PATH is \
-                stale or missing; 73 when PATH cannot be created.
+                same bytes. FILE @remote is the live bundle (APPDNA_SDK_KEY or --key-file, --timeout, \
+                --retries, as bundle fetch); with another FILE those three flags are refused (64), and PATH is \
+                checked writable before the bundle is read or downloaded. Exit 1 when the bundle is invalid \
+                (nothing written) or, with --check, when PATH is stale or missing; 73 when PATH cannot be created.
                 """,
                 operands: BundleCodegenCommand.operands,
                 flags: BundleCodegenFlags.all,
@@ -140,7 +144,8 @@ extension CommandTable {
                 and flag changes, and bundle_version not increasing while the content changed. \
                 --format patch prints an RFC 6902 JSON Patch that turns OLD into NEW (with --ignore, ignored \
                 parts stay as in OLD). @remote stands for the live bundle, downloaded as bundle fetch does \
-                (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries) and laid out in the SDK \
+                (APPDNA_SDK_KEY or --key-file, APPDNA_API_URL, --timeout, --retries: refused, 64, when neither \
+                side is @remote; every flag and the local side are checked before the download) and laid out in the SDK \
                 file shape, and the other side with it when it is in the API's shape: 'appdna bundle diff appdna-config.json @remote' tells whether the embedded bundle \
                 is stale. --format markdown prints a pull-request comment: the experiments whose users \
                 switch variant (a table), the other notes, and the changes (collapsed when long). \
