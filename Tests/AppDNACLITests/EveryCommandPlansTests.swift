@@ -37,6 +37,7 @@ final class EveryCommandPlansTests: XCTestCase {
             planned += built
             if built == 0 { faults.append("\(command.name): no line of the walk got a plan built, so none was judged (first refusal: \(firstRefusal))") }
         }
+        print("table walk: \(CommandTable.appdna.commands.count) commands, \(planned) lines planned, \(refused) refused by their plan")
         XCTAssertEqual(faults, [], "\(faults.count) faults")
         XCTAssertGreaterThan(planned, 300, "lines planned")
         XCTAssertGreaterThan(refused, 100, "lines refused")
