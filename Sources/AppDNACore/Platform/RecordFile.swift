@@ -12,9 +12,7 @@ public enum RecordFile {
         // writer come and go), so what is not a regular file is refused unopened. A path that
         // does not exist yet is created below; if the path changes in between, the open's own
         // checks (no link followed, a regular file by fstat) still refuse it.
-        if let existing = try? FileStatus.ofLink(path: path), existing.kind != .regular {
-            throw existing.kind == .symbolicLink ? linkRefusal(path) : refusal(path, "is \(existing.kindName), not a regular file")
-        }
+        if let refused = refusal(path: path, existing: try? FileStatus.ofLink(path: path)) { throw refused }
         let fd: Int32
         do {
             // Non-blocking only for the open: a FIFO would otherwise wait here for a reader.
@@ -41,6 +39,14 @@ public enum RecordFile {
         }
         SystemFile.setNonBlocking(fd, false)
         return fd
+    }
+
+    /// Why `path` cannot be recorded to, given what is there (`lstat`; nil when nothing is):
+    /// a symbolic link or anything but a regular file. A plan asks this before the command
+    /// starts (issue 54.1), through its files; the open asks it again.
+    public static func refusal(path: String, existing: FileStatus?) -> Failure? {
+        guard let existing, existing.kind != .regular else { return nil }
+        return existing.kind == .symbolicLink ? linkRefusal(path) : refusal(path, "is \(existing.kindName), not a regular file")
     }
 
     static func linkRefusal(_ path: String) -> Failure {

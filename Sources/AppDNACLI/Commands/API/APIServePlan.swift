@@ -76,6 +76,7 @@ struct APIServePlan: Sendable {
         } else {
             source = .file(path: bundleName)
         }
+        try RecordPath.check(arguments[APIServeFlags.record], invocation.io.files)
         let plan = APIServePlan(bundleName: bundleName, source: source, overrides: overrides, faults: faults, bootstrap: bootstrap, liveBootstrap: liveBootstrap,
                                 bundled: bundled, requiredKey: requiredKey, statePath: statePath, record: arguments[APIServeFlags.record],
                                 host: arguments[APIServeFlags.host], port: arguments[APIServeFlags.port], inspector: inspector, json: arguments[APIServeFlags.json])

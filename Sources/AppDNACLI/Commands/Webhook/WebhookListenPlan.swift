@@ -63,6 +63,7 @@ struct WebhookListenPlan: Sendable {
         let inspector = try InspectorLaunch.settings(arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
                                                      maxBytes: WebhookListenFlags.inspectMaxBytes)
         let secrets = try WebhookInputs.secrets(WebhookInputs.SecretSources(arguments), io: invocation.io)
+        try RecordPath.check(arguments[WebhookListenFlags.record], invocation.io.files)
         return WebhookListenPlan(host: host, port: arguments[WebhookListenFlags.port], limits: limits,
                                  secrets: secrets, target: target, forwardInvalid: arguments[WebhookListenFlags.forwardInvalid],
                                  forwardTimeout: arguments[WebhookListenFlags.forwardTimeout], client: try DeliveryClient.make(invocation),
