@@ -19,14 +19,7 @@ final class CommandFileDoorTests: XCTestCase {
     /// `file:line: text` for each call of a platform file type in `source`, comments left out.
     static func calls(in source: String, file: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: "(^|[^A-Za-z0-9_])(" + fileTypes.joined(separator: "|") + #")(\.[a-z]|\()"#)
-        var found: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
-                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
-        }
-        return found
+        return SourceLines.matching(source, file: file) { pattern.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
     }
 
     func testTheCommandsThroughTheDoorCallNoFileTypeThemselves() throws {

@@ -13,14 +13,7 @@ final class CommandFileTests: XCTestCase {
     /// `file:line: text` for each use of `command.` in `source`, comments left out.
     static func uses(of command: String, in source: String, file: String) -> [String] {
         let pattern = try! NSRegularExpression(pattern: "(^|[^A-Za-z0-9_])" + command + #"\."#)
-        var found: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
-                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
-        }
-        return found
+        return SourceLines.matching(source, file: file) { pattern.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
     }
 
     func testNoFileReachesIntoAnotherCommandsFile() throws {

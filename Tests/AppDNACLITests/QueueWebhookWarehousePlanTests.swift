@@ -38,18 +38,4 @@ final class QueueWebhookWarehousePlanTests: XCTestCase {
         }
     }
 
-    /// `file:line: text` of each line of `source` (comments left out) that calls the platform's
-    /// file layer or reads the invocation's arguments.
-    static func bypasses(in source: String, file: String) -> [String] {
-        let pattern = try! NSRegularExpression(pattern: #"\b(FileReading|AtomicFile|SystemFile|FileStatus\.|FileSystem|ChunkReading|RecordFile|FileWriting|DiskSync)\b|invocation\.arguments"#)
-        var found: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            if pattern.firstMatch(in: code, range: NSRange(code.startIndex..., in: code)) != nil {
-                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
-        }
-        return found
-    }
-
 }

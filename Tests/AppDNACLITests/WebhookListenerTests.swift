@@ -70,14 +70,9 @@ final class WebhookListenerTests: XCTestCase {
 
     /// `file:line: text` of each line of `source` (comments left out) that reads parsed arguments.
     static func argumentReads(in source: String, file: String) -> [String] {
-        var found: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            if code.contains("arguments") || code.contains("WebhookListenFlags.") && !code.contains("WebhookListenFlags.all") {
-                found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
-            }
+        SourceLines.matching(source, file: file) { code in
+            code.contains("arguments") || code.contains("WebhookListenFlags.") && !code.contains("WebhookListenFlags.all")
         }
-        return found
     }
 
     func testOnlyThePlanReadsTheListenersFlags() throws {

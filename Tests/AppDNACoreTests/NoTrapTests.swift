@@ -9,12 +9,7 @@ import TestSupport
 final class NoTrapTests: XCTestCase {
     /// The `try!` lines in Swift source text, comments left out.
     static func trappingTries(_ source: String, file: String) -> [String] {
-        var found: [String] = []
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let code = line.components(separatedBy: "//").first ?? ""
-            if code.contains("try!") { found.append("\(file):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))") }
-        }
-        return found
+        SourceLines.matching(source, file: file) { $0.contains("try!") }
     }
 
     func testNoSourceFileUsesTryBang() throws {

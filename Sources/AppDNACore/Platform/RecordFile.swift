@@ -12,15 +12,15 @@ public enum RecordFile {
         // writer come and go), so what is not a regular file is refused unopened. A path that
         // does not exist yet is created below; if the path changes in between, the open's own
         // checks (no link followed, a regular file by fstat) still refuse it.
-        if let refused = refusal(path: path, existing: try? FileStatus.ofLink(path: path)) { throw refused }
+        if let refused = RecordFileRule.refusal(path: path, existing: try? FileStatus.ofLink(path: path)) { throw refused }
         let fd: Int32
         do {
             // Non-blocking only for the open: a FIFO would otherwise wait here for a reader.
             fd = try SystemFile.open(path, [.write, .create, .append, .noFollow, .nonBlocking], permissions: 0o600)
         } catch {
             switch error {
-            case .symbolicLinkLoop: throw linkRefusal(path)
-            case .noReader: throw refusal(path, "is a FIFO (or another special file), not a regular file")
+            case .symbolicLinkLoop: throw RecordFileRule.linkRefusal(path)
+            case .noReader: throw RecordFileRule.refusal(path, "is a FIFO (or another special file), not a regular file")
             default:
                 throw Failure(.cannotCreateOutput, "\(path): cannot open for recording: \(error)",
                               hint: AtomicFile.directoryHint(for: path, error.code))
@@ -35,28 +35,9 @@ public enum RecordFile {
         }
         guard status.kind == .regular else {
             SystemFile.close(fd)
-            throw refusal(path, "is \(status.kindName), not a regular file")
+            throw RecordFileRule.refusal(path, "is \(status.kindName), not a regular file")
         }
         SystemFile.setNonBlocking(fd, false)
         return fd
-    }
-
-    /// Why `path` cannot be recorded to, given what is there (`lstat`; nil when nothing is):
-    /// a symbolic link or anything but a regular file. A plan asks this before the command
-    /// starts (issue 54.1), through its files; the open asks it again.
-    public static func refusal(path: String, existing: FileStatus?) -> Failure? {
-        guard let existing, existing.kind != .regular else { return nil }
-        return existing.kind == .symbolicLink ? linkRefusal(path) : refusal(path, "is \(existing.kindName), not a regular file")
-    }
-
-    static func linkRefusal(_ path: String) -> Failure {
-        refusal(path, "is a symbolic link; record to the file it points to, by its own path")
-    }
-
-    static func refusal(_ path: String, _ what: String) -> Failure {
-        // The fact, not the flag: the CLI says which of its flags records (`FlagWording`).
-        Failure(.cannotCreateOutput, "\(path) \(what): records are written only to a regular file",
-                hint: "give the path of a new or existing regular file",
-                settingFact: .recordFileNotRegular(path: path, what: what))
     }
 }
