@@ -72,6 +72,12 @@ public struct HTTPURL: Sendable, Equatable {
             throw HTTPError(.configuration, "\(variable) is not an http(s) URL: '\(text)'",
                             hint: "use a URL like https://api.appdna.ai")
         }
+        // The API's paths are appended to it: a query or a fragment would end up in front of
+        // them (`…?q=1/api/v1/…`) and the request would go somewhere else.
+        if text.utf8.contains(UInt8(ascii: "?")) || text.utf8.contains(UInt8(ascii: "#")) {
+            throw HTTPError(.configuration, "\(variable) has a query or a fragment: '\(text)'",
+                            hint: "give the base URL alone, like https://api.appdna.ai (the API's paths are appended to it)")
+        }
         if url.scheme == "http" && !url.isLoopback {
             throw HTTPError(.configuration, "\(variable) uses plain http (\(url.hostAndPort)): the API key would travel unencrypted",
                             hint: "use https://; plain http is accepted only for loopback hosts (localhost, 127.0.0.1, ::1)")

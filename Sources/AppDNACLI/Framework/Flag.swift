@@ -64,6 +64,15 @@ public struct FlagValue<Value: Sendable>: Sendable {
         FlagValue<String>(range: nil, choices: nil, sample: nil, parse: { _, text in text })
     }
 
+    /// A file or directory path: any text but the empty word (which names no file, and an
+    /// open or a rename of it fails late, after work was done).
+    public static var path: FlagValue<String> {
+        FlagValue<String>(range: nil, choices: nil, sample: nil) { long, text throws(Failure) in
+            guard !text.isEmpty else { throw Failure(.usage, "--\(long) takes a path, not an empty word") }
+            return text
+        }
+    }
+
     /// A whole number within `range`.
     public static func integer(_ range: ClosedRange<Int>) -> FlagValue<Int> {
         // An open upper end reads as "0 or more" rather than 0-9223372036854775807, in help

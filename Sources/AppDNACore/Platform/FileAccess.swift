@@ -72,6 +72,9 @@ public protocol FileAccess: Sendable {
     func lockExclusively(path: String, permissions: UInt32) throws(SystemError) -> (any HeldFileLock)?
 }
 
+/// The most bytes a file holding one setting (an API key, a webhook secret) may have.
+public let settingFileLimit = 64 * 1024
+
 extension FileAccess {
     /// What `stat` says of `path`, symbolic links followed.
     public func status(path: String) throws(SystemError) -> FileStatus {
@@ -86,7 +89,18 @@ extension FileAccess {
     /// The small file a setting names (an API key, a webhook secret), read through the door:
     /// not being able to read it is a fault of the setting (78, `FileReading.settingFailure`).
     public func readSettingFile(_ path: String, holding what: String, hint: String) throws(Failure) -> [UInt8] {
-        do {
+        do throws(Failure) {
+            // A setting's file holds one short value: a device (/dev/zero) would be read until
+            // memory ran out, and a huge file is not a key; a pipe (`<(pass show key)`) is read
+            // as it comes.
+            if let status = try? self.status(path: path, followingLinks: true) {
+                switch status.kind {
+                case .regular where status.size > settingFileLimit:
+                    throw Failure(.inputMissing, "\(path) is \(status.size) bytes; a file that holds one setting is at most \(settingFileLimit)")
+                case .regular, .fifo: break
+                default: throw Failure(.inputMissing, "\(path) is \(status.kindName), not a file")
+                }
+            }
             return try readAll(path: path)
         } catch {
             throw FileReading.settingFailure(error, holding: what, hint: hint)

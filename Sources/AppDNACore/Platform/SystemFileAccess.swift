@@ -31,7 +31,12 @@ public struct SystemFileAccess: FileAccess {
 
     public func readAll(path: String) throws(Failure) -> [UInt8] {
         // FileReading takes "-" for standard input: here it is a file of that name.
-        try FileReading.readAll(path: path == "-" ? "./-" : path)
+        let named = path == "-" ? "./-" : path
+        // A device (/dev/zero, /dev/urandom) never ends: read whole, it would take all memory.
+        if let status = try? FileStatus.of(path: named), status.kind == .other {
+            throw Failure(.inputMissing, "\(path) is \(status.kindName), not a file")
+        }
+        return try FileReading.readAll(path: named)
     }
 
     public func readAll(fileDescriptor: Int32, name: String) throws(Failure) -> [UInt8] {

@@ -47,6 +47,22 @@ struct APIServePlan: Sendable {
         let remote = bundleName == BundleArgument.remote
         // The command line first (64), then the configuration (78), then the files (66, 65, 73).
         let overrides = try arguments[APIServeFlags.override].map { text throws(Failure) in try BundleOverride(parsing: text) }
+        // --fail's companions change nothing without it; two sources of the key would leave one unheard.
+        if arguments[APIServeFlags.fail] == nil {
+            for flag in [APIServeFlags.failAfter.spec, APIServeFlags.retryAfter.spec] where arguments.given(flag) {
+                throw Failure(.usage, "--\(flag.long) goes with --fail (it shapes the failures --fail injects)")
+            }
+        }
+        if arguments.given(APIServeFlags.keyFile.spec) && arguments[APIServeFlags.keyFromEnv] {
+            throw Failure(.usage, "--key-file and --key-from-env each name the one key api serve accepts: give one")
+        }
+        if let inspect = arguments[APIServeFlags.inspect], inspect != 0, inspect == arguments[APIServeFlags.port] {
+            throw Failure(.usage, "--inspect \(inspect) is the port api serve listens on (--port): give the inspector another port")
+        }
+        // Each file in one role: the source bundle, the written bundle, the state and the record.
+        try OutputPaths.refuseSameFile([("--bundle", bundleName == BundleArgument.remote ? nil : bundleName),
+                                        ("--write-bundled", arguments[APIServeFlags.writeBundled]),
+                                        ("--state", arguments[APIServeFlags.state]), ("--record", arguments[APIServeFlags.record])])
         let faults = try ServeFaults(fail: arguments[APIServeFlags.fail], after: arguments[APIServeFlags.failAfter], retryAfter: arguments[APIServeFlags.retryAfter],
                                      latency: arguments[APIServeFlags.latency], maxEventBody: arguments[APIServeFlags.status413Over])
         let bootstrap = arguments[APIServeFlags.bootstrap]
@@ -58,6 +74,7 @@ struct APIServePlan: Sendable {
         let statePath = arguments[APIServeFlags.state]
         let files = invocation.io.files
         let bundled = try BundledFile(writeBundled, mode: bootstrap, files: files)
+        try OutputPaths.checkRegular(writeBundled, flag: "--write-bundled", files)
         // The key file is read once, here: the key requests must carry and, for @remote, the
         // key its fetches send.
         let keyFileRead = try keyFile.map { path in

@@ -21,7 +21,7 @@ enum BucketFlags {
                                        default: "sdk", .choice(BucketingScheme.self))
     static let variants = Flag.optional("variants", value: "LIST", "Variants and weights, e.g. control=0.5,variant_b=0.5", .text)
     static let bundle = Flag.optional("bundle", value: "FILE", "Take the experiment (salt, variants, status, targeting) from a config bundle: a file, '-' for standard input, or @remote for the live bundle",
-                                      completion: .file, .text)
+                                      completion: .file, .path)
     static let platform = Flag.optional("platform", value: "NAME", "User context for --bundle: the device platform, as devices report it (any case)",
                                         .choice(DevicePlatform.self, ignoringCase: true))
     static let country = Flag.optional("country", value: "CODE", "User context for --bundle: ISO 3166 alpha-2 country", .text)

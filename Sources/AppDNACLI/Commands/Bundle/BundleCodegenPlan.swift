@@ -24,6 +24,7 @@ struct BundleCodegenPlan {
     static func make(_ arguments: ParsedArguments, _ io: CommandIO) throws -> BundleCodegenPlan {
         let bundle = try BundleOperand(arguments.operands[0])
         let output = arguments[BundleCodegenFlags.output]
+        if case .file(let input) = bundle { try OutputPaths.refuseSameFile([("FILE", input), ("-o", output)]) }
         if (output == nil || output == "-") && arguments[BundleCodegenFlags.check] {
             throw Failure(.usage, "--check needs -o PATH: the generated file to compare")
         }

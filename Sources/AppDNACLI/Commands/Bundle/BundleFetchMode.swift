@@ -47,6 +47,7 @@ enum BundleFetchMode: Equatable {
             : arguments[BundleFetchFlags.keepOnFailure] ? .fetchKeepingOnFailure(output: output, Download(arguments))
             : .fetch(output: output, Download(arguments))
         try mode.flags.check(arguments, declared: BundleFetchFlags.all)
+        try OutputPaths.refuseSameFile([("-o", output), ("--key-file", arguments[APIFlags.keyFile])])
         if output == "-" {
             switch mode {
             case .check: throw ModeFlags.conflict("-o -", "--check", instead: "it compares with a file: give its path with -o PATH")

@@ -95,7 +95,7 @@ enum BundleCodegenFlags {
 
     static let language = Flag.defaulted("language", value: "LANGUAGE", "The language of the accessors; when absent, a .kt or .swift -o PATH decides", default: "swift", .choice(Language.self))
     static let output = Flag.optional("output", short: "o", value: "PATH", "Write the accessors to PATH ('-' or absent: standard output)",
-                                      completion: .file, .text)
+                                      completion: .file, .path)
     static let check = Flag.switch("check", "CI drift gate: compare PATH with what would be generated; exit 1 with a diff when stale or missing, never write")
 
     static let package = Flag.defaulted("package", value: "NAME", "With --language kotlin: the package of the generated file",

@@ -9,7 +9,7 @@ enum QueueInspectFlags {
     static let until = Flag.optional("until", value: "TIME", "With --events: only events at or before TIME (ms since 1970, or ISO 8601)", .time)
     static let now = Flag.optional("now", value: "TIME", "The time ages and the 7-day horizon are measured from (default: now)", .time)
     static let bundle = Flag.optional("bundle", value: "FILE", "Audit experiment exposures: recompute each event's variants from this config bundle (a file, or @remote for the live bundle)",
-                                      completion: .file, .text)
+                                      completion: .file, .path)
     static let json = OutputFlags.json("Print one JSON document (with --events: one JSON object per line)")
 
     static let all: [FlagSpec] = [events.spec, name.spec, user.spec, since.spec, until.spec, now.spec, bundle.spec, json.spec]
@@ -26,9 +26,9 @@ enum QueueReplayFlags {
     static let includeStale = Flag.switch("include-stale", "Send events older than --max-age too")
     static let now = Flag.optional("now", value: "TIME", "The time --max-age is measured from (default: now)", .time)
     static let stateDir = Flag.optional("state-dir", value: "DIR", "Where the journal, the lock and the dead letters go (default: PATH.appdna-replay beside the first PATH)",
-                                        completion: .directory, .text)
+                                        completion: .directory, .path)
     static let deadLetter = Flag.optional("dead-letter", value: "PATH", "NDJSON file for events the server refused for good (default: dead-letter.ndjson in the state directory)",
-                                          completion: .file, .text)
+                                          completion: .file, .path)
     static let json = OutputFlags.json("Print one JSON document (the plan, and what was sent)")
 
     static let all: [FlagSpec] = [yes.spec, dryRun.spec, batchSize.spec, concurrency.spec, rate.spec, maxAge.spec, includeStale.spec,

@@ -44,9 +44,6 @@ struct QueueReplayPlan: Sendable {
         // The state directory sits beside the first PATH unless --state-dir says otherwise.
         var first = paths[0]
         while first.count > 1 && first.hasSuffix("/") { first.removeLast() }
-        for flag in [QueueReplayFlags.stateDir, QueueReplayFlags.deadLetter] where arguments[flag]?.isEmpty == true {
-            throw Failure(.usage, "--\(flag.spec.long) takes a path, not an empty word")
-        }
         let stateDirectory = arguments[QueueReplayFlags.stateDir] ?? (first + ".appdna-replay")
         let deadLetterPath = arguments[QueueReplayFlags.deadLetter] ?? (stateDirectory + "/dead-letter.ndjson")
         // The queues are only ever read: dead letters appended to one would change what the device sends.
@@ -54,6 +51,10 @@ struct QueueReplayPlan: Sendable {
             throw Failure(.usage, "--dead-letter \(queue) is one of the queues to replay, which are only ever read",
                           hint: "leave --dead-letter out (the state directory holds the dead letters) or name another file")
         }
+
+        // A dead-letter file given by name is checked now, before anything is sent: a FIFO
+        // would block the run at its first refused event, a missing directory fail it then.
+        if !dryRun { try OutputPaths.checkRegular(arguments[QueueReplayFlags.deadLetter], flag: "--dead-letter", io.files) }
 
         // Configuration (78) before any queue is read; a dry run does without a key.
         let keyFile = arguments[APIFlags.keyFile]

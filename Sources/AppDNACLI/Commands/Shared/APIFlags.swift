@@ -6,7 +6,7 @@ enum APIFlags {
     static let keyFile = Flag.optional(
         "key-file", value: "PATH", "Read the SDK key from a file instead of APPDNA_SDK_KEY",
         details: "The file holds only the key (it starts with adn_live_ or adn_test_); one trailing newline is removed. The key is never a flag value: it would end up in shell history and in ps.",
-        completion: .file, .text)
+        completion: .file, .path)
 
     static let timeout = timeout("Bound on the whole command, retries included", default: "60")
     static let retries = retries("Retries in the whole command, shared by its requests (a first attempt is never refused), for network errors, 5xx, 408 and 429 (1 s, 2 s, 4 s… jittered, at most 30 s, or Retry-After up to 120 s)")

@@ -7,11 +7,11 @@ enum SecretFlags {
     static let rotatingFile = Flag.repeated(
         "secret-file", value: "PATH", "Read the signing secret from a file; repeat it while rotating secrets (any may match)",
         details: "The file holds only the secret; one trailing newline is removed. Give it more than once while rotating secrets: the signature is valid when any of them matches, and the output names which one (by position and path, never by content).",
-        completion: .file, .text)
+        completion: .file, .path)
     /// `--secret-file` where one secret signs (sign, trigger).
     static let singleFile = Flag.optional("secret-file", value: "PATH", "Read the signing secret from a file",
                                           details: "The file holds only the secret; one trailing newline is removed.",
-                                          completion: .file, .text)
+                                          completion: .file, .path)
 
     /// `--secret-stdin`: one declaration, whatever each command's help says of it.
     private static let stdinFlag = Flag.switch("secret-stdin", "Read the signing secret from stdin")
@@ -41,10 +41,10 @@ enum WebhookVerifyFlags {
     static let header = Flag.optional("header", value: "LINE", "The signature as a header line: 'X-AppDNA-Signature: sha256=<hex>'", .text)
     static let request = Flag.optional("request", value: "FILE", "A raw HTTP request dump (request line, headers, blank line, body; Content-Length or chunked)",
                                        details: "The body is taken from the dump (chunk framing removed) and the signature from its X-AppDNA-Signature header, unless --signature or --header is given.",
-                                       completion: .file, .text)
+                                       completion: .file, .path)
     static let recorded = Flag.optional("recorded", value: "FILE", "A delivery from the record file of webhook listen (its body and X-AppDNA-Signature)",
                                         details: "The file's only delivery, or the one on --line N. The signature is the recorded X-AppDNA-Signature header, unless --signature or --header is given.",
-                                        completion: .file, .text)
+                                        completion: .file, .path)
     static let line = Flag.optional("line", value: "N", "With --recorded: the line of the delivery to verify (1-based)", .integer(1...Int(Int32.max)))
     static let explain = Flag.switch("explain", "On a mismatch, name what would have matched (newlines, CRLF, BOM, re-serialised JSON, secret whitespace, SHA-1 or base64 signature)")
     static let json = OutputFlags.json()
@@ -62,7 +62,7 @@ enum WebhookListenFlags {
                                                default: "15", .duration(0.001...3600))
     static let record = Flag.optional("record", value: "FILE", "Append each delivery (headers and exact body) to FILE as NDJSON, for webhook trigger to replay",
                                       details: "One JSON object per line: received_at, method, target, headers (a list of [name, value] pairs, as received), body (the exact bytes as a string when they are UTF-8, otherwise body_base64) and valid. A new file is created with mode 0600 (an existing one keeps its mode); a symbolic link, a device, a FIFO or anything else that is not a regular file is refused (status 73) before listening. Each record is fsynced before the sender is answered. The secret is never recorded.",
-                                      completion: .file, .text)
+                                      completion: .file, .path)
     static let maxBody = Flag.defaulted("max-body", value: "SIZE", "Larger bodies are answered 413 (their bytes are not kept)", default: "1MiB", .size(0...(1 << 30)))
     static let headerTimeout = Flag.defaulted("header-timeout", value: "DURATION", "The request line and headers must arrive within this time",
                                               default: "10", .duration(0.01...3600))
@@ -82,7 +82,7 @@ enum WebhookListenFlags {
 
 enum WebhookTriggerFlags {
     static let to = Flag.optional("to", value: "URL", "Where to send the delivery (your handler, or webhook listen)", .text)
-    static let body = Flag.optional("body", value: "FILE", "Send this file's exact bytes as the body instead of the demo body", completion: .file, .text)
+    static let body = Flag.optional("body", value: "FILE", "Send this file's exact bytes as the body instead of the demo body", completion: .file, .path)
     static let id = Flag.optional("id", value: "ID", "The demo body's id (default evt_demo_<type>)", .text)
     /// Checked only when the demo body is built (with --body the time is not used); the
     /// default is the demo bodies' fixed time.
@@ -90,7 +90,7 @@ enum WebhookTriggerFlags {
     static let list = Flag.switch("list", "List the documented event types with a one-line description")
     static let print = Flag.switch("print", "Print the signed request (headers, blank line, body) instead of sending it")
     static let replay = Flag.optional("replay", value: "FILE", "Re-send the deliveries that webhook listen recorded in FILE, byte for byte",
-                                      completion: .file, .text)
+                                      completion: .file, .path)
     static let resign = Flag.switch("resign", "With --replay: sign each body again with the current secret instead of keeping its signature")
 
     static let json = OutputFlags.json("Print one JSON object per delivery sent: method, url, type, id, signature, body_length, status, latency_ms, answer (its first 500 bytes), answer_length; with --list, the event types as one document")

@@ -58,6 +58,9 @@ struct WebhookListenPlan: Sendable {
             handlerBytes: target == nil ? 0 : DeliveryForward.relayedAnswerBytes)
         limits.bodyLimitSetting = FlagWording.bodyLimitSetting
         let host = arguments[WebhookListenFlags.host]
+        if let inspect = arguments[WebhookListenFlags.inspect], inspect != 0, inspect == arguments[WebhookListenFlags.port] {
+            throw Failure(.usage, "--inspect \(inspect) is the port webhook listen listens on (--port): give the inspector another port")
+        }
         try HTTPServer.checkHost(host)
         // Before any file is opened: a usage error leaves nothing behind.
         let inspector = try InspectorLaunch.settings(arguments, inspect: WebhookListenFlags.inspect, keep: WebhookListenFlags.inspectKeep,
