@@ -18,7 +18,8 @@ final class APIServeFileAccessTests: XCTestCase {
     static let forced = "experiment:exp_paywall_v3=variant_b"
 
     func files(_ more: [String: [UInt8]] = [:], refused: Set<String> = []) -> InMemoryFiles {
-        InMemoryFiles([Self.bundle: Array(BundleFixtures.apiBundle(version: 42).utf8)].merging(more) { $1 }, refused: refused)
+        InMemoryFiles([Self.bundle: Array(BundleFixtures.apiBundle(version: 42).utf8)].merging(more) { $1 },
+                      directories: [Self.directory: 0o755, Self.directory + "/MyApp": 0o755], refused: refused)
     }
 
     func served(_ files: InMemoryFiles, overrides: [BundleOverride]) throws -> ServedBundle {

@@ -81,6 +81,20 @@ final class OutsiderPlanFindingsEndToEndTests: XCTestCase {
         try assertRefused(["api", "serve", "--bundle", "bundle.json", "--state", ""], 64, "--state takes a path, not an empty word")
     }
 
+    /// Flags a mode never uses were taken and changed nothing (the output byte for byte the same).
+    func testFlagsAModeDoesNotUseAreRefused() throws {
+        try assertRefused(["bucket", "u1", "e", "s", "--variants", "a=0.5,b=0.5", "--platform", "ios"], 64,
+                          "--platform does not go with --variants (no bundle to target)")
+        try assertRefused(["bucket", "u1", "e", "s", "--variants", "a=0.5,b=0.5", "--timeout", "5"], 64, "--timeout does not go with local bundles")
+        try assertRefused(["bucket", "u1", "e", "--bundle", "bundle.json", "--key-file", "key.txt"], 64, "--key-file does not go with local bundles")
+        try assertRefused(["queue", "inspect", "pending_events.json", "--bundle", "bundle.json", "--key-file", "key.txt"], 64,
+                          "--key-file does not go with local bundles")
+        try assertRefused(["warehouse", "assignment", "bundle.json", "--dialect", "duckdb", "--timeout", "5"], 64, "--timeout does not go with local bundles")
+        try assertRefused(["queue", "replay", "pending_events.json", "--dry-run", "--yes"], 64, "--yes does not go with --dry-run")
+        try assertRefused(["queue", "replay", "pending_events.json", "--dry-run", "--include-stale", "--max-age", "1h"], 64,
+                          "--max-age does not go with --include-stale")
+    }
+
     /// A FIFO as --dead-letter blocked the run for good at its first refused event (after
     /// sending); a missing directory failed it then.
     func testADeadLetterPathThatCannotTakeRecordsIsRefusedBeforeAnyRequest() throws {

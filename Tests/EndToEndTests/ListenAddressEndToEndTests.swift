@@ -35,7 +35,7 @@ final class ListenAddressEndToEndTests: XCTestCase {
         let scratch = try ScratchDirectory("ipv6")
         defer { scratch.remove() }
         let bundle = try scratch.file("bundle.json", Array(#"{"bundle_version":4,"experiments":{}}"#.utf8))
-        let (serve, serveURL) = try start(["api", "serve", "--host", "::1", "--bundle", bundle], in: scratch)
+        let (serve, serveURL) = try start(["api", "serve", "--host", "::1", "--bundle", bundle, "--state", scratch.path + "/state.json"], in: scratch)
         defer { serve.terminate(); serve.waitUntilExit() }
         XCTAssertTrue(serveURL.hasPrefix("http://[::1]:"), serveURL)
         let version = try curl(serveURL + "/api/v1/sdk/config-bundle/version", ["-g", "-H", "x-api-key: k"], in: scratch.url)

@@ -19,7 +19,9 @@ enum BucketCommand {
             throw Failure(.malformedInput, "\(bad == 0 ? "the user id" : "operand \(bad + 1)") is not valid UTF-8; devices hash the UTF-8 bytes of ids",
                           hint: "pass the id as the app has it (UTF-8), or convert it first: iconv -t UTF-8")
         }
-        return BucketPlan(mode: mode, arguments)
+        let plan = BucketPlan(mode: mode, arguments)
+        try plan.source.refuseFlagsWithoutEffect(arguments)
+        return plan
     }
 
     static let run = CommandRun.planned(plan: plan, perform: perform)
@@ -120,6 +122,17 @@ struct ExperimentSource {
     }
 
     func operand(_ index: Int) -> String? { index < operands.count ? operands[index] : nil }
+
+    /// The device's context is for a bundle's targeting, and the API flags for fetching
+    /// `@remote`: without them each such flag would change nothing, so it is refused (64). The
+    /// modes that read no experiments have refused them already (their `ModeFlags`).
+    func refuseFlagsWithoutEffect(_ arguments: ParsedArguments) throws(Failure) {
+        if bundle == nil {
+            try ModeFlags("--variants (no bundle to target)", reads: [], instead: BucketFlags.context.map { ($0, "it describes the device to the targeting of a --bundle") })
+                .check(arguments, declared: BucketFlags.context)
+        }
+        _ = try APISettings(arguments, bundle: bundle)
+    }
 }
 
 /// Everything the flags say about the experiment and the user, checked once.

@@ -46,6 +46,9 @@ enum BucketFlags {
     static let vectors = Flag.switch("vectors", "Print golden bucketing cases (hashed string, hash, bucket, variant; both schemes) as JSON")
     static let seed = Flag.defaulted("seed", value: "S", "With --vectors: the seed of the generated cases", default: "1", .seed)
 
+    /// The device's context, evaluated against a bundle's targeting.
+    static let context: [FlagSpec] = [platform.spec, country.spec, appVersion.spec, trait.spec, installedAt.spec]
+
     static let all: [FlagSpec] = [scheme.spec, variants.spec, bundle.spec, platform.spec, country.spec, appVersion.spec, trait.spec,
                                   installedAt.spec, explain.spec, format.spec, summary.spec, find.spec, force.spec, count.spec, prefix.spec,
                                   json.spec, selfTest.spec, vectors.spec, seed.spec] + APIFlags.wholeCommand + RetiredSQLFlags.bucketSpecs

@@ -37,11 +37,7 @@ struct LiveBundleSource {
     /// With an operand `@remote`, the API flags and the configuration they complete; without
     /// one, nil, and an API flag given is refused (64): it would change nothing.
     static func plan(_ arguments: ParsedArguments, _ io: CommandIO, remote: Bool) throws -> LiveBundleSource? {
-        guard remote else {
-            try ModeFlags("local bundles", reads: [], instead: APIFlags.wholeCommand.map { ($0, "it is for downloading the live bundle (@remote)") })
-                .check(arguments, declared: APIFlags.wholeCommand)
-            return nil
-        }
-        return try LiveBundleSource(APISettings(arguments), io: io)
+        let api = try APISettings(arguments, bundle: remote ? BundleArgument.remote : nil)
+        return remote ? try LiveBundleSource(api, io: io) : nil
     }
 }

@@ -26,7 +26,7 @@ enum QueueInspectMode {
         if arguments[QueueInspectFlags.events] || filter.isActive {
             mode = .events(filter: filter)
         } else if let bundle = arguments[QueueInspectFlags.bundle] {
-            mode = .audit(bundle: bundle, api: APISettings(arguments))
+            mode = .audit(bundle: bundle, api: try APISettings(arguments, bundle: bundle))
         } else {
             mode = .summary
         }

@@ -31,6 +31,17 @@ struct QueueReplayPlan: Sendable {
     /// Reads every flag once and checks the configuration; no effect (nothing read but the key file).
     @Sendable static func make(_ arguments: ParsedArguments, _ invocation: Invocation) throws -> QueueReplayPlan {
         let io = invocation.io
+        // Flags that would change nothing: how to send, on a run that sends nothing; the age
+        // bound, when every age is sent.
+        if arguments[QueueReplayFlags.dryRun] {
+            try ModeFlags("--dry-run", reads: [], instead: [(QueueReplayFlags.yes.spec, "a dry run sends nothing, so asks nothing")])
+                .check(arguments, declared: [QueueReplayFlags.yes.spec, QueueReplayFlags.concurrency.spec, QueueReplayFlags.rate.spec,
+                                             APIFlags.batchTimeout.spec, APIFlags.batchRetries.spec])
+        }
+        if arguments[QueueReplayFlags.includeStale] {
+            try ModeFlags("--include-stale", reads: [], instead: [(QueueReplayFlags.maxAge.spec, "--include-stale sends events of any age")])
+                .check(arguments, declared: [QueueReplayFlags.maxAge.spec])
+        }
         let replay = ReplaySettings(batchSize: arguments[QueueReplayFlags.batchSize],
                                     concurrency: arguments[QueueReplayFlags.concurrency],
                                     rate: arguments[QueueReplayFlags.rate],

@@ -17,6 +17,20 @@ struct APISettings: Sendable, Equatable {
         givenWords = []
     }
 
+    /// The flags, for a bundle operand `bundle`: only `@remote` is downloaded, so with any other
+    /// bundle each API flag given would change nothing and is refused (64), in one wording for
+    /// every command that takes a bundle (`bundle validate|diff|codegen`, `bucket --bundle`,
+    /// `queue inspect --bundle`, `warehouse`).
+    init(_ arguments: ParsedArguments, bundle: String?) throws(Failure) {
+        guard bundle == BundleArgument.remote else {
+            try ModeFlags("local bundles", reads: [], instead: APIFlags.wholeCommand.map { ($0, "it is for downloading the live bundle (@remote)") })
+                .check(arguments, declared: APIFlags.wholeCommand)
+            self.init()
+            return
+        }
+        self.init(arguments)
+    }
+
     init(_ arguments: ParsedArguments) {
         keyFile = arguments[APIFlags.keyFile]
         timeout = arguments[APIFlags.timeout]

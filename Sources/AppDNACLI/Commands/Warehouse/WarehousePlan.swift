@@ -88,7 +88,7 @@ struct WarehousePlan {
                 experiment: arguments[WarehouseFlags.experimentColumn], session: arguments[WarehouseFlags.sessionColumn])))
             wanted = arguments[WarehouseFlags.experiment]
         }
-        bundle = try Self.bundle(arguments.operand(0)!, wanted: wanted, api: APISettings(arguments), invocation)
+        bundle = try Self.bundle(arguments.operand(0)!, wanted: wanted, api: try APISettings(arguments, bundle: arguments.operand(0)), invocation)
     }
 
     /// `--exposures TABLE`, which the exposure queries need.
