@@ -93,6 +93,17 @@ final class OutsiderPlanFindingsEndToEndTests: XCTestCase {
         try assertRefused(["queue", "replay", "pending_events.json", "--dry-run", "--yes"], 64, "--yes does not go with --dry-run")
         try assertRefused(["queue", "replay", "pending_events.json", "--dry-run", "--include-stale", "--max-age", "1h"], 64,
                           "--max-age does not go with --include-stale")
+        try Data("{}\n".utf8).write(to: URL(fileURLWithPath: directory + "/recorded.ndjson"))
+        try assertRefused(["webhook", "trigger", "--replay", "recorded.ndjson", "--to", counted.baseURL, "--secret-file", "key.txt"], 64,
+                          "--secret-file does not go with --replay without --resign")
+        try assertRefused(["bundle", "fetch", "-o", "-", "--force"], 64, "--force does not go with -o -")
+    }
+
+    /// What a plan can tell from the files alone is told before anything is sent.
+    func testAStateDirectoryThatIsAFileAndAMissingFileBesideTheLiveBundleAreRefusedFirst() throws {
+        try assertRefused(["queue", "replay", "pending_events.json", "--yes", "--state-dir", "bundle.json"], 73,
+                          "--state-dir bundle.json is a regular file, not a directory")
+        try assertRefused(["bundle", "validate", "@remote", "missing.json"], 66, "missing.json")
     }
 
     /// A FIFO as --dead-letter blocked the run for good at its first refused event (after

@@ -57,6 +57,9 @@ enum BundleFetchMode: Equatable {
                 if arguments[BundleFetchFlags.json] {
                     throw ModeFlags.conflict("--json", "-o -", instead: "--json prints a report on stdout, where -o - writes the bundle: give -o a path")
                 }
+                if arguments[BundleFetchFlags.force] {
+                    throw ModeFlags.conflict("--force", "-o -", instead: "standard output holds no bundle_version to compare with, so every fetch downloads")
+                }
             }
         }
         return mode

@@ -20,6 +20,9 @@ struct BundleValidatePlan {
             }
             operands.append(operand)
         }
+        // With the live bundle among them, a missing file is 66 before the download (without one,
+        // each file is judged in turn, as before).
+        if operands.contains(.remote) { for operand in operands { try operand.checkPresent(io.files) } }
         return BundleValidatePlan(operands: operands, strict: arguments[BundleValidateFlags.strict], format: format,
                                   live: try LiveBundleSource.plan(arguments, io, remote: operands.contains(.remote)))
     }

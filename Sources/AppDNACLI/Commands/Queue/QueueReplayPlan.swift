@@ -56,6 +56,11 @@ struct QueueReplayPlan: Sendable {
         var first = paths[0]
         while first.count > 1 && first.hasSuffix("/") { first.removeLast() }
         let stateDirectory = arguments[QueueReplayFlags.stateDir] ?? (first + ".appdna-replay")
+        // A state directory that is something else is refused now (73), not when the journal is read.
+        if let existing = try? io.files.status(path: stateDirectory, followingLinks: true), existing.kind != .directory {
+            throw Failure(.cannotCreateOutput, "--state-dir \(stateDirectory) is \(existing.kindName), not a directory",
+                          hint: "give --state-dir a directory, or a path where one can be made")
+        }
         let deadLetterPath = arguments[QueueReplayFlags.deadLetter] ?? (stateDirectory + "/dead-letter.ndjson")
         // The queues are only ever read: dead letters appended to one would change what the device sends.
         if let queue = paths.first(where: { ByteIdentity.same($0, deadLetterPath) }) {

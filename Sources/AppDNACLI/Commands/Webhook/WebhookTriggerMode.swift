@@ -47,6 +47,11 @@ enum WebhookTriggerMode: Equatable {
                 throw ModeFlags.conflict("TYPE ('\(type)')", "--replay", instead: "--replay sends the recorded deliveries")
             }
             mode = .replay(file: file, resign: arguments[WebhookTriggerFlags.resign])
+            // Without --resign each recorded delivery keeps its own signature: a secret would sign nothing.
+            if !arguments[WebhookTriggerFlags.resign] {
+                try ModeFlags("--replay without --resign", reads: [], instead: SecretFlags.specs(rotation: false, stdinNote: nil).map { ($0, "add --resign to sign each body again with it") })
+                    .check(arguments, declared: SecretFlags.specs(rotation: false, stdinNote: nil))
+            }
         } else {
             guard let type = arguments.operand(0) else {
                 throw Failure(.usage, "no event type given", hint: "'appdna webhook trigger --list' lists them")
