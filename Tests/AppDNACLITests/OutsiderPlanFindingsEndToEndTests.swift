@@ -99,6 +99,16 @@ final class OutsiderPlanFindingsEndToEndTests: XCTestCase {
         try assertRefused(["bundle", "fetch", "-o", "-", "--force"], 64, "--force does not go with -o -")
     }
 
+    /// A start that failed at its port left an empty record file: the file is opened once the
+    /// ports are bound, and a new file's missing directory is the plan's 73, in the one wording.
+    func testAPortInUseLeavesNoRecordFileAndAMissingDirectoryIsThePlans() throws {
+        let held = String(counted.port)
+        try assertRefused(["webhook", "listen", "--secret-file", "key.txt", "--port", held, "--record", "deliveries.ndjson"], 69, "in use")
+        try assertRefused(["api", "serve", "--bundle", "bundle.json", "--port", held, "--state", "state.json", "--record", "events.ndjson"], 69, "in use")
+        try assertRefused(["webhook", "listen", "--secret-file", "key.txt", "--port", "0", "--record", "nodir/deliveries.ndjson"], 73,
+                          "create it first (mkdir -p")
+    }
+
     /// What a plan can tell from the files alone is told before anything is sent.
     func testAStateDirectoryThatIsAFileAndAMissingFileBesideTheLiveBundleAreRefusedFirst() throws {
         try assertRefused(["queue", "replay", "pending_events.json", "--yes", "--state-dir", "bundle.json"], 73,

@@ -101,11 +101,13 @@ enum APIServeCommand {
         let lock = try OverrideStateLock.acquire(statePath: statePath)
         defer { lock.removeFile() }
         for leftover in lock.removeLeftovers(of: statePath, files: files) { log.warn("removed \(leftover), a temporary file of a server stopped while saving") }
-        let recorder = try plan.record.map { try DeliveryRecorder(path: $0, files: files) }
         var limits = HTTPServer.Limits(maxBodyBytes: IngestEndpoint.maxBodyBytes, headerTimeout: 10, idleTimeout: 30, maxConnections: 64)
         limits.maxBufferedBytes = IngestEndpoint.heldBytes
         let server = try HTTPServer(host: plan.host, port: plan.port, limits: limits)
         lock.record(port: server.port)
+        let inspector = try plan.inspector.map { try RequestInspection.start($0, listener: server, log: log, bundle: bundle, bootstrap: mode) }
+        // Opened once both ports are bound (the plan judged the path): a port in use leaves no empty record file.
+        let recorder = try plan.record.map { try DeliveryRecorder(path: $0, files: files) }
         let history = BundleHistory()
         // Every version served (each answer the audit or a bundle endpoint gets) or written.
         let ingest = IngestEndpoint(recorder: recorder, budget: server, servedBundle: {
@@ -114,7 +116,6 @@ enum APIServeCommand {
             if let source = try? bundle.sourceDocument() { history.record(source: source) }
             return try? answers.document()
         }, history: history)
-        let inspector = try plan.inspector.map { try RequestInspection.start($0, listener: server, log: log, bundle: bundle, bootstrap: mode) }
         // Written once both ports are bound (nothing is served before `serve`): a port in use leaves the state as it was.
         try bundle.keep()
         for entry in bundle.stale() { log.warn("override \(entry.item.text) from \(statePath) is stale (kept, not applied): \(entry.reason)") }

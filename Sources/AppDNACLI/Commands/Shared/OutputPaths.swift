@@ -3,24 +3,21 @@ import AppDNACore
 /// What a plan checks of the files a command will write, before anything happens (issue 54.1),
 /// through the command's files: an output that is there must be a regular file (a FIFO would
 /// wait for a reader for ever, a device would swallow the bytes or never end), its directory
-/// must be there, and no file may be given in two roles (`--bundle X --write-bundled X` would
+/// must be there and writable, and no file may be given in two roles (`--bundle X --write-bundled X` would
 /// overwrite the source with what is served; `--key-file K -o K` the key with the bundle).
 enum OutputPaths {
     /// `path` (the value of `flag`) can be written as a regular file: 73 when something other
-    /// than a regular file is there, or its directory is not.
+    /// than a regular file is there, or, for a new file, when its directory is missing or not
+    /// writable (`checkWritable`: the one wording and `mkdir -p` hint of every output).
     static func checkRegular(_ path: String?, flag: String, _ files: any FileAccess) throws(Failure) {
         guard let path, path != "-" else { return }
-        if let existing = try? files.status(path: path, followingLinks: true) {
-            guard existing.kind == .regular else {
-                throw Failure(.cannotCreateOutput, "\(path) is \(existing.kindName), not a regular file: \(flag) writes only to a regular file",
-                              hint: "give the path of a new or existing regular file")
-            }
+        guard let existing = try? files.status(path: path, followingLinks: true) else {
+            try files.checkWritable(path: path)
             return
         }
-        let directory = Self.directory(of: path)
-        guard (try? files.kind(path: directory)) == .directory else {
-            throw Failure(.cannotCreateOutput, "\(flag) \(path): the directory \(directory) does not exist",
-                          hint: "create it first: mkdir -p \(ShellWord.quoted(directory))")
+        guard existing.kind == .regular else {
+            throw Failure(.cannotCreateOutput, "\(path) is \(existing.kindName), not a regular file: \(flag) writes only to a regular file",
+                          hint: "give the path of a new or existing regular file")
         }
     }
 
@@ -42,10 +39,5 @@ enum OutputPaths {
         for character in path where !(character == "/" && text.hasSuffix("/")) { text.append(character) }
         while text.hasPrefix("./") && text.count > 2 { text.removeFirst(2) }
         return text
-    }
-
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -58,14 +58,14 @@ enum WebhookListenCommand {
 
     static let run = CommandRun.planned(plan: WebhookListenPlan.make, perform: perform)
 
-    /// Opens the record file (73 before listening), binds the port, starts the inspector, and
-    /// serves until a stop, from the plan alone.
+    /// Binds the port, starts the inspector, opens the record file (its path judged by the plan,
+    /// so a port in use leaves no empty file), and serves until a stop, from the plan alone.
     @Sendable static func perform(_ plan: WebhookListenPlan, _ invocation: Invocation) throws -> ExitStatus {
         // Through the command's files: the listener appends each delivery to what it opens.
-        let recorder = try plan.record.map { path throws(Failure) in try DeliveryRecorder(path: path, files: invocation.io.files) }
         let server = try HTTPServer(host: plan.host, port: plan.port, limits: plan.limits)
         let log = ListenLog(invocation, json: plan.json, style: plan.style)
         let inspector = try DeliveryInspection.start(plan, listener: server, log: log, clock: invocation.io.clock)
+        let recorder = try plan.record.map { path throws(Failure) in try DeliveryRecorder(path: path, files: invocation.io.files) }
         server.stopOnInterrupt()
         let forwarding = plan.target.map { " and forwarding valid deliveries to \($0)" } ?? ""
         log.note("listening on \(server.baseURL)\(forwarding); Ctrl-C to stop")
