@@ -61,23 +61,9 @@ final class RefusedLinesLeaveNothingEndToEndTests: XCTestCase {
         return entries
     }
 
-    /// Runs the binary with no stdin, killed after 20 s (a refused line ends at once).
+    /// Runs the binary with no stdin, terminated after 20 s (a refused line ends at once).
     static func runBounded(_ arguments: [String], environment: [String: String], in directory: String) throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = BuiltBinary.url
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: killer)
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        let output = try ProcessRunner.run(BuiltBinary.url.path, arguments, environment: environment, currentDirectory: directory, timeout: 20)
+        return (output.status, output.stderr)
     }
 }

@@ -18,8 +18,10 @@ public enum ProcessRunner {
     }
 
     /// `environment` nil inherits the test's environment; otherwise exactly that one is used.
+    /// `timeout`: the program is terminated after that many seconds (a command that should end
+    /// at once but waits instead fails its test rather than hanging the suite).
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String]?,
-                           currentDirectory: String? = nil, stdin: Data? = nil) throws -> Output {
+                           currentDirectory: String? = nil, stdin: Data? = nil, timeout: Double? = nil) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -38,7 +40,10 @@ public enum ProcessRunner {
         }
         process.standardInput = inHandle ?? FileHandle.nullDevice
         try process.run()
+        let stop = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: stop) }
         process.waitUntilExit()
+        stop.cancel()
         try outHandle.close()
         try errHandle.close()
         try inHandle?.close()
