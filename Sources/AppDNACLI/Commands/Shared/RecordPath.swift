@@ -2,7 +2,7 @@ import AppDNACore
 
 /// `--record PATH` of `webhook listen` and `api serve`, checked by their plans (issue 54.1): a
 /// path that is there and is not a regular file (a symbolic link, a device, a FIFO, a
-/// directory), or a new file whose directory is missing, is refused (73) before anything else happens, in the words the open would use
+/// directory) is refused (73) before anything else happens, in the words the open would use
 /// (`RecordFileRule.refusal`), looked at through the command's files; the open checks again.
 enum RecordPath {
     static func check(_ path: String?, _ files: any FileAccess) throws {
@@ -10,7 +10,5 @@ enum RecordPath {
         if let refused = RecordFileRule.refusal(path: path, existing: try? files.status(path: path, followingLinks: false)) {
             throw refused
         }
-        // A new file's directory too, so the open after the ports are bound does not fail there.
-        try OutputPaths.checkRegular(path, flag: "--record", files)
     }
 }
